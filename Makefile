@@ -1,0 +1,44 @@
+# raag: `make demo` and `make test` are the two commands; both set up .venv first.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+export HF_HUB_OFFLINE := 1
+export TRANSFORMERS_OFFLINE := 1
+export TOKENIZERS_PARALLELISM := false
+
+.PHONY: install demo test lint bench ui clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	# torch first and pinned: the CPU build on this machine's disk, not a CUDA download
+	$(BIN)/pip install --quiet torch==2.13.0
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+demo: install
+	$(BIN)/raag ingest examples --tenant demo
+	$(BIN)/raag search "How many days of annual leave do full-time employees get?" --tenant demo --k 3
+	$(BIN)/raag search "Who approves working from home?" --tenant demo --k 3
+	$(BIN)/raag search "carry over unused leave" --tenant demo --k 3 --tag leave
+	@echo
+	@echo "Open the Dagster UI:  $(BIN)/raag ui   (then http://127.0.0.1:3000)"
+
+lint: install
+	$(BIN)/ruff check .
+
+test: install
+	$(BIN)/ruff check .
+	$(BIN)/pytest
+
+bench: install
+	$(BIN)/python benchmarks/bench_ingest_search.py
+
+ui: install
+	$(BIN)/raag ui
+
+clean:
+	rm -rf .raag
