@@ -1,0 +1,1 @@
+"""The ingest assets, one module per stage; each asset is named for the table it writes."""

@@ -1,0 +1,85 @@
+import dagster as dg
+
+from raag_assets.errors import BadDocument
+from raag_assets.identity import doc_id_from_name, validate_tenant
+from raag_assets.parsing import ParsedDocument, parse_file
+from raag_assets.partitions import tenants
+from raag_assets.store import (
+    delete_documents_not_in,
+    document_hashes,
+    replace_skipped_files,
+    upsert_document,
+)
+from resources import LandingResource, PostgresResource
+
+PARSER_VERSION = "1"
+
+
+@dg.asset(
+    partitions_def=tenants,
+    code_version=PARSER_VERSION,
+    group_name="ingest",
+    kinds={"postgres", "pdf"},
+    description="The tenant's landed files, parsed (PDF, Markdown, text) and normalised, "
+    "with metadata; unreadable files are skipped with a reason.",
+)
+def documents(
+    context: dg.AssetExecutionContext, postgres: PostgresResource, landing: LandingResource
+) -> dg.MaterializeResult:
+    tenant = validate_tenant(context.partition_key)
+    stored = {}
+    added, changed, unchanged = [], [], []
+    parsed: dict[str, ParsedDocument] = {}
+    skipped: dict[str, str] = {}
+    with postgres.connect() as conn:
+        stored = document_hashes(conn, tenant)
+        for path in landing.files(tenant):
+            try:
+                doc = parse_file(path, landing.max_file_bytes)
+            except BadDocument as exc:
+                skipped[path.name] = str(exc)
+                context.log.warning(f"skipped {path.name!r}: {exc}")
+                continue
+            if doc.doc_id in parsed:
+                skipped[path.name] = (f"doc_id {doc.doc_id!r} is already used by "
+                                      f"{parsed[doc.doc_id].source_name!r}")
+                continue
+            parsed[doc.doc_id] = doc
+            if stored.get(doc.doc_id) == doc.content_hash:
+                unchanged.append(doc.doc_id)
+                continue
+            (changed if doc.doc_id in stored else added).append(doc.doc_id)
+            with conn.transaction():  # one document per transaction: a failure loses no other
+                upsert_document(conn, tenant, doc)
+        # A skipped file keeps whatever was stored for it before; only files gone are removed.
+        keep = set(parsed) | {doc_id_from_name(name) for name in skipped}
+        with conn.transaction():
+            removed = delete_documents_not_in(conn, tenant, keep)
+            replace_skipped_files(conn, tenant, skipped)
+    return dg.MaterializeResult(metadata={
+        "documents": len(parsed),
+        "added": len(added),
+        "changed": len(changed),
+        "unchanged": len(unchanged),
+        "removed": dg.MetadataValue.json(removed),
+        "skipped": len(skipped),
+        "skipped_files": dg.MetadataValue.md(_skipped_table(skipped)),
+        "preview": dg.MetadataValue.md(_preview(parsed)),
+    })
+
+
+def _skipped_table(skipped: dict[str, str]) -> str:
+    if not skipped:
+        return "_none_"
+    rows = [f"| `{name}` | {reason} |" for name, reason in sorted(skipped.items())]
+    return "\n".join(["| file | reason |", "| --- | --- |", *rows])
+
+
+def _preview(parsed: dict[str, ParsedDocument], limit: int = 20) -> str:
+    rows = [
+        f"| {d.doc_id} | {d.format} | {d.page_count or ''} | {len(d.lines)} | "
+        f"{', '.join(d.meta.tags)} |"
+        for d in sorted(parsed.values(), key=lambda d: d.doc_id)[:limit]
+    ]
+    return "\n".join(["| doc_id | format | pages | lines | tags |", "| --- | --- | --- | --- | --- |",
+                      *rows])

@@ -1,0 +1,69 @@
+import dagster as dg
+
+from raag_assets.chunking import CHUNKER_VERSION, chunk_sections
+from raag_assets.identity import validate_tenant
+from raag_assets.partitions import tenants
+from raag_assets.sectioning import SECTIONER_VERSION, build_sections
+from raag_assets.store import documents_to_section, replace_sections
+from resources import EmbedderResource, PostgresResource
+
+from .documents import documents
+
+SECTIONS_VERSION = f"{SECTIONER_VERSION}.{CHUNKER_VERSION}"
+
+
+@dg.asset(
+    partitions_def=tenants,
+    deps=[documents],
+    code_version=SECTIONS_VERSION,
+    group_name="ingest",
+    kinds={"postgres"},
+    description="Section tree per document (1 / 1.1, Section N, Article IV, Markdown and PDF "
+    "headings) and its chunks, sized to the embedding model's window.",
+)
+def sections(
+    context: dg.AssetExecutionContext, postgres: PostgresResource, embedder: EmbedderResource
+) -> dg.MaterializeResult:
+    tenant = validate_tenant(context.partition_key)
+    policy = embedder.chunk_policy
+    # The chunk size is part of what a document was sectioned with: changing it re-sections.
+    version = f"{SECTIONS_VERSION}.{policy.max_tokens}"
+    counter = embedder.embedder.count_tokens
+    rebuilt: list[dict] = []
+    failed: dict[str, str] = {}
+    kept_embeddings = 0
+    with postgres.connect() as conn:
+        for doc in documents_to_section(conn, tenant, version):
+            try:
+                secs = build_sections(doc.doc_id, doc.lines, doc.format)
+                chunks = chunk_sections(secs, policy, counter)
+            except Exception as exc:  # one bad document must not stop the tenant
+                failed[doc.doc_id] = f"{type(exc).__name__}: {exc}"
+                context.log.error(f"sectioning {doc.doc_id!r} failed: {failed[doc.doc_id]}")
+                continue
+            with conn.transaction():
+                kept_embeddings += replace_sections(conn, tenant, doc, secs, chunks, version)
+            rebuilt.append({"doc_id": doc.doc_id, "sections": len(secs), "chunks": len(chunks),
+                            "labels": [s.label for s in secs[:12]]})
+        totals = conn.execute(
+            "SELECT (SELECT count(*) FROM sections WHERE tenant_id = %(t)s),"
+            " (SELECT count(*) FROM chunks WHERE tenant_id = %(t)s)", {"t": tenant}
+        ).fetchone()
+    return dg.MaterializeResult(metadata={
+        "sections": totals[0],
+        "chunks": totals[1],
+        "documents_resectioned": len(rebuilt),
+        "embeddings_kept": kept_embeddings,
+        "failed": dg.MetadataValue.json(failed),
+        "max_chunk_tokens": policy.max_tokens,
+        "preview": dg.MetadataValue.md(_preview(rebuilt)),
+    })
+
+
+def _preview(rebuilt: list[dict]) -> str:
+    if not rebuilt:
+        return "_no document changed_"
+    rows = [f"| {r['doc_id']} | {r['sections']} | {r['chunks']} | {', '.join(r['labels'])} |"
+            for r in rebuilt[:20]]
+    return "\n".join(["| doc_id | sections | chunks | first labels |", "| --- | --- | --- | --- |",
+                      *rows])

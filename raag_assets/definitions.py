@@ -1,0 +1,37 @@
+"""The code location: every stage's assets, the resources, and the tenant ingest job."""
+
+import os
+
+import dagster as dg
+
+from raag_assets.assets.documents import documents
+from raag_assets.assets.embeddings import embeddings
+from raag_assets.assets.sections import sections
+from raag_assets.partitions import tenants
+from resources import EmbedderResource, LandingResource, PostgresResource
+
+ingest_assets = [documents, sections, embeddings]
+
+ingest_tenant = dg.define_asset_job(
+    "ingest_tenant",
+    selection=dg.AssetSelection.assets(*ingest_assets),
+    partitions_def=tenants,
+    description="Materialise one tenant's whole asset chain.",
+)
+
+
+def default_resources() -> dict[str, dg.ConfigurableResource]:
+    """Resources from the environment: RAAG_DATABASE_URL, RAAG_EMBED_MODEL, RAAG_MAX_FILE_MB."""
+    url = dg.EnvVar("RAAG_DATABASE_URL") if os.environ.get("RAAG_DATABASE_URL") else ""
+    return {
+        "postgres": PostgresResource(database_url=url),
+        "embedder": EmbedderResource(model=os.environ.get("RAAG_EMBED_MODEL", "all-MiniLM-L6-v2")),
+        "landing": LandingResource(max_file_mb=float(os.environ.get("RAAG_MAX_FILE_MB", 50))),
+    }
+
+
+def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
+    return dg.Definitions(assets=ingest_assets, jobs=[ingest_tenant], resources=resources)
+
+
+defs = build_defs(default_resources())

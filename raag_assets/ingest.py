@@ -1,0 +1,136 @@
+"""Ingest a tenant: register it, land files, materialise its partition through Dagster.
+
+`raag ingest` calls this; so will the landing-folder sensor. The work itself happens in the
+assets; this module only prepares and reports.
+"""
+
+import filecmp
+import os
+import shutil
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import dagster as dg
+
+from raag_assets import db, store
+from raag_assets.identity import validate_tenant
+from raag_assets.parsing import is_sidecar
+from raag_assets.partitions import tenants
+from raag_assets.settings import dagster_home
+from resources import LandingResource, PostgresResource
+
+QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+
+
+@dataclass
+class IngestSummary:
+    tenant: str
+    landed: list[str] = field(default_factory=list)
+    skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
+    counts: dict[str, int] = field(default_factory=dict)
+    run_id: str | None = None
+    success: bool = True
+    error: str | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "tenant": self.tenant, "success": self.success, "error": self.error,
+            "run_id": self.run_id, "landed": self.landed, **self.counts,
+            "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
+        }
+
+
+def local_instance() -> dg.DagsterInstance:
+    """The persistent Dagster instance under RAAG_HOME (SQLite), shared with `raag ui`."""
+    home = dagster_home()
+    home.mkdir(parents=True, exist_ok=True)
+    config = home / "dagster.yaml"
+    if not config.exists():
+        config.write_text("telemetry:\n  enabled: false\n")
+    os.environ.setdefault("DAGSTER_HOME", str(home))
+    return dg.DagsterInstance.get()
+
+
+def land(paths: Iterable[Path], folder: Path) -> tuple[list[str], list[tuple[str, str]]]:
+    """Copy files (folders recursively, in name order) into a tenant's landing folder.
+
+    Returns the landed names and the refused ones with a reason. Only base names are used,
+    so no path from the input can escape the folder.
+    """
+    folder.mkdir(parents=True, exist_ok=True)
+    landed: list[str] = []
+    refused: list[tuple[str, str]] = []
+    sources: dict[str, Path] = {}
+    for path in _expand(paths):
+        name = path.name
+        if not path.exists():
+            refused.append((str(path), "no such file"))
+        elif name.startswith("."):
+            refused.append((str(path), "hidden file (name starts with '.')"))
+        elif name in sources and sources[name] != path.resolve():
+            refused.append((str(path), f"another file named {name!r} was landed from "
+                                       f"{sources[name]}; rename one of them"))
+        else:
+            sources[name] = path.resolve()
+            target = folder / name
+            if not (target.is_file() and filecmp.cmp(path, target, shallow=False)):
+                shutil.copyfile(path, target)  # unchanged files keep their mtime
+            if not is_sidecar(path):
+                landed.append(name)
+    return landed, refused
+
+
+def _expand(paths: Iterable[Path]) -> list[Path]:
+    out: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            out.extend(sorted(p for p in path.rglob("*") if p.is_file()))
+        else:
+            out.append(path)
+    return out
+
+
+def register_tenant(tenant: str, postgres: PostgresResource, instance: dg.DagsterInstance) -> None:
+    """The tenant's Postgres partitions and its Dagster partition key."""
+    validate_tenant(tenant)
+    with postgres.connect() as conn:
+        db.add_tenant(conn, tenant)
+    if not instance.has_dynamic_partition(tenants.name, tenant):
+        instance.add_dynamic_partitions(tenants.name, [tenant])
+
+
+def ingest(
+    paths: Iterable[Path],
+    tenant: str,
+    *,
+    resources: Mapping[str, dg.ConfigurableResource] | None = None,
+    instance: dg.DagsterInstance | None = None,
+) -> IngestSummary:
+    """Land `paths` for `tenant` and materialise its partition; summarise from the store."""
+    from raag_assets.definitions import build_defs, default_resources
+
+    validate_tenant(tenant)
+    resources = dict(resources or default_resources())
+    instance = instance or local_instance()
+    postgres: PostgresResource = resources["postgres"]  # type: ignore[assignment]
+    landing: LandingResource = resources["landing"]  # type: ignore[assignment]
+    register_tenant(tenant, postgres, instance)
+    landed, refused = land(paths, landing.tenant_dir(tenant))
+    summary = IngestSummary(tenant, landed=landed)
+    job = build_defs(resources).resolve_job_def("ingest_tenant")
+    result = job.execute_in_process(
+        partition_key=tenant, instance=instance, run_config=QUIET_RUN_CONFIG, raise_on_error=False
+    )
+    summary.run_id = result.run_id
+    summary.success = result.success
+    if not result.success:
+        failures = [e for e in result.all_events if e.is_step_failure]
+        summary.error = "; ".join(
+            f"{e.step_key}: {e.step_failure_data.error.message.strip()}" for e in failures
+        ) or "run failed"
+    with postgres.connect() as conn:
+        summary.counts = store.tenant_summary(conn, tenant)
+        summary.skipped = refused + list(store.skipped_files(conn, tenant))
+    return summary

@@ -1,0 +1,166 @@
+"""retrieve(): the canonical candidate stage (ragd spec §4).
+
+Vector top-k by cosine through HNSW and Postgres full-text top-k by ts_rank_cd, pool 50 each,
+fused by Reciprocal Rank Fusion (k=60), final 12; filters tags_any, tags_all and top-level
+metadata equality; ties broken by (doc_id, chunk_index). No Dagster here.
+"""
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, NamedTuple
+
+import numpy as np
+import psycopg
+from psycopg.types.json import Jsonb
+
+from raag_assets.db import load_sql, require_tenant
+from raag_assets.errors import InvalidFilter
+
+Mode = Literal["hybrid", "vector", "fulltext"]
+Key = tuple[str, int]  # (doc_id, chunk_index)
+EmbedFn = Callable[[list[str]], np.ndarray]
+
+
+@dataclass(frozen=True)
+class RetrievalPlan:
+    """How to retrieve. Defaults are the ragd canonical values."""
+
+    k: int = 12
+    pool: int = 50
+    rrf_k: int = 60
+    mode: Mode = "hybrid"
+    tags_any: tuple[str, ...] = ()
+    tags_all: tuple[str, ...] = ()
+    metadata: Mapping[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.k <= 1000:
+            raise InvalidFilter(f"k must be between 1 and 1000, got {self.k}")
+        if not 1 <= self.pool <= 1000:
+            raise InvalidFilter(f"pool must be between 1 and 1000, got {self.pool}")
+        if self.rrf_k < 0:
+            raise InvalidFilter(f"rrf_k must be 0 or more, got {self.rrf_k}")
+        if self.mode not in ("hybrid", "vector", "fulltext"):
+            raise InvalidFilter(f"mode must be hybrid, vector or fulltext, got {self.mode!r}")
+        for name in ("tags_any", "tags_all"):
+            tags = getattr(self, name)
+            if isinstance(tags, str) or not all(isinstance(t, str) for t in tags):
+                raise InvalidFilter(f"{name} must be a list of strings, e.g. ['hr']")
+        for key, value in self.metadata.items():
+            if not isinstance(key, str) or not isinstance(value, str | int | float | bool):
+                raise InvalidFilter(
+                    f"metadata filter {key!r} must map to a string, number or boolean "
+                    "(top-level equality only)"
+                )
+
+
+class Candidate(NamedTuple):
+    doc_id: str
+    chunk_index: int
+    content: str
+    score: float
+    tags: list[str]
+    metadata: dict[str, Any]
+    section_id: str
+    label: str
+    heading: str
+    page_start: int | None
+    page_end: int | None
+    vector_rank: int | None  # 1-based rank in the vector pool, None if absent
+    fulltext_rank: int | None  # 1-based rank in the full-text pool, None if absent
+
+    def as_dict(self) -> dict[str, Any]:
+        return self._asdict()
+
+
+class Fused(NamedTuple):
+    key: Key
+    score: float
+    ranks: tuple[int | None, ...]
+
+
+def rrf_fuse(ranked: Sequence[Sequence[Key]], rrf_k: int = 60) -> list[Fused]:
+    """Reciprocal Rank Fusion: score = sum(1 / (rrf_k + rank)), rank from 1.
+
+    Ordered by score descending, then (doc_id, chunk_index) ascending.
+    """
+    scores: dict[Key, float] = {}
+    ranks: dict[Key, list[int | None]] = {}
+    for list_no, keys in enumerate(ranked):
+        for rank, key in enumerate(keys, start=1):
+            if key in ranks and ranks[key][list_no] is not None:
+                continue  # a key listed twice in one list counts once, at its best rank
+            scores[key] = scores.get(key, 0.0) + 1.0 / (rrf_k + rank)
+            ranks.setdefault(key, [None] * len(ranked))[list_no] = rank
+    fused = [Fused(key, scores[key], tuple(ranks[key])) for key in scores]
+    fused.sort(key=lambda f: (-f.score, f.key))
+    return fused
+
+
+def retrieve(
+    conn: psycopg.Connection,
+    query: str,
+    tenant: str,
+    embed: EmbedFn,
+    plan: RetrievalPlan | None = None,
+) -> list[Candidate]:
+    """Candidates for `query` in `tenant`'s chunks, best first. Deterministic for a store state."""
+    plan = plan or RetrievalPlan()
+    require_tenant(conn, tenant)
+    query = " ".join(query.split())
+    if not query:
+        raise InvalidFilter("query is empty")
+    params = {
+        "tenant": tenant,
+        "pool": plan.pool,
+        "tags_any": list(plan.tags_any) or None,
+        "tags_all": list(plan.tags_all) or None,
+        "metadata": Jsonb(dict(plan.metadata)),
+    }
+    lists: list[list[Key]] = []
+    with conn.transaction():
+        if plan.mode in ("hybrid", "vector"):
+            lists.append(_vector_keys(conn, embed([query])[0], params))
+        if plan.mode in ("hybrid", "fulltext"):
+            lists.append(_fulltext_keys(conn, query, params))
+    fused = rrf_fuse(lists, plan.rrf_k)[: plan.k]
+    if plan.mode == "fulltext":
+        fused = [Fused(f.key, f.score, (None, *f.ranks)) for f in fused]
+    elif plan.mode == "vector":
+        fused = [Fused(f.key, f.score, (*f.ranks, None)) for f in fused]
+    return _load(conn, tenant, fused)
+
+
+def _vector_keys(conn: psycopg.Connection, embedding: np.ndarray, params: dict) -> list[Key]:
+    # Enough of the HNSW graph is searched to fill the pool, and with filters the scan goes on
+    # (iteratively, in exact distance order) until the pool is full or the index is exhausted.
+    conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(max(40, params["pool"]))])
+    conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', true)")
+    rows = conn.execute(load_sql("retrieve_vector"), {**params, "embedding": embedding}).fetchall()
+    rows.sort(key=lambda r: (r[2], r[0], r[1]))  # distance, then the canonical tie-break
+    return [(r[0], r[1]) for r in rows]
+
+
+def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[Key]:
+    rows = conn.execute(load_sql("retrieve_fulltext"), {**params, "query": query}).fetchall()
+    return [(r[0], r[1]) for r in rows]
+
+
+def _load(conn: psycopg.Connection, tenant: str, fused: list[Fused]) -> list[Candidate]:
+    if not fused:
+        return []
+    rows = conn.execute(load_sql("select_candidates"), {
+        "tenant": tenant,
+        "doc_ids": [f.key[0] for f in fused],
+        "chunk_indexes": [f.key[1] for f in fused],
+    }).fetchall()
+    by_key = {(r[0], r[1]): r for r in rows}
+    out = []
+    for f in fused:
+        r = by_key[f.key]
+        out.append(Candidate(
+            doc_id=r[0], chunk_index=r[1], content=r[2], score=f.score, tags=list(r[3]),
+            metadata=r[4], section_id=r[5], label=r[6], heading=r[7], page_start=r[8],
+            page_end=r[9], vector_rank=f.ranks[0], fulltext_rank=f.ranks[1],
+        ))
+    return out

@@ -1,0 +1,7 @@
+"""Dagster resources for raag: Postgres, the embedder, and the landing folders."""
+
+from resources.embedder import EmbedderResource
+from resources.landing import LandingResource
+from resources.postgres import PostgresResource
+
+__all__ = ["EmbedderResource", "LandingResource", "PostgresResource"]

@@ -1,0 +1,40 @@
+import functools
+
+import dagster as dg
+from pydantic import Field, PrivateAttr
+
+from raag_assets.chunking import ChunkPolicy
+from raag_assets.embedding import DEFAULT_MODEL, Embedder
+
+
+@functools.cache
+def shared_embedder(model: str, batch_size: int) -> Embedder:
+    """One loaded model per process, however many runs or resources ask for it."""
+    return Embedder(model, batch_size=batch_size)
+
+
+class EmbedderResource(dg.ConfigurableResource):
+    """The sentence-transformers model (offline) and the chunk size it dictates."""
+
+    model: str = Field(default=DEFAULT_MODEL, description="model name or local path")
+    batch_size: int = Field(default=32, ge=1, le=1024)
+    max_chunk_tokens: int = Field(
+        default=200, ge=32, description="chunk size; at most the model's window"
+    )
+    _embedder: Embedder = PrivateAttr()
+
+    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        self._embedder = shared_embedder(self.model, self.batch_size)
+        if self.max_chunk_tokens > self._embedder.max_tokens:
+            raise ValueError(
+                f"max_chunk_tokens={self.max_chunk_tokens} exceeds the window of {self.model} "
+                f"({self._embedder.max_tokens} tokens)"
+            )
+
+    @property
+    def embedder(self) -> Embedder:
+        return self._embedder
+
+    @property
+    def chunk_policy(self) -> ChunkPolicy:
+        return ChunkPolicy(max_tokens=self.max_chunk_tokens)

@@ -1,0 +1,1 @@
+SELECT raag_add_tenant(%(tenant)s)

@@ -1,0 +1,1 @@
+DELETE FROM sections WHERE tenant_id = %(tenant)s AND doc_id = %(doc_id)s

@@ -1,0 +1,1 @@
+DELETE FROM skipped_files WHERE tenant_id = %(tenant)s

@@ -1,0 +1,1 @@
+SELECT embed_model, embed_dims FROM collection

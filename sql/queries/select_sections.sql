@@ -1,0 +1,4 @@
+SELECT doc_id, label, heading, level, ordinal, section_id, parent_id, page_start, page_end
+FROM sections
+WHERE tenant_id = %(tenant)s
+ORDER BY doc_id, ordinal

@@ -1,0 +1,1 @@
+SELECT tenant_id FROM tenants ORDER BY tenant_id
