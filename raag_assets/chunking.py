@@ -57,11 +57,16 @@ def chunk_sections(
             budget = policy.max_tokens - count_tokens(header) - 1
         for body in _pack(section.text, budget, count_tokens):
             content = f"{header}\n{body}"
-            chunks.append(Chunk(
-                doc_id=section.doc_id, chunk_index=len(chunks), section_id=section.section_id,
-                content=content, content_hash=sha256_hex(content)[:32],
-                token_count=count_tokens(content),
-            ))
+            chunks.append(
+                Chunk(
+                    doc_id=section.doc_id,
+                    chunk_index=len(chunks),
+                    section_id=section.section_id,
+                    content=content,
+                    content_hash=sha256_hex(content)[:32],
+                    token_count=count_tokens(content),
+                )
+            )
     return chunks
 
 
@@ -117,7 +122,7 @@ def _split_word(word: str, budget: int, count_tokens: TokenCounter) -> list[str]
     if count_tokens(word) <= budget:
         return [word]
     step = max(1, budget)  # a token is at least one character
-    return [word[i:i + step] for i in range(0, len(word), step)]
+    return [word[i : i + step] for i in range(0, len(word), step)]
 
 
 def _truncate(text: str, max_tokens: int, count_tokens: TokenCounter) -> str:

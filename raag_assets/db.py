@@ -106,8 +106,10 @@ def tenants(conn: psycopg.Connection) -> list[str]:
 def require_tenant(conn: psycopg.Connection, tenant: str) -> str:
     validate_tenant(tenant)
     if tenant not in tenants(conn):
-        raise TenantNotFound(f"tenant {tenant!r} has nothing ingested: run `raag ingest PATH "
-                             f"--tenant {tenant}` first")
+        raise TenantNotFound(
+            f"tenant {tenant!r} has nothing ingested: run `raag ingest PATH "
+            f"--tenant {tenant}` first"
+        )
     return tenant
 
 

@@ -61,8 +61,11 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
         return self._model.encode(
-            texts, batch_size=self.batch_size, normalize_embeddings=True,
-            convert_to_numpy=True, show_progress_bar=False,
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
         ).astype(np.float32)
 
 

@@ -36,8 +36,12 @@ class IngestSummary:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "tenant": self.tenant, "success": self.success, "error": self.error,
-            "run_id": self.run_id, "landed": self.landed, **self.counts,
+            "tenant": self.tenant,
+            "success": self.success,
+            "error": self.error,
+            "run_id": self.run_id,
+            "landed": self.landed,
+            **self.counts,
             "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
         }
 
@@ -70,8 +74,13 @@ def land(paths: Iterable[Path], folder: Path) -> tuple[list[str], list[tuple[str
         elif name.startswith("."):
             refused.append((str(path), "hidden file (name starts with '.')"))
         elif name in sources and sources[name] != path.resolve():
-            refused.append((str(path), f"another file named {name!r} was landed from "
-                                       f"{sources[name]}; rename one of them"))
+            refused.append(
+                (
+                    str(path),
+                    f"another file named {name!r} was landed from "
+                    f"{sources[name]}; rename one of them",
+                )
+            )
         else:
             sources[name] = path.resolve()
             target = folder / name
@@ -127,9 +136,12 @@ def ingest(
     summary.success = result.success
     if not result.success:
         failures = [e for e in result.all_events if e.is_step_failure]
-        summary.error = "; ".join(
-            f"{e.step_key}: {e.step_failure_data.error.message.strip()}" for e in failures
-        ) or "run failed"
+        summary.error = (
+            "; ".join(
+                f"{e.step_key}: {e.step_failure_data.error.message.strip()}" for e in failures
+            )
+            or "run failed"
+        )
     with postgres.connect() as conn:
         summary.counts = store.tenant_summary(conn, tenant)
         summary.skipped = refused + list(store.skipped_files(conn, tenant))

@@ -21,8 +21,16 @@ SIDECAR_SUFFIX = ".meta.json"
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 _PAGE_FOOTER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
 _TAG_RE = re.compile(r"^[^\x00-\x1f\x7f]{1,64}$")
-_KNOWN_KEYS = {"doc_id", "title", "doc_type", "authority_level", "tags", "effective_from",
-               "effective_to", "supersedes"}
+_KNOWN_KEYS = {
+    "doc_id",
+    "title",
+    "doc_type",
+    "authority_level",
+    "tags",
+    "effective_from",
+    "effective_to",
+    "supersedes",
+}
 
 
 @dataclass(frozen=True)
@@ -163,12 +171,14 @@ def split_front_matter(text: str) -> tuple[str, dict[str, Any]]:
         data = {}
     if not isinstance(data, dict):
         raise BadDocument("front matter must be a YAML mapping of key: value")
-    return text[match.end():], data
+    return text[match.end() :], data
 
 
 def _read_sidecar(path: Path) -> dict[str, Any]:
-    for candidate in (path.with_name(path.name + SIDECAR_SUFFIX),
-                      path.with_name(path.stem + SIDECAR_SUFFIX)):
+    for candidate in (
+        path.with_name(path.name + SIDECAR_SUFFIX),
+        path.with_name(path.stem + SIDECAR_SUFFIX),
+    ):
         if candidate != path and candidate.is_file():
             try:
                 data = json.loads(candidate.read_text(encoding="utf-8"))

@@ -149,18 +149,33 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
 def _load(conn: psycopg.Connection, tenant: str, fused: list[Fused]) -> list[Candidate]:
     if not fused:
         return []
-    rows = conn.execute(load_sql("select_candidates"), {
-        "tenant": tenant,
-        "doc_ids": [f.key[0] for f in fused],
-        "chunk_indexes": [f.key[1] for f in fused],
-    }).fetchall()
+    rows = conn.execute(
+        load_sql("select_candidates"),
+        {
+            "tenant": tenant,
+            "doc_ids": [f.key[0] for f in fused],
+            "chunk_indexes": [f.key[1] for f in fused],
+        },
+    ).fetchall()
     by_key = {(r[0], r[1]): r for r in rows}
     out = []
     for f in fused:
         r = by_key[f.key]
-        out.append(Candidate(
-            doc_id=r[0], chunk_index=r[1], content=r[2], score=f.score, tags=list(r[3]),
-            metadata=r[4], section_id=r[5], label=r[6], heading=r[7], page_start=r[8],
-            page_end=r[9], vector_rank=f.ranks[0], fulltext_rank=f.ranks[1],
-        ))
+        out.append(
+            Candidate(
+                doc_id=r[0],
+                chunk_index=r[1],
+                content=r[2],
+                score=f.score,
+                tags=list(r[3]),
+                metadata=r[4],
+                section_id=r[5],
+                label=r[6],
+                heading=r[7],
+                page_start=r[8],
+                page_end=r[9],
+                vector_rank=f.ranks[0],
+                fulltext_rank=f.ranks[1],
+            )
+        )
     return out

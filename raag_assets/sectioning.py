@@ -36,8 +36,30 @@ _APPENDIX = re.compile(
 _NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.?)\s+(\S.*)$")
 _TERMINAL = re.compile(r"[.,;:!?]$")
 _RUN_IN = re.compile(r"^([^.]{3,60})\.\s+\S")
-_SMALL_WORDS = {"a", "an", "and", "as", "at", "by", "for", "from", "in", "of", "on", "or",
-                "the", "to", "with", "under", "into", "this", "that", "these", "your", "its"}
+_SMALL_WORDS = {
+    "a",
+    "an",
+    "and",
+    "as",
+    "at",
+    "by",
+    "for",
+    "from",
+    "in",
+    "of",
+    "on",
+    "or",
+    "the",
+    "to",
+    "with",
+    "under",
+    "into",
+    "this",
+    "that",
+    "these",
+    "your",
+    "its",
+}
 
 # A paragraph at most this long may be a heading wrapped over lines.
 _HEADING_MAX_LINES = 2
@@ -177,8 +199,9 @@ def _text_heading(
         # License. Subject to ...") or else its first line names it.
         run_in = _RUN_IN.match(numbering.rest)
         title = run_in.group(1) if run_in and _is_title(run_in.group(1)) else numbering.rest
-        return _Heading(i, numbering.label, _tidy(title), numbering.level, i + 1,
-                        lead=numbering.rest)
+        return _Heading(
+            i, numbering.label, _tidy(title), numbering.level, i + 1, lead=numbering.rest
+        )
     if emphasised and len(text) <= _HEADING_MAX_CHARS and not text.endswith((",", ";")):
         size = lines[i].size
         level = heading_sizes.index(size) + 1 if size in heading_sizes else len(heading_sizes) + 1
@@ -285,8 +308,9 @@ def _emphasised(line: Line, body_size: float | None) -> bool:
 
 
 def _heading_sizes(lines: list[Line], body_size: float) -> list[float]:
-    return sorted({ln.size for ln in lines if ln.size and ln.size >= body_size * 1.12},
-                  reverse=True)
+    return sorted(
+        {ln.size for ln in lines if ln.size and ln.size >= body_size * 1.12}, reverse=True
+    )
 
 
 def _assemble(doc_id: str, lines: list[Line], headings: list[_Heading]) -> list[Section]:
@@ -299,8 +323,9 @@ def _assemble(doc_id: str, lines: list[Line], headings: list[_Heading]) -> list[
     for n, head in enumerate(headings):
         end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
         page = lines[head.line].page
-        blocks.append((head.label, head.heading, head.level, lines[head.body_from:end],
-                       head.lead, page))
+        blocks.append(
+            (head.label, head.heading, head.level, lines[head.body_from : end], head.lead, page)
+        )
 
     sections: list[Section] = []
     seen: Counter[str] = Counter()
@@ -313,12 +338,20 @@ def _assemble(doc_id: str, lines: list[Line], headings: list[_Heading]) -> list[
         parent = stack[-1][1] if stack else None
         stack.append((level, sid))
         pages = [ln.page for ln in body if ln.page is not None and ln.text]
-        sections.append(Section(
-            section_id=sid, doc_id=doc_id, ordinal=ordinal, label=label, heading=heading,
-            level=level, parent_id=parent, text=_body_text(lead, body),
-            page_start=page, page_end=max([p for p in (page, *pages) if p is not None],
-                                          default=None),
-        ))
+        sections.append(
+            Section(
+                section_id=sid,
+                doc_id=doc_id,
+                ordinal=ordinal,
+                label=label,
+                heading=heading,
+                level=level,
+                parent_id=parent,
+                text=_body_text(lead, body),
+                page_start=page,
+                page_end=max([p for p in (page, *pages) if p is not None], default=None),
+            )
+        )
     return sections
 
 

@@ -32,34 +32,54 @@ def document_hashes(conn: psycopg.Connection, tenant: str) -> dict[str, str]:
 
 def upsert_document(conn: psycopg.Connection, tenant: str, doc: ParsedDocument) -> None:
     meta = doc.meta
-    conn.execute(load_sql("upsert_document"), {
-        "tenant": tenant, "doc_id": doc.doc_id, "source_name": doc.source_name,
-        "format": doc.format, "title": meta.title, "doc_type": meta.doc_type,
-        "authority_level": meta.authority_level, "tags": list(meta.tags),
-        "metadata": Jsonb(meta.metadata()), "effective_from": meta.effective_from,
-        "effective_to": meta.effective_to, "supersedes": meta.supersedes,
-        "content_hash": doc.content_hash, "page_count": doc.page_count,
-        "raw_text": doc.raw_text, "text": doc.text,
-        "lines": Jsonb([[ln.text, ln.page, ln.size, ln.bold] for ln in doc.lines]),
-    })
+    conn.execute(
+        load_sql("upsert_document"),
+        {
+            "tenant": tenant,
+            "doc_id": doc.doc_id,
+            "source_name": doc.source_name,
+            "format": doc.format,
+            "title": meta.title,
+            "doc_type": meta.doc_type,
+            "authority_level": meta.authority_level,
+            "tags": list(meta.tags),
+            "metadata": Jsonb(meta.metadata()),
+            "effective_from": meta.effective_from,
+            "effective_to": meta.effective_to,
+            "supersedes": meta.supersedes,
+            "content_hash": doc.content_hash,
+            "page_count": doc.page_count,
+            "raw_text": doc.raw_text,
+            "text": doc.text,
+            "lines": Jsonb([[ln.text, ln.page, ln.size, ln.bold] for ln in doc.lines]),
+        },
+    )
 
 
-def delete_documents_not_in(conn: psycopg.Connection, tenant: str, keep: Iterable[str]) -> list[str]:
-    rows = conn.execute(load_sql("delete_documents_not_in"),
-                        {"tenant": tenant, "doc_ids": sorted(keep)}).fetchall()
+def delete_documents_not_in(
+    conn: psycopg.Connection, tenant: str, keep: Iterable[str]
+) -> list[str]:
+    rows = conn.execute(
+        load_sql("delete_documents_not_in"), {"tenant": tenant, "doc_ids": sorted(keep)}
+    ).fetchall()
     return sorted(r[0] for r in rows)
 
 
 def replace_skipped_files(conn: psycopg.Connection, tenant: str, skipped: dict[str, str]) -> None:
     conn.execute(load_sql("delete_skipped_files"), {"tenant": tenant})
     for file_name, reason in sorted(skipped.items()):
-        conn.execute(load_sql("insert_skipped_file"),
-                     {"tenant": tenant, "file_name": file_name, "reason": reason})
+        conn.execute(
+            load_sql("insert_skipped_file"),
+            {"tenant": tenant, "file_name": file_name, "reason": reason},
+        )
 
 
-def documents_to_section(conn: psycopg.Connection, tenant: str, version: str) -> list[StoredDocument]:
-    rows = conn.execute(load_sql("select_documents_to_section"),
-                        {"tenant": tenant, "version": version}).fetchall()
+def documents_to_section(
+    conn: psycopg.Connection, tenant: str, version: str
+) -> list[StoredDocument]:
+    rows = conn.execute(
+        load_sql("select_documents_to_section"), {"tenant": tenant, "version": version}
+    ).fetchall()
     return [
         StoredDocument(r[0], r[1], tuple(Line(*ln) for ln in r[2]), list(r[3]), r[4], r[5])
         for r in rows
@@ -83,20 +103,43 @@ def replace_sections(
     conn.execute(load_sql("delete_chunks_of_document"), key)
     conn.execute(load_sql("delete_sections_of_document"), key)
     with conn.cursor() as cur:
-        cur.executemany(load_sql("insert_section"), [
-            {"tenant": tenant, "section_id": s.section_id, "doc_id": s.doc_id,
-             "ordinal": s.ordinal, "label": s.label, "heading": s.heading, "level": s.level,
-             "parent_id": s.parent_id, "page_start": s.page_start, "page_end": s.page_end,
-             "text": s.text}
-            for s in sections
-        ])
-        cur.executemany(load_sql("insert_chunk"), [
-            {"tenant": tenant, "doc_id": c.doc_id, "chunk_index": c.chunk_index,
-             "section_id": c.section_id, "content": c.content, "content_hash": c.content_hash,
-             "token_count": c.token_count, "tags": doc.tags, "metadata": Jsonb(doc.metadata),
-             "embedding": kept.get(c.content_hash)}
-            for c in chunks
-        ])
+        cur.executemany(
+            load_sql("insert_section"),
+            [
+                {
+                    "tenant": tenant,
+                    "section_id": s.section_id,
+                    "doc_id": s.doc_id,
+                    "ordinal": s.ordinal,
+                    "label": s.label,
+                    "heading": s.heading,
+                    "level": s.level,
+                    "parent_id": s.parent_id,
+                    "page_start": s.page_start,
+                    "page_end": s.page_end,
+                    "text": s.text,
+                }
+                for s in sections
+            ],
+        )
+        cur.executemany(
+            load_sql("insert_chunk"),
+            [
+                {
+                    "tenant": tenant,
+                    "doc_id": c.doc_id,
+                    "chunk_index": c.chunk_index,
+                    "section_id": c.section_id,
+                    "content": c.content,
+                    "content_hash": c.content_hash,
+                    "token_count": c.token_count,
+                    "tags": doc.tags,
+                    "metadata": Jsonb(doc.metadata),
+                    "embedding": kept.get(c.content_hash),
+                }
+                for c in chunks
+            ],
+        )
     conn.execute(load_sql("mark_document_sectioned"), {**key, "version": version})
     return sum(1 for c in chunks if c.content_hash in kept)
 
@@ -109,10 +152,13 @@ def write_embeddings(
     conn: psycopg.Connection, tenant: str, keys: list[tuple[str, int]], vectors: np.ndarray
 ) -> None:
     with conn.cursor() as cur:
-        cur.executemany(load_sql("update_chunk_embedding"), [
-            {"tenant": tenant, "doc_id": d, "chunk_index": i, "embedding": v}
-            for (d, i), v in zip(keys, vectors, strict=True)
-        ])
+        cur.executemany(
+            load_sql("update_chunk_embedding"),
+            [
+                {"tenant": tenant, "doc_id": d, "chunk_index": i, "embedding": v}
+                for (d, i), v in zip(keys, vectors, strict=True)
+            ],
+        )
 
 
 def tenant_summary(conn: psycopg.Connection, tenant: str) -> dict[str, int]:

@@ -22,7 +22,8 @@ class LandingResource(dg.ConfigurableResource):
         if not folder.is_dir():
             return []
         return sorted(
-            p for p in folder.iterdir()
+            p
+            for p in folder.iterdir()
             if p.is_file() and not p.name.startswith(".") and not is_sidecar(p)
         )
 

@@ -41,8 +41,9 @@ def documents(
                 context.log.warning(f"skipped {path.name!r}: {exc}")
                 continue
             if doc.doc_id in parsed:
-                skipped[path.name] = (f"doc_id {doc.doc_id!r} is already used by "
-                                      f"{parsed[doc.doc_id].source_name!r}")
+                skipped[path.name] = (
+                    f"doc_id {doc.doc_id!r} is already used by {parsed[doc.doc_id].source_name!r}"
+                )
                 continue
             parsed[doc.doc_id] = doc
             if stored.get(doc.doc_id) == doc.content_hash:
@@ -56,16 +57,18 @@ def documents(
         with conn.transaction():
             removed = delete_documents_not_in(conn, tenant, keep)
             replace_skipped_files(conn, tenant, skipped)
-    return dg.MaterializeResult(metadata={
-        "documents": len(parsed),
-        "added": len(added),
-        "changed": len(changed),
-        "unchanged": len(unchanged),
-        "removed": dg.MetadataValue.json(removed),
-        "skipped": len(skipped),
-        "skipped_files": dg.MetadataValue.md(_skipped_table(skipped)),
-        "preview": dg.MetadataValue.md(_preview(parsed)),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "documents": len(parsed),
+            "added": len(added),
+            "changed": len(changed),
+            "unchanged": len(unchanged),
+            "removed": dg.MetadataValue.json(removed),
+            "skipped": len(skipped),
+            "skipped_files": dg.MetadataValue.md(_skipped_table(skipped)),
+            "preview": dg.MetadataValue.md(_preview(parsed)),
+        }
+    )
 
 
 def _skipped_table(skipped: dict[str, str]) -> str:
@@ -81,5 +84,6 @@ def _preview(parsed: dict[str, ParsedDocument], limit: int = 20) -> str:
         f"{', '.join(d.meta.tags)} |"
         for d in sorted(parsed.values(), key=lambda d: d.doc_id)[:limit]
     ]
-    return "\n".join(["| doc_id | format | pages | lines | tags |", "| --- | --- | --- | --- | --- |",
-                      *rows])
+    return "\n".join(
+        ["| doc_id | format | pages | lines | tags |", "| --- | --- | --- | --- | --- |", *rows]
+    )

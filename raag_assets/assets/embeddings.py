@@ -35,19 +35,21 @@ def embeddings(
         check_collection(conn, model.model_name, model.dims)
         todo = chunks_to_embed(conn, tenant)
         for start in range(0, len(todo), WRITE_BATCH):
-            batch = todo[start:start + WRITE_BATCH]
+            batch = todo[start : start + WRITE_BATCH]
             vectors = model.embed([row[2] for row in batch])
             with conn.transaction():
                 write_embeddings(conn, tenant, [(r[0], r[1]) for r in batch], vectors)
             context.log.info(f"embedded {start + len(batch)}/{len(todo)} chunks")
         summary = tenant_summary(conn, tenant)
     seconds = time.perf_counter() - started
-    return dg.MaterializeResult(metadata={
-        "embedded_now": len(todo),
-        "embedded_total": summary["embedded"],
-        "chunks": summary["chunks"],
-        "model": model.model_name,
-        "dims": model.dims,
-        "seconds": round(seconds, 2),
-        "chunks_per_second": round(len(todo) / seconds, 1) if todo and seconds else 0.0,
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "embedded_now": len(todo),
+            "embedded_total": summary["embedded"],
+            "chunks": summary["chunks"],
+            "model": model.model_name,
+            "dims": model.dims,
+            "seconds": round(seconds, 2),
+            "chunks_per_second": round(len(todo) / seconds, 1) if todo and seconds else 0.0,
+        }
+    )

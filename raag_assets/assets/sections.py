@@ -43,27 +43,39 @@ def sections(
                 continue
             with conn.transaction():
                 kept_embeddings += replace_sections(conn, tenant, doc, secs, chunks, version)
-            rebuilt.append({"doc_id": doc.doc_id, "sections": len(secs), "chunks": len(chunks),
-                            "labels": [s.label for s in secs[:12]]})
+            rebuilt.append(
+                {
+                    "doc_id": doc.doc_id,
+                    "sections": len(secs),
+                    "chunks": len(chunks),
+                    "labels": [s.label for s in secs[:12]],
+                }
+            )
         totals = conn.execute(
             "SELECT (SELECT count(*) FROM sections WHERE tenant_id = %(t)s),"
-            " (SELECT count(*) FROM chunks WHERE tenant_id = %(t)s)", {"t": tenant}
+            " (SELECT count(*) FROM chunks WHERE tenant_id = %(t)s)",
+            {"t": tenant},
         ).fetchone()
-    return dg.MaterializeResult(metadata={
-        "sections": totals[0],
-        "chunks": totals[1],
-        "documents_resectioned": len(rebuilt),
-        "embeddings_kept": kept_embeddings,
-        "failed": dg.MetadataValue.json(failed),
-        "max_chunk_tokens": policy.max_tokens,
-        "preview": dg.MetadataValue.md(_preview(rebuilt)),
-    })
+    return dg.MaterializeResult(
+        metadata={
+            "sections": totals[0],
+            "chunks": totals[1],
+            "documents_resectioned": len(rebuilt),
+            "embeddings_kept": kept_embeddings,
+            "failed": dg.MetadataValue.json(failed),
+            "max_chunk_tokens": policy.max_tokens,
+            "preview": dg.MetadataValue.md(_preview(rebuilt)),
+        }
+    )
 
 
 def _preview(rebuilt: list[dict]) -> str:
     if not rebuilt:
         return "_no document changed_"
-    rows = [f"| {r['doc_id']} | {r['sections']} | {r['chunks']} | {', '.join(r['labels'])} |"
-            for r in rebuilt[:20]]
-    return "\n".join(["| doc_id | sections | chunks | first labels |", "| --- | --- | --- | --- |",
-                      *rows])
+    rows = [
+        f"| {r['doc_id']} | {r['sections']} | {r['chunks']} | {', '.join(r['labels'])} |"
+        for r in rebuilt[:20]
+    ]
+    return "\n".join(
+        ["| doc_id | sections | chunks | first labels |", "| --- | --- | --- | --- |", *rows]
+    )
