@@ -152,7 +152,7 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
         if head is None:
             i += 1
             continue
-        numbering = None if fmt == "markdown" else _numbering(text, markdown=False)
+        numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
         if numbering and numbering.key is not None:
             last_key = numbering.key
         headings.append(head)
@@ -184,11 +184,15 @@ def _text_heading(
     para = _paragraph(lines, i)
     para_text = join_lines([ln.text for ln in para])
     short = i in underlined or _is_heading_block(para, para_text)
-    numbering = _numbering(text, markdown=False)
+    # A font-marked heading is numbered like a Markdown one ("1 Scope", no dot needed).
+    numbering = _numbering(text, markdown=emphasised)
     if numbering:
         continues = numbering.key is None or _continues(numbering.key, last_key)
         if not (numbering.explicit or continues or emphasised):
             return None
+        if emphasised:  # the font marks exactly one line as the heading
+            heading = _tidy(numbering.rest) or numbering.label
+            return _Heading(i, numbering.label, heading, numbering.level, i + 1)
         if short:
             heading = _numbering(para_text, markdown=False)
             rest = heading.rest if heading else numbering.rest

@@ -1,0 +1,284 @@
+"""`raag`: a thin command line over the ingest path and the retrieval library."""
+
+import json
+import os
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from raag_assets import db, store
+from raag_assets.errors import RaagError
+from raag_assets.settings import dagster_home
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+out = Console(soft_wrap=False)
+err = Console(stderr=True)
+
+
+class RaagGroup(click.Group):
+    """Shows RaagError as a one-line message instead of a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RaagError as exc:
+            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            sys.exit(2)
+
+
+@click.group(cls=RaagGroup)
+@click.version_option(package_name="raag-assets")
+def main() -> None:
+    """raag: relationship-aware retrieval over a Dagster-built document graph."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--tenant", required=True, help="Tenant id (lowercase letters, digits, - and _).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
+    """Land files (or folders) for a tenant and materialise its partition through Dagster."""
+    from raag_assets.ingest import ingest as run_ingest
+
+    with _progress(tenant, enabled=not as_json):
+        summary = run_ingest(list(paths), tenant)
+    if as_json:
+        click.echo(json.dumps(summary.as_dict(), indent=2))
+    else:
+        _print_summary(summary)
+    if not summary.success:
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("query")
+@click.option("--tenant", required=True)
+@click.option("--k", default=12, show_default=True, help="How many results.")
+@click.option("--tag", "tags_any", multiple=True, help="Keep chunks with any of these tags.")
+@click.option("--all-tags", "tags_all", multiple=True, help="Keep chunks with all these tags.")
+@click.option("--meta", multiple=True, help="Metadata equality filter, key=value (repeatable).")
+@click.option(
+    "--mode",
+    type=click.Choice(["hybrid", "vector", "fulltext"]),
+    default="hybrid",
+    show_default=True,
+)
+@click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
+def search(
+    query: str,
+    tenant: str,
+    k: int,
+    tags_any: tuple[str, ...],
+    tags_all: tuple[str, ...],
+    meta: tuple[str, ...],
+    mode: str,
+    as_json: bool,
+) -> None:
+    """Hybrid (vector + full-text, RRF) search over a tenant's chunks."""
+    from raag_assets.retrieval import RetrievalPlan, retrieve
+    from resources.embedder import shared_embedder
+
+    plan = RetrievalPlan(
+        k=k, mode=mode, tags_any=tags_any, tags_all=tags_all, metadata=_parse_meta(meta)
+    )  # type: ignore[arg-type]
+    embedder = shared_embedder(os.environ.get("RAAG_EMBED_MODEL", "all-MiniLM-L6-v2"), 32)
+    with db.connect() as conn:
+        results = retrieve(conn, query, tenant, embedder.embed, plan)
+    if as_json:
+        payload = {
+            "query": query,
+            "tenant": tenant,
+            "plan": {
+                "k": k,
+                "mode": mode,
+                "tags_any": tags_any,
+                "tags_all": tags_all,
+                "metadata": plan.metadata,
+            },
+            "results": [_result_json(c) for c in results],
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    out.print(f"[bold]{query}[/]  [dim]({tenant}, {len(results)} results, {mode})[/]")
+    for n, c in enumerate(results, start=1):
+        where = f"{c.doc_id} § {c.label}" + ("" if c.label == c.heading else f" {c.heading}")
+        page = f", p. {c.page_start}" if c.page_start else ""
+        ranks = f"vector #{c.vector_rank or '-'}, text #{c.fulltext_rank or '-'}"
+        out.print(
+            f"\n[bold cyan][{n}][/] [bold]{where}[/]{page}  [dim]score {c.score:.4f} ({ranks})[/]",
+            highlight=False,
+        )
+        body = c.content.split("\n", 1)[-1]
+        out.print("    " + (body[:400] + ("…" if len(body) > 400 else "")), highlight=False)
+
+
+@main.command()
+@click.option("--tenant", required=True)
+@click.option("--json", "as_json", is_flag=True)
+def sections(tenant: str, as_json: bool) -> None:
+    """Every section of a tenant's documents, in document order."""
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+        rows = store.sections(conn, tenant)
+    if as_json:
+        keys = (
+            "doc_id",
+            "label",
+            "heading",
+            "level",
+            "section_id",
+            "parent_id",
+            "page_start",
+            "page_end",
+        )
+        click.echo(
+            json.dumps([{k: r[k] for k in keys} for r in rows], indent=2, ensure_ascii=False)
+        )
+        return
+    table = Table("doc_id", "label", "heading", "pages")
+    for r in rows:
+        pages = f"{r['page_start']}-{r['page_end']}" if r["page_start"] else ""
+        table.add_row(r["doc_id"], "  " * (r["level"] - 1) + r["label"], r["heading"], pages)
+    out.print(table)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True)
+def tenants(as_json: bool) -> None:
+    """Registered tenants with their document, section and chunk counts."""
+    with db.connect() as conn:
+        rows = [{"tenant": t, **store.tenant_summary(conn, t)} for t in db.tenants(conn)]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    table = Table("tenant", "documents", "sections", "chunks", "embedded")
+    for r in rows:
+        table.add_row(*(str(v) for v in r.values()))
+    out.print(table)
+
+
+@main.command()
+@click.option("--port", default=3000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+def ui(port: int, host: str) -> None:
+    """Start the Dagster UI (and daemon) on this code location: `dagster dev`."""
+    from raag_assets.ingest import local_instance
+
+    local_instance()  # creates DAGSTER_HOME with its dagster.yaml
+    os.environ["DAGSTER_HOME"] = str(dagster_home())
+    with db.connect():
+        pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before the UI
+    target = (
+        ["-w", "workspace.yaml"]
+        if Path("workspace.yaml").is_file()
+        else ["-m", "raag_assets.definitions"]
+    )
+    dagster = str(Path(sys.executable).parent / "dagster")
+    err.print(f"Dagster UI on http://{host}:{port}  (DAGSTER_HOME={os.environ['DAGSTER_HOME']})")
+    os.execv(dagster, [dagster, "dev", *target, "--host", host, "--port", str(port)])
+
+
+def _parse_meta(pairs: tuple[str, ...]) -> dict[str, Any]:
+    out_: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} is not key=value", param_hint="--meta")
+        try:
+            out_[key] = json.loads(value)  # numbers and booleans compare as such
+        except json.JSONDecodeError:
+            out_[key] = value
+        if not isinstance(out_[key], str | int | float | bool):
+            out_[key] = value
+    return out_
+
+
+def _result_json(c: Any) -> dict[str, Any]:
+    return {
+        "doc_id": c.doc_id,
+        "label": c.label,
+        "heading": c.heading,
+        "text": c.content,
+        "score": c.score,
+        "chunk_index": c.chunk_index,
+        "section_id": c.section_id,
+        "page_start": c.page_start,
+        "page_end": c.page_end,
+        "vector_rank": c.vector_rank,
+        "fulltext_rank": c.fulltext_rank,
+        "tags": c.tags,
+        "metadata": c.metadata,
+    }
+
+
+def _print_summary(summary: Any) -> None:
+    status = "[green]ok[/]" if summary.success else "[red]failed[/]"
+    c = summary.counts
+    out.print(
+        f"tenant [bold]{summary.tenant}[/]: {status} — {c.get('documents', 0)} documents, "
+        f"{c.get('sections', 0)} sections, {c.get('chunks', 0)} chunks "
+        f"({c.get('embedded', 0)} embedded); landed {len(summary.landed)} files"
+    )
+    if summary.error:
+        out.print(f"[red]error:[/] {summary.error}", highlight=False)
+    if summary.skipped:
+        out.print(f"skipped {len(summary.skipped)} files:")
+        for name, reason in summary.skipped:
+            out.print(f"  - {name}: {reason}", highlight=False, markup=False)
+    out.print(f"[dim]run {summary.run_id} — inspect it with `raag ui`[/]")
+
+
+class _progress:
+    """A progress bar fed by polling the store while the Dagster run works."""
+
+    def __init__(self, tenant: str, enabled: bool):
+        self.tenant = tenant
+        self.enabled = enabled and err.is_terminal
+        self.stop = threading.Event()
+
+    def __enter__(self) -> "_progress":
+        if self.enabled:
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err,
+                transient=True,
+            )
+            self.task = self.bar.add_task("parsing and sectioning", total=None)
+            self.bar.start()
+            self.thread = threading.Thread(target=self._poll, daemon=True)
+            self.thread.start()
+        return self
+
+    def _poll(self) -> None:
+        try:
+            with db.connect() as conn:
+                while not self.stop.wait(0.5):
+                    if self.tenant not in db.tenants(conn):
+                        continue
+                    c = store.tenant_summary(conn, self.tenant)
+                    if c["chunks"] and c["embedded"] < c["chunks"]:
+                        self.bar.update(
+                            self.task,
+                            description="embedding chunks",
+                            total=c["chunks"],
+                            completed=c["embedded"],
+                        )
+        except Exception:  # progress is cosmetic; the run reports real errors
+            return
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            self.stop.set()
+            self.thread.join(timeout=2)
+            self.bar.stop()
