@@ -4,6 +4,7 @@ import json
 import os
 import sys
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +19,10 @@ from raag_assets.settings import dagster_home
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# The embedded server falls back to /tmp when XDG_RUNTIME_DIR is unset; that is fine here.
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 
-out = Console(soft_wrap=False)
+out = Console(soft_wrap=True)
 err = Console(stderr=True)
 
 
