@@ -22,9 +22,10 @@ ingest_tenant = dg.define_asset_job(
 
 def default_resources() -> dict[str, dg.ConfigurableResource]:
     """Resources from the environment: RAAG_DATABASE_URL, RAAG_EMBED_MODEL, RAAG_MAX_FILE_MB."""
-    url = dg.EnvVar("RAAG_DATABASE_URL") if os.environ.get("RAAG_DATABASE_URL") else ""
     return {
-        "postgres": PostgresResource(database_url=url),
+        # An empty URL means RAAG_DATABASE_URL, else the embedded server, read at connect time
+        # (so the CLI, which uses these resources outside a run too, sees the same database).
+        "postgres": PostgresResource(),
         "embedder": EmbedderResource(model=os.environ.get("RAAG_EMBED_MODEL", "all-MiniLM-L6-v2")),
         "landing": LandingResource(max_file_mb=float(os.environ.get("RAAG_MAX_FILE_MB", 50))),
     }

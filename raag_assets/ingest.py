@@ -21,7 +21,8 @@ from raag_assets.partitions import tenants
 from raag_assets.settings import dagster_home
 from resources import LandingResource, PostgresResource
 
-QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "WARNING"}}}}
+_SCALARS = (dg.IntMetadataValue, dg.FloatMetadataValue, dg.TextMetadataValue, dg.BoolMetadataValue)
+QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
 
 
 @dataclass
@@ -30,6 +31,7 @@ class IngestSummary:
     landed: list[str] = field(default_factory=list)
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
     counts: dict[str, int] = field(default_factory=dict)
+    stages: dict[str, dict[str, Any]] = field(default_factory=dict)  # asset -> its metadata
     run_id: str | None = None
     success: bool = True
     error: str | None = None
@@ -42,6 +44,7 @@ class IngestSummary:
             "run_id": self.run_id,
             "landed": self.landed,
             **self.counts,
+            "stages": self.stages,
             "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
         }
 
@@ -133,6 +136,7 @@ def ingest(
         partition_key=tenant, instance=instance, run_config=QUIET_RUN_CONFIG, raise_on_error=False
     )
     summary.run_id = result.run_id
+    summary.stages = _stage_metadata(result)
     summary.success = result.success
     if not result.success:
         failures = [e for e in result.all_events if e.is_step_failure]
@@ -146,3 +150,14 @@ def ingest(
         summary.counts = store.tenant_summary(conn, tenant)
         summary.skipped = refused + list(store.skipped_files(conn, tenant))
     return summary
+
+
+def _stage_metadata(result: dg.ExecuteInProcessResult) -> dict[str, dict[str, Any]]:
+    """Each materialised asset's numeric and text metadata (tables and previews left out)."""
+    stages: dict[str, dict[str, Any]] = {}
+    for event in result.get_asset_materialization_events():
+        mat = event.step_materialization_data.materialization
+        stages[mat.asset_key.to_user_string()] = {
+            key: value.value for key, value in mat.metadata.items() if isinstance(value, _SCALARS)
+        }
+    return stages

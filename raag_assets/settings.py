@@ -11,13 +11,5 @@ def raag_home() -> Path:
     return Path(os.environ.get("RAAG_HOME", ".raag")).expanduser().resolve()
 
 
-def landing_dir(tenant: str, home: Path | None = None) -> Path:
-    return (home or raag_home()) / "landing" / tenant
-
-
 def dagster_home(home: Path | None = None) -> Path:
     return Path(os.environ.get("DAGSTER_HOME") or (home or raag_home()) / "dagster")
-
-
-def max_file_bytes() -> int:
-    return int(float(os.environ.get("RAAG_MAX_FILE_MB", DEFAULT_MAX_FILE_MB)) * 1_000_000)

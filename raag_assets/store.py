@@ -1,7 +1,6 @@
 """Writing and reading the ingest tables. Each function takes an open connection; callers
 own the transaction boundaries (one per document, so a failure loses nothing stored)."""
 
-import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -175,7 +174,3 @@ def sections(conn: psycopg.Connection, tenant: str) -> list[dict[str, Any]]:
     cur = conn.execute(load_sql("select_sections"), {"tenant": tenant})
     names = [c.name for c in cur.description]
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
-
-
-def iso(value: dt.date | None) -> str | None:
-    return value.isoformat() if value else None

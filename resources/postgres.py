@@ -12,7 +12,9 @@ from raag_assets import db
 class PostgresResource(dg.ConfigurableResource):
     """PostgreSQL + pgvector: `database_url` if set, else the embedded server under `home`."""
 
-    database_url: str = Field(default="", description="postgresql:// URL; empty = embedded")
+    database_url: str = Field(
+        default="", description="postgresql:// URL; empty = RAAG_DATABASE_URL, else embedded"
+    )
     home: str = Field(default="", description="RAAG_HOME for the embedded server; empty = env")
 
     @contextmanager

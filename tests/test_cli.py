@@ -1,0 +1,91 @@
+"""The `raag` command line, run in-process against real stores."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from raag_assets.cli import main
+from tests.conftest import EXAMPLES, Store
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    def run(store: Store, *args: str):
+        monkeypatch.setenv("RAAG_DATABASE_URL", store.url)
+        return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+    return run
+
+
+def test_sections_json_lists_every_section(cli, demo_store):
+    result = cli(demo_store, "sections", "--tenant", "licenses", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    pairs = {(r["doc_id"], r["label"], r["heading"]) for r in rows}
+    assert ("GPL-3", "0", "Definitions") in pairs
+    assert ("MPL-2.0", "1.1", '"Contributor"') in pairs
+    assert ("MPL-2.0", "10", "Versions of the License") in pairs
+    assert {"doc_id", "label", "heading", "section_id", "page_start"} <= set(rows[0])
+    assert len(rows) == demo_store.rows("SELECT count(*) FROM sections__licenses")[0][0]
+
+
+def test_search_json(cli, demo_store):
+    result = cli(demo_store, "search", "maternity leave", "--tenant", "demo", "--k", "3", "--json")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert len(payload["results"]) == 3
+    first = payload["results"][0]
+    assert {"doc_id", "label", "heading", "text", "score", "vector_rank"} <= set(first)
+    assert first["label"] == "4.1"
+
+
+def test_search_readable_with_tag_filter(cli, demo_store):
+    result = cli(demo_store, "search", "equipment", "--tenant", "demo", "--tag", "remote-work")
+    assert result.exit_code == 0, result.output
+    assert "wfh-policy § 4 Equipment" in result.output
+    assert "expenses" not in result.output
+
+
+def test_errors_are_one_line(cli, demo_store):
+    result = cli(demo_store, "search", "x", "--tenant", "Robert'); DROP TABLE tenants;--")
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert "invalid tenant id" in result.output
+    result = cli(demo_store, "sections", "--tenant", "nobody", "--json")
+    assert result.exit_code == 2 and "raag ingest" in result.output
+
+
+def test_ingest_json_summary_and_tenants(cli, make_store, tmp_path: Path, monkeypatch):
+    store = make_store()
+    monkeypatch.setenv("RAAG_HOME", str(tmp_path / "home"))
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 broken")
+    result = cli(
+        store,
+        "ingest",
+        str(tmp_path / "expenses.txt"),
+        str(tmp_path / "broken.pdf"),
+        "--tenant",
+        "cli",
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["documents"] == 1 and summary["chunks"] == summary["embedded"] > 0
+    assert summary["skipped"][0]["file"] == "broken.pdf"
+    assert summary["skipped"][0]["reason"].startswith("not a readable PDF")
+    assert (tmp_path / "home" / "landing" / "cli" / "expenses.txt").is_file()
+
+    result = cli(store, "tenants", "--json")
+    assert json.loads(result.stdout) == [
+        {
+            "tenant": "cli",
+            "documents": 1,
+            "sections": summary["sections"],
+            "chunks": summary["chunks"],
+            "embedded": summary["chunks"],
+        }
+    ]

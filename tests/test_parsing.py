@@ -1,0 +1,139 @@
+"""Parsing real files: the example PDF, Markdown with front matter, sidecars, bad input."""
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+from raag_assets.errors import BadDocument
+from raag_assets.parsing import parse_file
+from tests.conftest import EXAMPLES, LICENSES
+
+LIMIT = 50_000_000
+
+
+def test_pdf_keeps_pages_and_font_emphasis():
+    doc = parse_file(EXAMPLES / "hr-processes-handbook.pdf", LIMIT)
+    assert doc.format == "pdf"
+    assert doc.page_count == 2
+    assert {ln.page for ln in doc.lines} == {1, 2}
+    headings = [ln for ln in doc.lines if ln.bold]
+    assert any(ln.text.startswith("5.1") and ln.page == 2 for ln in headings)
+    body = [ln for ln in doc.lines if ln.text and not ln.bold]
+    assert max(ln.size for ln in headings) > max(ln.size for ln in body)
+    assert "\f" in doc.raw_text  # raw text kept, page breaks marked
+
+
+def test_markdown_front_matter_becomes_metadata():
+    doc = parse_file(EXAMPLES / "leave-policy.md", LIMIT)
+    assert doc.doc_id == "leave-policy"
+    assert doc.format == "markdown"
+    assert doc.meta.tags == ("hr", "leave")
+    assert doc.meta.authority_level == 50
+    assert doc.meta.effective_from == dt.date(2024, 1, 1)
+    assert doc.meta.supersedes == "leave-policy-rev-a"
+    assert not doc.raw_text.startswith("---")  # front matter is metadata, not text
+    assert doc.meta.metadata()["doc_type"] == "policy"
+
+
+def test_license_without_extension_is_sniffed_as_text_and_keeps_its_name():
+    doc = parse_file(LICENSES / "MPL-2.0", LIMIT)
+    assert (doc.doc_id, doc.format, doc.page_count) == ("MPL-2.0", "text", None)
+
+
+def test_sidecar_metadata_and_its_hash(tmp_path: Path):
+    path = tmp_path / "notes.txt"
+    path.write_text("1. Scope\nThis applies to everyone.\n", encoding="utf-8")
+    before = parse_file(path, LIMIT)
+    (tmp_path / "notes.txt.meta.json").write_text(
+        json.dumps({"doc_id": "team-notes", "tags": ["ops"], "region": "eu"})
+    )
+    after = parse_file(path, LIMIT)
+    assert after.doc_id == "team-notes"
+    assert after.meta.metadata() == {"region": "eu"}
+    assert after.content_hash != before.content_hash  # metadata change = document change
+
+
+def test_normalisation_keeps_raw_text(tmp_path: Path):
+    path = tmp_path / "lig.txt"
+    path.write_text("The e\ufb00ective date is in the employ-\nment contract.\n", encoding="utf-8")
+    doc = parse_file(path, LIMIT)
+    assert "\ufb00" in doc.raw_text
+    assert doc.lines[0].text == "The effective date is in the employ-"  # joined at sectioning
+
+
+def test_utf16_with_bom_is_read(tmp_path: Path):
+    path = tmp_path / "wide.txt"
+    path.write_bytes("Section 1. Scope\nApplies to all staff.\n".encode("utf-16"))
+    assert parse_file(path, LIMIT).lines[0].text == "Section 1. Scope"
+
+
+def _pdf_bytes(pages: list[list[tuple[str, int, str]]]) -> bytes:
+    pdf = FPDF()
+    for page in pages:
+        pdf.add_page()
+        for text, size, style in page:
+            pdf.set_font("Helvetica", style, size)
+            pdf.multi_cell(0, size * 0.6, text, new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
+def test_unnumbered_pdf_headings_found_from_font_size(tmp_path: Path):
+    from raag_assets.sectioning import build_sections
+
+    path = tmp_path / "guide.pdf"
+    path.write_bytes(
+        _pdf_bytes(
+            [
+                [
+                    ("Travel Guide", 18, "B"),
+                    ("Booking", 14, "B"),
+                    ("Book through the portal.", 10, ""),
+                ],
+                [("Refunds", 14, "B"), ("Refunds take ten days.", 10, "")],
+            ]
+        )
+    )
+    doc = parse_file(path, LIMIT)
+    sections = build_sections(doc.doc_id, doc.lines, doc.format)
+    found = [(s.heading, s.page_start) for s in sections]
+    assert ("Booking", 1) in found
+    assert ("Refunds", 2) in found
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("empty.pdf", b"", "empty file"),
+        ("corrupt.pdf", b"%PDF-1.7\n\x00\x01garbage that is no PDF\n%%EOF", "not a readable PDF"),
+        ("fake.pdf", b"Just some text with a pdf name.", "no %PDF header"),
+        ("junk.txt", bytes(range(256)) * 40, "binary data"),
+        ("latin1.txt", "Caf\u00e9 policy: na\u00efve rules.".encode("latin-1"), "not UTF-8"),
+        ("blank.md", b"   \n\n\t\n", "no text content"),
+        ("bad-front.md", b"---\ntags: [unclosed\n---\nBody\n", "front matter is not valid YAML"),
+        ("noext", b"\x00\x00\x00binary", "binary data"),
+    ],
+)
+def test_bad_files_get_a_one_line_reason(tmp_path: Path, name: str, content: bytes, reason: str):
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(BadDocument, match=reason) as info:
+        parse_file(path, LIMIT)
+    assert "\n" not in str(info.value)
+
+
+def test_huge_file_refused_before_reading(tmp_path: Path):
+    path = tmp_path / "huge.txt"
+    with path.open("wb") as fh:  # sparse: 200 MB on paper, nothing on disk
+        fh.truncate(200_000_000)
+    with pytest.raises(BadDocument, match=r"200\.0 MB, over the 50 MB limit"):
+        parse_file(path, LIMIT)
+
+
+def test_hostile_doc_id_in_metadata_refused(tmp_path: Path):
+    path = tmp_path / "x.md"
+    path.write_text("---\ndoc_id: ../../etc/passwd\n---\n# Title\nText\n", encoding="utf-8")
+    with pytest.raises(BadDocument, match="unsafe doc_id"):
+        parse_file(path, LIMIT)

@@ -1,0 +1,134 @@
+"""retrieve(): RRF fusion, filters, modes, tie-break, determinism and tenant isolation, on the
+real store built from the example corpus."""
+
+import pytest
+
+from raag_assets.errors import InvalidFilter, TenantNotFound
+from raag_assets.retrieval import Candidate, RetrievalPlan, retrieve, rrf_fuse
+from tests.conftest import Store
+
+
+def test_rrf_scores_and_ranks():
+    fused = rrf_fuse([[("a", 0), ("b", 0)], [("b", 0), ("c", 0)]], rrf_k=60)
+    assert [f.key for f in fused] == [("b", 0), ("a", 0), ("c", 0)]
+    assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
+    assert fused[0].ranks == (2, 1)
+    assert fused[1].ranks == (1, None)
+
+
+def test_rrf_ties_break_by_doc_id_then_chunk_index():
+    fused = rrf_fuse([[("b", 1), ("a", 2)], [("a", 2), ("b", 1)]])
+    assert fused[0].score == fused[1].score
+    assert [f.key for f in fused] == [("a", 2), ("b", 1)]
+    fused = rrf_fuse([[("z", 3)], [("z", 1)]])
+    assert [f.key for f in fused] == [("z", 1), ("z", 3)]
+
+
+def test_rrf_counts_a_key_once_per_list():
+    fused = rrf_fuse([[("a", 0), ("a", 0)]])
+    assert fused == [fused[0]] and fused[0].score == pytest.approx(1 / 61)
+
+
+def _search(store: Store, embedder, query: str, tenant: str = "demo", **plan) -> list[Candidate]:
+    with store.connect() as conn:
+        return retrieve(conn, query, tenant, embedder.embed, RetrievalPlan(**plan))
+
+
+def test_hybrid_finds_the_answer_and_explains_its_ranks(demo_store, embedder):
+    results = _search(
+        demo_store, embedder, "How many days of annual leave do full-time employees get?"
+    )
+    assert len(results) == 12
+    top = results[0]
+    assert (top.doc_id, top.label, top.heading) == ("leave-policy", "3.1", "Entitlement")
+    for c in results:
+        expected = sum(1 / (60 + r) for r in (c.vector_rank, c.fulltext_rank) if r)
+        assert c.score == pytest.approx(expected)
+    keys = [(-c.score, c.doc_id, c.chunk_index) for c in results]
+    assert keys == sorted(keys)
+
+
+def test_pdf_results_carry_page_numbers(demo_store, embedder):
+    results = _search(demo_store, embedder, "approval process escalation", k=5)
+    pdf = [c for c in results if c.doc_id == "hr-processes-handbook"]
+    assert pdf and all(c.page_start in (1, 2) for c in pdf)
+    assert any(c.label == "5.1" and c.page_start == 2 for c in pdf)
+
+
+def test_same_query_same_results(demo_store, embedder):
+    query = "carry over unused leave"
+    assert _search(demo_store, embedder, query) == _search(demo_store, embedder, query)
+
+
+@pytest.mark.parametrize(
+    ("plan", "allowed"),
+    [
+        ({"tags_any": ("remote-work",)}, {"wfh-policy"}),
+        (
+            {"tags_all": ("hr", "leave")},
+            {"leave-policy", "leave-policy-rev-a", "leave-amendment-2025"},
+        ),
+        ({"metadata": {"doc_type": "amendment"}}, {"leave-amendment-2025"}),
+        ({"metadata": {"authority_level": 40}}, {"wfh-policy"}),
+        ({"tags_any": ("remote-work", "nothing")}, {"wfh-policy"}),
+    ],
+)
+def test_filters(demo_store, embedder, plan, allowed):
+    results = _search(demo_store, embedder, "leave while working from home", **plan)
+    assert results
+    assert {c.doc_id for c in results} <= allowed
+
+
+def test_filters_that_match_nothing_return_nothing(demo_store, embedder):
+    assert _search(demo_store, embedder, "leave", tags_all=("hr", "no-such-tag")) == []
+
+
+def test_modes(demo_store, embedder):
+    vector = _search(demo_store, embedder, "maternity leave weeks", mode="vector")
+    assert vector and all(c.fulltext_rank is None and c.vector_rank for c in vector)
+    assert [c.vector_rank for c in vector] == list(range(1, len(vector) + 1))
+    text = _search(demo_store, embedder, "maternity", mode="fulltext")
+    assert text and all(c.vector_rank is None for c in text)
+    assert all("maternity" in c.content.lower() for c in text)
+
+
+def test_tenant_isolation(demo_store, embedder):
+    results = _search(demo_store, embedder, "GNU General Public License conveying source code")
+    assert results and not {c.doc_id for c in results} & {"GPL-3", "MPL-2.0"}
+    licenses = _search(demo_store, embedder, "annual leave entitlement", tenant="licenses")
+    assert {c.doc_id for c in licenses} <= {"GPL-3", "MPL-2.0"}
+
+
+def test_licence_question_lands_in_the_right_section(demo_store, embedder):
+    results = _search(
+        demo_store, embedder, "What happens when the license is terminated?", tenant="licenses"
+    )
+    top = {(c.doc_id, c.label) for c in results[:5]}
+    assert ("GPL-3", "8") in top or ("MPL-2.0", "5.1") in top or ("MPL-2.0", "5") in top
+
+
+def test_hostile_query_text_is_just_text(demo_store, embedder):
+    results = _search(demo_store, embedder, "leave'); DROP TABLE chunks; -- & | ! :*")
+    assert all(c.doc_id for c in results)
+    assert demo_store.rows("SELECT count(*) FROM chunks__demo")[0][0] > 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"k": 0}, "k must be between"),
+        ({"mode": "semantic"}, "mode must be"),
+        ({"tags_any": "hr"}, "list of strings"),
+        ({"metadata": {"nested": {"a": 1}}}, "top-level equality"),
+    ],
+)
+def test_bad_plans_are_refused(kwargs, message):
+    with pytest.raises(InvalidFilter, match=message):
+        RetrievalPlan(**kwargs)
+
+
+def test_unknown_tenant_and_empty_query(demo_store, embedder):
+    with pytest.raises(TenantNotFound, match="raag ingest"):
+        _search(demo_store, embedder, "leave", tenant="nobody")
+    with pytest.raises(InvalidFilter, match="query is empty"):
+        _search(demo_store, embedder, "   \n ")
