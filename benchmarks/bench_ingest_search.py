@@ -1,0 +1,157 @@
+"""Ingest cost per stage and retrieve() latency, on the licence texts and the example corpus.
+
+Prints figures, asserts nothing: a benchmark, not a test. Baselines run in the same process:
+- raw embedding: the model alone on exactly the chunks ingest stored, so the ingest/raw ratio
+  shows what parsing, sectioning, storage and Dagster add on top of the unavoidable part;
+- re-ingest with nothing changed, which should cost a small fraction of the first ingest.
+
+Run: make bench   (or .venv/bin/python benchmarks/bench_ingest_search.py)
+"""
+
+import os
+import shutil
+import statistics
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+HOME = Path(tempfile.mkdtemp(prefix="raag-bench-"))
+os.environ["RAAG_HOME"] = str(HOME)
+os.environ.pop("RAAG_DATABASE_URL", None)
+os.environ.pop("DAGSTER_HOME", None)
+
+import dagster as dg  # noqa: E402
+
+from raag_assets import db  # noqa: E402
+from raag_assets.ingest import ingest  # noqa: E402
+from raag_assets.retrieval import RetrievalPlan, retrieve  # noqa: E402
+from resources.embedder import shared_embedder  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[1]
+LICENSES = Path("/usr/share/common-licenses")
+CORPUS = sorted(p for p in LICENSES.iterdir() if p.is_file() and not p.is_symlink())
+QUERIES = [
+    "What counts as the source code of a work?",
+    "Can I distribute modified versions?",
+    "What happens when the license is terminated?",
+    "patent license granted by contributors",
+    "disclaimer of warranty",
+    "limitation of liability for damages",
+    "How do I apply these terms to my program?",
+    "Is a larger work covered by the license?",
+    "translation of the document",
+    "How many days of annual leave do full-time employees get?",
+    "Who approves working from home?",
+    "carry over unused leave",
+    "maternity leave entitlement",
+    "What is a Line Manager?",
+    "equipment provided for remote work",
+    "expense claims approval",
+]
+TENANT = "bench"
+
+
+def step_seconds(instance: dg.DagsterInstance, run_id: str) -> dict[str, float]:
+    """Wall time of each step (asset) of a run, from its event log."""
+    starts: dict[str, float] = {}
+    out: dict[str, float] = {}
+    for record in instance.all_logs(run_id):
+        event = record.dagster_event
+        if event is None or event.step_key is None:
+            continue
+        if event.event_type == dg.DagsterEventType.STEP_START:
+            starts[event.step_key] = record.timestamp
+        elif event.event_type == dg.DagsterEventType.STEP_SUCCESS:
+            out[event.step_key] = record.timestamp - starts[event.step_key]
+    return out
+
+
+def percentile(values: list[float], q: float) -> float:
+    return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
+
+
+def main() -> None:
+    instance = dg.DagsterInstance.ephemeral()
+    started = time.perf_counter()
+    with db.connect():
+        pass
+    print(f"embedded Postgres start + migrate: {time.perf_counter() - started:.2f} s")
+    started = time.perf_counter()
+    embedder = shared_embedder("all-MiniLM-L6-v2", 32)
+    embedder.embed(["warm up"])
+    print(f"model load: {time.perf_counter() - started:.2f} s")
+
+    paths = [*CORPUS, ROOT / "examples"]
+    started = time.perf_counter()
+    first = ingest(paths, TENANT, instance=instance)
+    ingest_s = time.perf_counter() - started
+    assert first.success, first.error
+    c = first.counts
+    print(
+        f"\ningest: {c['documents']} documents, {c['sections']} sections, {c['chunks']} chunks "
+        f"in {ingest_s:.2f} s ({len(first.skipped)} skipped)"
+    )
+    steps = step_seconds(instance, first.run_id)
+    print(f"{'stage':<12} {'seconds':>8} {'sections/s':>11} {'chunks/s':>9}")
+    for step, seconds in steps.items():
+        print(
+            f"{step:<12} {seconds:>8.2f} {c['sections'] / seconds:>11.1f} "
+            f"{c['chunks'] / seconds:>9.1f}"
+        )
+
+    with db.connect() as conn:
+        texts = [
+            r[0]
+            for r in conn.execute(
+                "SELECT content FROM chunks WHERE tenant_id = %s ORDER BY doc_id, chunk_index",
+                [TENANT],
+            )
+        ]
+    started = time.perf_counter()
+    embedder.embed(texts)
+    raw_s = time.perf_counter() - started
+    print(
+        f"\nbaseline, model alone on the same {len(texts)} chunks: {raw_s:.2f} s "
+        f"({len(texts) / raw_s:.1f} chunks/s)"
+    )
+    print(f"ingest / raw embedding: {ingest_s / raw_s:.2f}x")
+    non_embed = sum(s for k, s in steps.items() if k != "embeddings")
+    print(f"share of ingest spent outside the embeddings stage: {non_embed / ingest_s:.1%}")
+
+    started = time.perf_counter()
+    again = ingest(paths, TENANT, instance=instance)
+    again_s = time.perf_counter() - started
+    print(
+        f"\nre-ingest, nothing changed: {again_s:.2f} s ({again_s / ingest_s:.1%} of the first); "
+        f"re-embedded {again.stages['embeddings']['embedded_now']} chunks"
+    )
+
+    latencies: dict[str, list[float]] = {"hybrid": [], "vector": [], "fulltext": []}
+    with db.connect() as conn:
+        for mode, times in latencies.items():
+            plan = RetrievalPlan(mode=mode)  # type: ignore[arg-type]
+            for query in QUERIES:
+                retrieve(conn, query, TENANT, embedder.embed, plan)  # warm
+            for _ in range(5):
+                for query in QUERIES:
+                    started = time.perf_counter()
+                    retrieve(conn, query, TENANT, embedder.embed, plan)
+                    times.append((time.perf_counter() - started) * 1000)
+    print(f"\nretrieve(), warm, {len(QUERIES)} queries x 5, {c['chunks']} chunks in the tenant")
+    print(f"{'mode':<9} {'p50 ms':>7} {'p95 ms':>7}")
+    for mode, times in latencies.items():
+        print(f"{mode:<9} {percentile(times, 50):>7.1f} {percentile(times, 95):>7.1f}")
+    started = time.perf_counter()
+    for query in QUERIES:
+        embedder.embed([query])
+    embed_ms = (time.perf_counter() - started) * 1000 / len(QUERIES)
+    print(f"(of which query embedding: {embed_ms:.1f} ms per query)")
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    finally:
+        shutil.rmtree(HOME, ignore_errors=True)
