@@ -13,8 +13,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from raag_assets import db, store
+from raag_assets import db, graph_store, store
 from raag_assets.errors import RaagError
+from raag_assets.graph.model import EDGE_TYPES
 from raag_assets.settings import dagster_home
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -154,6 +155,67 @@ def sections(tenant: str, as_json: bool) -> None:
 
 
 @main.command()
+@click.option("--tenant", required=True)
+@click.option(
+    "--type", "edge_type", type=click.Choice(EDGE_TYPES), default=None, help="Only this edge type."
+)
+@click.option("--json", "as_json", is_flag=True)
+def edges(tenant: str, edge_type: str | None, as_json: bool) -> None:
+    """Every edge of a tenant's relationship graph, with its evidence."""
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+        rows = graph_store.edges(conn, tenant, edge_type)
+    if as_json:
+        click.echo(json.dumps([_edge_json(r) for r in rows], indent=2, ensure_ascii=False))
+        return
+    table = Table("type", "layer", "source", "target", "evidence", "conf.")
+    for r in rows:
+        e = _edge_json(r)
+        table.add_row(
+            e["type"],
+            str(e["layer"]),
+            _where(e["src"]),
+            _where(e["dst"]) if e["dst"] else e["term"] or e["scope"] or e["normalized_target"],
+            e["matched_text"],
+            f"{e['confidence']:.2f}",
+        )
+    out.print(table)
+
+
+@main.command()
+@click.option("--tenant", required=True)
+@click.option("--all", "show_all", is_flag=True, help="Include references Layer 3 resolved.")
+@click.option("--json", "as_json", is_flag=True)
+def unresolved(tenant: str, show_all: bool, as_json: bool) -> None:
+    """References no layer could resolve yet, with the reason (retried on every run)."""
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+        labels = {s.section_id: s.label for s in graph_store.sections(conn, tenant)}
+        rows = [
+            {
+                "src": {"doc_id": ref.src_doc_id, "label": labels.get(ref.src_section_id)},
+                "kind": ref.kind,
+                "matched_text": ref.matched_text,
+                "normalized_target": ref.normalized_target,
+                "target_doc": ref.target_doc,
+                "target_label": ref.target_label,
+                "status": status,
+                "reason": ref.reason,
+                "candidates": [{"section_id": c[0], "similarity": c[1]} for c in ref.candidates],
+            }
+            for _, ref, status in graph_store.unresolved(conn, tenant)
+            if show_all or status == "parked"
+        ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    table = Table("source", "reference", "status", "reason")
+    for r in rows:
+        table.add_row(_where(r["src"]), r["matched_text"], r["status"], r["reason"])
+    out.print(table)
+
+
+@main.command()
 @click.option("--json", "as_json", is_flag=True)
 def tenants(as_json: bool) -> None:
     """Registered tenants with their document, section and chunk counts."""
@@ -220,6 +282,33 @@ def _result_json(c: Any) -> dict[str, Any]:
         "tags": c.tags,
         "metadata": c.metadata,
     }
+
+
+def _edge_json(r: dict[str, Any]) -> dict[str, Any]:
+    dst = None
+    if r["dst_doc_id"]:
+        dst = {"doc_id": r["dst_doc_id"], "label": r["dst_label"]}
+    return {
+        "type": r["edge_type"],
+        "src": {"doc_id": r["src_doc_id"], "label": r["src_label"]},
+        "dst": dst,
+        "term": r["term"],
+        "layer": r["layer"],
+        "confidence": round(float(r["confidence"]), 4),
+        "matched_text": r["matched_text"],
+        "normalized_target": r["normalized_target"],
+        "raw_target": r["raw_target"],
+        "scope": r["scope"],
+        "date_from": r["date_from"].isoformat() if r["date_from"] else None,
+        "date_to": r["date_to"].isoformat() if r["date_to"] else None,
+        "condition": r["condition"],
+        "edge_id": r["edge_id"],
+        "stage": r["stage"],
+    }
+
+
+def _where(ref: dict[str, Any]) -> str:
+    return ref["doc_id"] + (f" § {ref['label']}" if ref.get("label") else "")
 
 
 def _print_summary(summary: Any) -> None:

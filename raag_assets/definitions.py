@@ -5,12 +5,26 @@ import os
 import dagster as dg
 
 from raag_assets.assets.documents import documents
+from raag_assets.assets.edges import edges
 from raag_assets.assets.embeddings import embeddings
+from raag_assets.assets.resolved_references import resolved_references
 from raag_assets.assets.sections import sections
+from raag_assets.assets.term_uses import term_uses
+from raag_assets.assets.topic_links import topic_links
 from raag_assets.partitions import tenants
-from resources import EmbedderResource, LandingResource, PostgresResource
+from resources import EmbedderResource, LandingResource, PostgresResource, SpacyResource
 
-ingest_assets = [documents, sections, embeddings]
+# In chain order: documents -> sections -> edges -> term_uses -> topic_links -> embeddings
+# -> resolved_references.
+ingest_assets = [
+    documents,
+    sections,
+    edges,
+    term_uses,
+    topic_links,
+    embeddings,
+    resolved_references,
+]
 
 ingest_tenant = dg.define_asset_job(
     "ingest_tenant",
@@ -21,12 +35,14 @@ ingest_tenant = dg.define_asset_job(
 
 
 def default_resources() -> dict[str, dg.ConfigurableResource]:
-    """Resources from the environment: RAAG_DATABASE_URL, RAAG_EMBED_MODEL, RAAG_MAX_FILE_MB."""
+    """Resources from the environment: RAAG_DATABASE_URL, RAAG_EMBED_MODEL, RAAG_SPACY_MODEL,
+    RAAG_MAX_FILE_MB."""
     return {
         # An empty URL means RAAG_DATABASE_URL, else the embedded server, read at connect time
         # (so the CLI, which uses these resources outside a run too, sees the same database).
         "postgres": PostgresResource(),
         "embedder": EmbedderResource(model=os.environ.get("RAAG_EMBED_MODEL", "all-MiniLM-L6-v2")),
+        "nlp": SpacyResource(model=os.environ.get("RAAG_SPACY_MODEL", "en_core_web_sm")),
         "landing": LandingResource(max_file_mb=float(os.environ.get("RAAG_MAX_FILE_MB", 50))),
     }
 

@@ -2,6 +2,7 @@
 
 from resources.embedder import EmbedderResource
 from resources.landing import LandingResource
+from resources.nlp import SpacyResource
 from resources.postgres import PostgresResource
 
-__all__ = ["EmbedderResource", "LandingResource", "PostgresResource"]
+__all__ = ["EmbedderResource", "LandingResource", "PostgresResource", "SpacyResource"]

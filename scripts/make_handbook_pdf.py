@@ -96,8 +96,9 @@ SECTIONS: list[tuple[str, str, list[str]]] = [
         "5.2",
         "Escalation",
         [
-            "If the Line Manager declines a request, the employee may ask HR to review the "
-            "decision. HR decides within 5 working days; its decision is final.",
+            "If the Line Manager declines a request under the preceding section, the employee may "
+            "ask HR to review the decision. HR decides within 5 working days; its decision is "
+            "final.",
         ],
     ),
 ]

@@ -17,7 +17,7 @@ from psycopg.conninfo import make_conninfo
 
 from raag_assets import db
 from raag_assets.ingest import IngestSummary, ingest
-from resources import EmbedderResource, LandingResource, PostgresResource
+from resources import EmbedderResource, LandingResource, PostgresResource, SpacyResource
 from resources.embedder import shared_embedder
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
@@ -83,6 +83,7 @@ class Store:
         return {
             "postgres": PostgresResource(database_url=self.url),
             "embedder": EmbedderResource(),
+            "nlp": SpacyResource(),
             "landing": LandingResource(root=str(self.landing_root)),
         }
 

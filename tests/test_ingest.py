@@ -52,7 +52,10 @@ def test_schema_indexes_and_migrations(demo_store: Store):
     }
     assert any("hnsw (embedding vector_cosine_ops)" in d for d in indexes.values())
     assert any("gin (tsv)" in d for d in indexes.values())
-    assert demo_store.rows("SELECT version FROM schema_migrations") == [("001_init",)]
+    assert demo_store.rows("SELECT version FROM schema_migrations") == [
+        ("001_init",),
+        ("002_graph",),
+    ]
 
 
 def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(

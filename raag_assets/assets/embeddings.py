@@ -8,7 +8,7 @@ from raag_assets.partitions import tenants
 from raag_assets.store import chunks_to_embed, tenant_summary, write_embeddings
 from resources import EmbedderResource, PostgresResource
 
-from .sections import sections
+from .topic_links import topic_links
 
 EMBEDDINGS_VERSION = "1"
 # Rows committed per transaction: a killed run keeps what it finished.
@@ -17,8 +17,7 @@ WRITE_BATCH = 128
 
 @dg.asset(
     partitions_def=tenants,
-    # The graph stages (edges, term_uses, topic_links) will sit between sections and this.
-    deps=[sections],
+    deps=[topic_links],
     code_version=EMBEDDINGS_VERSION,
     group_name="ingest",
     kinds={"postgres", "pytorch"},

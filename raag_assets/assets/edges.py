@@ -1,0 +1,60 @@
+import time
+
+import dagster as dg
+
+from raag_assets import graph_store
+from raag_assets.graph.build import extract
+from raag_assets.identity import validate_tenant
+from raag_assets.partitions import tenants
+from resources import PostgresResource, SpacyResource
+
+from .graph_metadata import edge_metadata, errors_table
+from .sections import sections
+
+EDGES_VERSION = "1"
+
+
+@dg.asset(
+    partitions_def=tenants,
+    deps=[sections],
+    code_version=EDGES_VERSION,
+    group_name="graph",
+    kinds={"postgres", "spacy"},
+    description="Layer 1 (patterns, metadata, file names, dates, fuzzy matching) and Layer 2 "
+    "(spaCy parse) edges: references, overrides, supersedes, amends, defines, depends_on, "
+    "precedes, applies_to, effective_on, applies_to_scope; defined terms, section topics, and "
+    "references parked for later layers.",
+)
+def edges(
+    context: dg.AssetExecutionContext, postgres: PostgresResource, nlp: SpacyResource
+) -> dg.MaterializeResult:
+    tenant = validate_tenant(context.partition_key)
+    started = time.perf_counter()
+    with postgres.connect() as conn:
+        docs = graph_store.documents(conn, tenant)
+        secs = graph_store.sections(conn, tenant)
+        result = extract(docs, secs, nlp.parse)
+        order = {s.section_id: s.ordinal for s in secs}
+        with conn.transaction():  # the whole stage or nothing: readers never see half a graph
+            graph_store.replace_edges(conn, tenant, "edges", result.edges, order)
+            graph_store.replace_terms(conn, tenant, result.terms)
+            graph_store.replace_topics(
+                conn, tenant, result.topics, {s.section_id: s.doc_id for s in secs}
+            )
+            graph_store.replace_unresolved(conn, tenant, result.parked)
+            graph_store.replace_errors(conn, tenant, "edges", result.errors)
+    for doc_id, reason in sorted(result.errors.items()):
+        context.log.warning(f"extraction failed for {doc_id!r}: {reason}")
+    seconds = time.perf_counter() - started
+    return dg.MaterializeResult(
+        metadata={
+            **edge_metadata(result.edges, secs),
+            "terms": len(result.terms),
+            "parked": len(result.parked),
+            "failed_documents": len(result.errors),
+            "failures": errors_table(result.errors),
+            "sections": len(secs),
+            "seconds": round(seconds, 2),
+            "sections_per_second": round(len(secs) / seconds, 1) if seconds else 0.0,
+        }
+    )

@@ -1,0 +1,81 @@
+"""Materialisation metadata shared by the graph assets: what the UI shows for each run."""
+
+from collections import Counter
+from collections.abc import Sequence
+
+import dagster as dg
+
+from raag_assets.graph.model import EDGE_TYPES, Edge, SectionInfo
+
+SAMPLE = 15
+
+
+def _cell(text: str | None, limit: int = 70) -> str:
+    text = (text or "").replace("|", "\\|").replace("\n", " ")
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dict[str, object]:
+    """Counts per edge type and layer, and a sample of edges with their evidence."""
+    labels = {s.section_id: f"{s.doc_id} § {s.label}" for s in sections}
+    by_type = Counter(e.edge_type for e in edges)
+    by_layer = Counter(e.layer for e in edges)
+    rows = [
+        f"| {t} | {by_type[t]} | "
+        + " | ".join(
+            str(sum(1 for e in edges if e.edge_type == t and e.layer == layer))
+            for layer in (1, 2, 3)
+        )
+        + " |"
+        for t in EDGE_TYPES
+        if by_type[t]
+    ]
+    sample = [
+        f"| {e.edge_type} | {e.layer} | {_cell(_source(e, labels))} | "
+        f"{_cell(_target(e, labels))} | {_cell(e.matched_text)} | {e.confidence:.2f} |"
+        for e in edges[:SAMPLE]
+    ]
+    return {
+        "edges": len(edges),
+        **{f"edges_{t}": by_type[t] for t in EDGE_TYPES if by_type[t]},
+        **{f"layer_{layer}": by_layer[layer] for layer in (1, 2, 3) if by_layer[layer]},
+        "edge_counts": dg.MetadataValue.md(
+            "\n".join(
+                [
+                    "| type | total | layer 1 | layer 2 | layer 3 |",
+                    "| --- | --- | --- | --- | --- |",
+                    *rows,
+                ]
+            )
+            if rows
+            else "_no edges_"
+        ),
+        "sample": dg.MetadataValue.md(
+            "\n".join(
+                [
+                    "| type | layer | source | target | evidence | confidence |",
+                    "| --- | --- | --- | --- | --- | --- |",
+                    *sample,
+                ]
+            )
+            if sample
+            else "_no edges_"
+        ),
+    }
+
+
+def _source(e: Edge, labels: dict[str, str]) -> str:
+    return labels.get(e.src_section_id or "", e.src_doc_id)
+
+
+def _target(e: Edge, labels: dict[str, str]) -> str:
+    if e.dst_section_id:
+        return labels.get(e.dst_section_id, e.dst_section_id)
+    return e.dst_doc_id or e.term or e.scope or e.normalized_target
+
+
+def errors_table(errors: dict[str, str]) -> dg.MarkdownMetadataValue:
+    if not errors:
+        return dg.MetadataValue.md("_none_")
+    rows = [f"| {doc} | {_cell(reason, 200)} |" for doc, reason in sorted(errors.items())]
+    return dg.MetadataValue.md("\n".join(["| document | reason |", "| --- | --- |", *rows]))

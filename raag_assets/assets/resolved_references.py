@@ -1,0 +1,62 @@
+import time
+
+import dagster as dg
+
+from raag_assets import graph_store
+from raag_assets.graph.references import Corpus
+from raag_assets.graph.semantic import resolve_semantic
+from raag_assets.identity import validate_tenant
+from raag_assets.partitions import tenants
+from resources import EmbedderResource, PostgresResource
+
+from .embeddings import embeddings
+from .graph_metadata import edge_metadata
+
+RESOLVED_REFERENCES_VERSION = "1"
+
+
+@dg.asset(
+    partitions_def=tenants,
+    deps=[embeddings],
+    code_version=RESOLVED_REFERENCES_VERSION,
+    group_name="graph",
+    kinds={"postgres", "pytorch"},
+    description="Layer 3: parked references matched to section headings by embedding "
+    "similarity (threshold and ranked candidates); the rest stay parked with their reason.",
+)
+def resolved_references(
+    context: dg.AssetExecutionContext, postgres: PostgresResource, embedder: EmbedderResource
+) -> dg.MaterializeResult:
+    tenant = validate_tenant(context.partition_key)
+    started = time.perf_counter()
+    with postgres.connect() as conn:
+        docs = graph_store.documents(conn, tenant)
+        secs = graph_store.sections(conn, tenant)
+        corpus = Corpus(docs, secs, graph_store.superseded_documents(conn, tenant))
+        rows = graph_store.unresolved(conn, tenant)
+        parked = [ref for _, ref, _ in rows]
+        found, still = resolve_semantic(parked, corpus, embedder.embedder.embed)
+        reasons = {(p.src_section_id, p.matched_text): p for p in still}
+        with conn.transaction():
+            graph_store.replace_edges(
+                conn, tenant, "resolved_references", found, {s.section_id: s.ordinal for s in secs}
+            )
+            for ordinal, ref, _ in rows:
+                left = reasons.get((ref.src_section_id, ref.matched_text))
+                if left is not None:
+                    graph_store.update_unresolved(
+                        conn, tenant, ordinal, "parked", left.reason, left.candidates
+                    )
+                else:
+                    graph_store.update_unresolved(
+                        conn, tenant, ordinal, "resolved", "resolved by Layer 3", ()
+                    )
+    seconds = time.perf_counter() - started
+    return dg.MaterializeResult(
+        metadata={
+            **edge_metadata(found, secs),
+            "resolved": len(found),
+            "still_parked": len(still),
+            "seconds": round(seconds, 2),
+        }
+    )

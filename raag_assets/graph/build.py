@@ -1,0 +1,76 @@
+"""The `edges` stage as one pure function: Layers 1 and 2 over a tenant's sections, one
+document at a time, so a document that fails is reported and the rest of the graph is built."""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from raag_assets.graph import nlp as layer2
+from raag_assets.graph.documents import document_edges, text_document_edges
+from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, dedupe
+from raag_assets.graph.patterns import section_edges, step_sequences
+from raag_assets.graph.references import Corpus
+from raag_assets.graph.terms import Term
+
+Parse = Callable[[list[str]], list]  # texts -> spaCy Docs, in order
+
+
+@dataclass
+class Extraction:
+    edges: list[Edge] = field(default_factory=list)
+    parked: list[Unresolved] = field(default_factory=list)
+    terms: list[Term] = field(default_factory=list)
+    topics: dict[str, list[str]] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)  # doc_id -> reason
+
+
+def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Parse) -> Extraction:
+    out = Extraction()
+    by_doc: dict[str, list[SectionInfo]] = {}
+    for s in sections:
+        by_doc.setdefault(s.doc_id, []).append(s)
+    draft = Corpus(docs, sections)
+    doc_level = document_edges(docs, draft)
+    for s in sections:
+        doc_level.extend(text_document_edges(s, draft))
+    superseded = {e.dst_doc_id for e in doc_level if e.edge_type == "supersedes" and e.dst_doc_id}
+    corpus = Corpus(docs, sections, superseded)
+    section_level: list[Edge] = []
+    for doc in docs:
+        secs = by_doc.get(doc.doc_id, [])
+        try:
+            edges, parked, topics = _document(secs, corpus, parse)
+        except Exception as exc:  # one bad document must not cost the tenant its graph
+            out.errors[doc.doc_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+            continue
+        section_level.extend(edges)
+        out.parked.extend(parked)
+        out.topics.update(topics)
+    ok = [s for s in sections if s.doc_id not in out.errors]
+    out.edges = dedupe([*doc_level, *section_level, *step_sequences(ok)])
+    seen: set[tuple[str, str]] = set()
+    for e in sorted(
+        (e for e in out.edges if e.edge_type == "defines"),
+        key=lambda e: (e.src_doc_id, corpus.by_id[e.src_section_id].ordinal, e.position),
+    ):
+        if (e.src_doc_id, e.normalized_target) not in seen:
+            seen.add((e.src_doc_id, e.normalized_target))
+            out.terms.append(
+                Term(e.normalized_target, e.term or "", e.src_doc_id, e.src_section_id or "")
+            )
+    return out
+
+
+def _document(
+    sections: Sequence[SectionInfo], corpus: Corpus, parse: Parse
+) -> tuple[list[Edge], list[Unresolved], dict[str, list[str]]]:
+    edges: list[Edge] = []
+    parked: list[Unresolved] = []
+    topics: dict[str, list[str]] = {}
+    parsed = parse([s.text for s in sections])
+    for section, doc in zip(sections, parsed, strict=True):
+        l1, unresolved, mentions = section_edges(section, corpus)
+        edges.extend(l1)
+        edges.extend(layer2.layer2(section, doc, corpus, mentions, l1))
+        parked.extend(unresolved)
+        topics[section.section_id] = layer2.topics(doc)
+    return edges, parked, topics

@@ -1,0 +1,159 @@
+"""Layer 2: what patterns miss, found in spaCy's POS tags and dependency parse (structure
+only, never similarity): conditional clauses, scope phrases, and references phrased without a
+number ("the preceding section", "the clause above")."""
+
+from collections.abc import Sequence
+
+from raag_assets.graph.model import Edge, SectionInfo
+from raag_assets.graph.patterns import normalize_scope
+from raag_assets.graph.references import Corpus, Mention
+from raag_assets.graph.topics import topics_from_chunks
+
+_UNIT = {"section", "clause", "subsection", "paragraph", "provision", "article"}
+_BACK = {"preceding", "previous", "foregoing", "above", "prior"}
+_FORWARD = {"following", "next", "below", "subsequent"}
+_CONDITION_MARKS = {"if", "unless", "provided", "when", "where"}
+_SCOPE_HEADS = {
+    "employee",
+    "staff",
+    "worker",
+    "contractor",
+    "manager",
+    "member",
+    "user",
+    "licensee",
+    "recipient",
+    "customer",
+    "student",
+    "resident",
+    "person",
+}
+_SCOPE_VERBS = {"entitle", "eligible", "qualify", "entitled"}
+
+
+def layer2(
+    section: SectionInfo,
+    doc,  # spacy.tokens.Doc of section.text
+    corpus: Corpus,
+    mentions: Sequence[tuple[int, int, Mention]],
+    layer1: Sequence[Edge],
+) -> list[Edge]:
+    edges = _positional_references(section, doc, corpus)
+    edges += _conditional_dependencies(section, doc, mentions, layer1)
+    edges += _scope_subjects(section, doc)
+    return edges
+
+
+def topics(doc) -> list[str]:
+    return topics_from_chunks(
+        [[(t.lemma_, t.pos_, t.is_stop) for t in chunk] for chunk in doc.noun_chunks]
+    )
+
+
+def _neighbour(section: SectionInfo, corpus: Corpus, step: int) -> SectionInfo | None:
+    siblings = [s for s in corpus.by_doc.get(section.doc_id, []) if s.text]
+    index = next((i for i, s in enumerate(siblings) if s.section_id == section.section_id), None)
+    if index is None or not 0 <= index + step < len(siblings):
+        return None
+    return siblings[index + step]
+
+
+def _positional_references(section: SectionInfo, doc, corpus: Corpus) -> list[Edge]:
+    edges = []
+    for token in doc:
+        if token.lemma_.lower() not in _UNIT or token.pos_ != "NOUN":
+            continue
+        words = {c.lower_ for c in token.children if c.dep_ in ("amod", "advmod", "compound")}
+        if token.i + 1 < len(doc) and doc[token.i + 1].lower_ in ("above", "below"):
+            words.add(doc[token.i + 1].lower_)
+        direction = -1 if words & _BACK else 1 if words & _FORWARD else 0
+        if not direction:
+            continue
+        target = _neighbour(section, corpus, direction)
+        if target is None:
+            continue
+        span = doc[
+            min(t.i for t in token.subtree) : max(token.i + 1, max(t.i for t in token.subtree) + 1)
+        ]
+        edges.append(
+            Edge(
+                "references",
+                layer=2,
+                src_doc_id=section.doc_id,
+                src_section_id=section.section_id,
+                matched_text=span.text,
+                normalized_target=f"{target.doc_id} § {target.label}",
+                confidence=0.7,
+                dst_doc_id=target.doc_id,
+                dst_section_id=target.section_id,
+                position=span.start_char,
+            )
+        )
+    return edges
+
+
+def _conditional_dependencies(
+    section: SectionInfo, doc, mentions: Sequence[tuple[int, int, Mention]], layer1: Sequence[Edge]
+) -> list[Edge]:
+    """A reference inside an "if / unless / provided" clause: the section depends on it."""
+    have = {(e.dst_section_id, e.dst_doc_id) for e in layer1 if e.edge_type == "depends_on"}
+    refs = [e for e in layer1 if e.edge_type == "references"]
+    edges = []
+    for token in doc:
+        if token.dep_ != "mark" or token.lower_ not in _CONDITION_MARKS:
+            continue
+        clause = list(token.head.subtree)
+        start, end = clause[0].idx, clause[-1].idx + len(clause[-1].text)
+        for ref in refs:
+            if start <= ref.position < end and (ref.dst_section_id, ref.dst_doc_id) not in have:
+                have.add((ref.dst_section_id, ref.dst_doc_id))
+                edges.append(
+                    Edge(
+                        "depends_on",
+                        layer=2,
+                        src_doc_id=section.doc_id,
+                        src_section_id=section.section_id,
+                        matched_text=ref.matched_text,
+                        normalized_target=ref.normalized_target,
+                        confidence=0.75,
+                        dst_doc_id=ref.dst_doc_id,
+                        dst_section_id=ref.dst_section_id,
+                        condition=doc.text[start:end],
+                        position=ref.position,
+                    )
+                )
+    return edges
+
+
+def _scope_subjects(section: SectionInfo, doc) -> list[Edge]:
+    """'A Full-Time Employee is entitled to ...', 'An employee who is pregnant is entitled':
+    the subject, with its modifiers, is the rule's scope."""
+    edges = []
+    for token in doc:
+        if token.lemma_.lower() not in _SCOPE_VERBS:
+            continue
+        verb = token if token.pos_ in ("VERB", "AUX") else token.head
+        for subj in (
+            c for c in [*verb.children, *token.children] if c.dep_ in ("nsubj", "nsubjpass")
+        ):
+            if subj.lemma_.lower() not in _SCOPE_HEADS:
+                continue
+            words = [t for t in subj.subtree if t.dep_ not in ("det", "punct")]
+            if len(words) < 2:
+                continue  # a bare "employee" scopes nothing
+            phrase = doc[words[0].i : words[-1].i + 1].text
+            scope = normalize_scope(phrase)
+            edges.append(
+                Edge(
+                    "applies_to_scope",
+                    layer=2,
+                    src_doc_id=section.doc_id,
+                    src_section_id=section.section_id,
+                    matched_text=doc[words[0].i : token.i + 1].text,
+                    normalized_target=scope,
+                    confidence=0.75,
+                    scope=scope,
+                    position=words[0].idx,
+                )
+            )
+    return edges

@@ -1,0 +1,363 @@
+"""Layer 1 for one section: references and the typed edges their context gives them
+(overrides, depends_on, amends), definitions, dates, scopes and step sequences."""
+
+import re
+from collections.abc import Sequence
+
+from raag_assets.graph.dates import find_dates
+from raag_assets.graph.model import Edge, SectionInfo, Unresolved
+from raag_assets.graph.references import Corpus, Mention, find_mentions, iter_sentences
+
+# Cues right before a reference, within its sentence.
+_OVERRIDE_BEFORE = re.compile(
+    r"\b(?:notwithstanding|in\s+spite\s+of|regardless\s+of|despite|prevails?\s+over|"
+    r"takes?\s+precedence\s+over|overrides?)\s+(?:anything\s+(?:to\s+the\s+contrary\s+)?in\s+)?$",
+    re.IGNORECASE,
+)
+_SUBJECT_TO_BEFORE = re.compile(
+    r"\b(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|"
+    r"only\s+(?:if|when)\s+(?:\S+\s+){0,6}?(?:under|in\s+accordance\s+with|per))\s+$",
+    re.IGNORECASE,
+)
+# A condition earlier in the sentence that the reference completes:
+# "provided that ... in accordance with X", "requires ... under Clause 7".
+_CONDITION_CUE = re.compile(
+    r"\b(?:provided\s+that|on\s+condition\s+that|requires?|required)\b", re.IGNORECASE
+)
+_CONDITION_LINK = re.compile(
+    r"\b(?:in\s+accord(?:ance)?\s+with|under|per|as\s+(?:set\s+out|described|required)\s+in|"
+    r"pursuant\s+to|according\s+to)\s+$",
+    re.IGNORECASE,
+)
+_AMENDED_AFTER = re.compile(
+    r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied)\b", re.IGNORECASE
+)
+_AMENDS = re.compile(
+    r"\b(?:amends|supplements|modifies|varies)\s+(?:and\s+\w+\s+)?$", re.IGNORECASE
+)
+_DEFINITION = re.compile(
+    r"(?:^|(?<=[\s(]))(?:(?:To|A|An|The|Each)\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
+    r"(?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"\n]{1,40})[”\"]\))?"
+    r"(?P<between>(?:\s+[\w-]+){0,4}?)\s*,?\s+"
+    r"(?P<verb>means|shall\s+mean|refers\s+to|shall\s+refer\s+to|is\s+defined\s+as|"
+    r"has\s+the\s+meaning)\b"
+)
+_HEADING_TERM = re.compile(
+    r"^[“\"](?P<term>[^“”\"]{1,60})[”\"](?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"]{1,40})[”\"]\))?"
+)
+_STARTS_DEFINITION = re.compile(r"^(?:means|shall\s+mean|refers\s+to|is\s+defined\s+as)\b")
+_SCOPE_NOUNS = (
+    r"employees?|staff|workers?|contractors?|managers?|members?|users?|roles?|persons?|"
+    r"people|individuals?|licensees?|recipients?|customers?|students?|residents?|tenants?"
+)
+_SCOPE = re.compile(
+    r"\b(?:appl(?:y|ies)|is\s+available|are\s+available|extends?|is\s+limited|are\s+limited)"
+    r"\s+(?:only\s+)?to\s+(?P<scope>(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){0,3}?"
+    rf"(?:{_SCOPE_NOUNS})"
+    r"(?:\s+(?:and|or)\s+(?:to\s+)?(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){0,3}?"
+    rf"(?:{_SCOPE_NOUNS}))*)\b",
+    re.IGNORECASE,
+)
+_STEP = re.compile(r"^step\s+(\d{1,3})\b", re.IGNORECASE)
+_STEP_MENTION = re.compile(
+    r"\b(?P<cue>after|following|once|before|prior\s+to)\s+(?:completing\s+)?step\s+(?P<n>\d{1,3})\b",
+    re.IGNORECASE,
+)
+_SINGULAR = {
+    "employees": "employee",
+    "workers": "worker",
+    "contractors": "contractor",
+    "managers": "manager",
+    "members": "member",
+    "users": "user",
+    "roles": "role",
+    "persons": "person",
+    "individuals": "individual",
+    "licensees": "licensee",
+    "recipients": "recipient",
+    "customers": "customer",
+    "students": "student",
+    "residents": "resident",
+    "tenants": "tenant",
+}
+
+
+def term_key(term: str) -> str:
+    """How terms are compared: case-folded, without a leading article or quotes."""
+    term = re.sub(r"^(?:the|a|an)\s+", "", term.strip().strip("“”\"'"), flags=re.IGNORECASE)
+    return " ".join(term.casefold().split())
+
+
+def normalize_scope(scope: str) -> str:
+    """'all Full-Time Employees' -> 'full-time employee'."""
+    words = re.sub(r"^(?:all|every|any|to)\s+", "", scope.strip(), flags=re.IGNORECASE)
+    words = words.casefold().split()
+    if words:
+        words[-1] = _SINGULAR.get(words[-1], words[-1])
+    return " ".join(words)
+
+
+def split_scopes(scope: str) -> list[str]:
+    parts = re.split(r"\s+(?:and|or)\s+(?:to\s+)?", scope)
+    return [p for p in (normalize_scope(x) for x in parts) if p]
+
+
+def section_edges(
+    section: SectionInfo, corpus: Corpus
+) -> tuple[list[Edge], list[Unresolved], list[tuple[int, int, Mention]]]:
+    """Layer 1 for one section. Also returns each mention with its sentence span, for Layer 2."""
+    text = section.text
+    edges: list[Edge] = []
+    parked: list[Unresolved] = []
+    spans = list(iter_sentences(text))
+    mentions: list[tuple[int, int, Mention]] = []
+    for m in find_mentions(text):
+        s_start, s_end = next(((a, b) for a, b in spans if a <= m.start < b), (0, len(text)))
+        mentions.append((s_start, s_end, m))
+        targets, unresolved = resolve(m, section, corpus)
+        parked.extend(unresolved)
+        before = text[s_start : m.start]
+        after = text[m.end : s_end]
+        sentence = text[s_start:s_end].strip()
+        for dst, confidence, normalized in targets:
+            base = {
+                "layer": 1,
+                "src_doc_id": section.doc_id,
+                "src_section_id": section.section_id,
+                "matched_text": m.text,
+                "normalized_target": normalized,
+                "dst_doc_id": dst[0],
+                "dst_section_id": dst[1],
+                "raw_target": m.raw,
+                "position": m.start,
+            }
+            edges.append(Edge("references", confidence=confidence, **base))
+            if _OVERRIDE_BEFORE.search(before):
+                cue = _OVERRIDE_BEFORE.search(before).group(0)
+                edges.append(
+                    Edge(
+                        "overrides",
+                        confidence=0.95 * confidence,
+                        **{**base, "matched_text": cue + m.text},
+                    )
+                )
+            if _SUBJECT_TO_BEFORE.search(before):
+                cue = _SUBJECT_TO_BEFORE.search(before).group(0)
+                edges.append(
+                    Edge(
+                        "depends_on",
+                        confidence=0.95 * confidence,
+                        condition=sentence,
+                        **{**base, "matched_text": cue + m.text},
+                    )
+                )
+            elif _CONDITION_LINK.search(before) and _CONDITION_CUE.search(before):
+                edges.append(
+                    Edge("depends_on", confidence=0.85 * confidence, condition=sentence, **base)
+                )
+            if _AMENDED_AFTER.match(after) or _AMENDS.search(before):
+                edges.append(Edge("amends", confidence=0.9 * confidence, **base))
+    edges.extend(definitions(section))
+    edges.extend(date_edges(section))
+    edges.extend(scope_edges(section))
+    edges.extend(step_mentions(section, corpus))
+    return edges, parked, mentions
+
+
+Target = tuple[tuple[str, str | None], float, str]  # ((doc_id, section_id), confidence, normalized)
+
+
+def resolve(
+    m: Mention, section: SectionInfo, corpus: Corpus
+) -> tuple[list[Target], list[Unresolved]]:
+    """Resolve a mention: a named document first, else the citing document."""
+    doc_id, doc_conf = section.doc_id, 1.0
+    parked: list[Unresolved] = []
+
+    def park(reason: str, label: str | None = None) -> None:
+        if m.kind == "named_section":
+            target = m.title or m.text  # the heading Layer 3 will look for
+        else:
+            target = " of the ".join(x for x in (label, m.doc_name) if x) or m.text
+        parked.append(
+            Unresolved(
+                section.doc_id,
+                section.section_id,
+                m.text,
+                target,
+                m.doc_name,
+                label,
+                reason,
+                m.start,
+                kind=m.kind,
+            )
+        )
+
+    if m.doc_name:
+        doc_id, doc_conf = corpus.find_doc(m.doc_name)
+        if doc_id is None:
+            park(f"no document named {m.doc_name!r} in this tenant yet")
+            return [], parked
+    if m.kind == "document":
+        if doc_id == section.doc_id:
+            return [], parked  # a document naming itself
+        return [((doc_id, None), 0.9 * doc_conf, doc_id)], parked
+    if m.kind == "named_section":
+        found, conf = corpus.find_heading(doc_id if m.doc_name else None, m.title or "")
+        if found is None:
+            park(f"no section headed like {m.title!r}; left for semantic matching")
+            return [], parked
+        return [
+            ((found.doc_id, found.section_id), conf * doc_conf, f"{found.doc_id} § {found.label}")
+        ], parked
+    targets: list[Target] = []
+    for label in m.labels:
+        found, conf = corpus.find_label(doc_id, label)
+        if found is None:
+            park(f"no section {label!r} in {doc_id}", label)
+            continue
+        if found.section_id == section.section_id:
+            continue  # "this Section" style self-citation
+        ocr = 0.9 if m.raw else 1.0
+        targets.append(
+            (
+                (found.doc_id, found.section_id),
+                round(conf * doc_conf * ocr, 3),
+                f"{found.doc_id} § {found.label}",
+            )
+        )
+    return targets, parked
+
+
+def definitions(section: SectionInfo) -> list[Edge]:
+    """'"Force Majeure" means ...', '"X" refers to', '"X" shall mean', and a definition
+    section whose heading is the quoted term and whose text starts with "means"."""
+    found: list[tuple[int, str, str]] = []  # (position, term, evidence)
+    heading = _HEADING_TERM.match(section.heading)
+    if heading and _STARTS_DEFINITION.match(section.text):
+        evidence = f"{section.heading} {section.text[:40]}".strip()
+        found.append((0, heading.group("term"), evidence))
+        if heading.group("alias"):
+            found.append((0, heading.group("alias"), evidence))
+    for m in _DEFINITION.finditer(section.text):
+        found.append((m.start(), m.group("term"), m.group(0)))
+        if m.group("alias"):
+            found.append((m.start(), m.group("alias"), m.group(0)))
+    edges = []
+    for position, term, evidence in found:
+        term = " ".join(term.split()).strip(" ,.")
+        if not term or len(term.split()) > 6:
+            continue
+        edges.append(
+            Edge(
+                "defines",
+                layer=1,
+                src_doc_id=section.doc_id,
+                src_section_id=section.section_id,
+                matched_text=evidence,
+                normalized_target=term_key(term),
+                confidence=1.0,
+                term=term,
+                position=position,
+            )
+        )
+    return edges
+
+
+def date_edges(section: SectionInfo) -> list[Edge]:
+    return [
+        Edge(
+            d.kind,
+            layer=1,
+            src_doc_id=section.doc_id,
+            src_section_id=section.section_id,
+            matched_text=d.text,
+            normalized_target=d.date_from.isoformat()
+            + (f"/{d.date_to.isoformat()}" if d.date_to else ""),
+            confidence=0.95,
+            date_from=d.date_from,
+            date_to=d.date_to,
+            position=d.start,
+        )
+        for d in find_dates(section.text)
+    ]
+
+
+def scope_edges(section: SectionInfo) -> list[Edge]:
+    edges = []
+    for m in _SCOPE.finditer(section.text):
+        for scope in split_scopes(m.group("scope")):
+            edges.append(
+                Edge(
+                    "applies_to_scope",
+                    layer=1,
+                    src_doc_id=section.doc_id,
+                    src_section_id=section.section_id,
+                    matched_text=m.group(0),
+                    normalized_target=scope,
+                    confidence=0.9,
+                    scope=scope,
+                    position=m.start(),
+                )
+            )
+    return edges
+
+
+def step_number(section: SectionInfo) -> int | None:
+    m = _STEP.match(section.heading)
+    return int(m.group(1)) if m else None
+
+
+def step_sequences(sections: Sequence[SectionInfo]) -> list[Edge]:
+    """Sections headed "Step 1", "Step 2", ... under one parent: each precedes the next."""
+    by_parent: dict[tuple[str, str | None], dict[int, SectionInfo]] = {}
+    for s in sections:
+        n = step_number(s)
+        if n is not None:
+            by_parent.setdefault((s.doc_id, s.parent_id), {}).setdefault(n, s)
+    edges = []
+    for steps in by_parent.values():
+        for n, s in sorted(steps.items()):
+            nxt = steps.get(n + 1)
+            if nxt:
+                edges.append(
+                    Edge(
+                        "precedes",
+                        layer=1,
+                        src_doc_id=s.doc_id,
+                        src_section_id=s.section_id,
+                        matched_text=f"{s.heading} → {nxt.heading}",
+                        normalized_target=f"{nxt.doc_id} § {nxt.label}",
+                        confidence=0.95,
+                        dst_doc_id=nxt.doc_id,
+                        dst_section_id=nxt.section_id,
+                    )
+                )
+    return edges
+
+
+def step_mentions(section: SectionInfo, corpus: Corpus) -> list[Edge]:
+    """'After Step 1, ...' in a section: Step 1 precedes it; 'before Step 3': it precedes Step 3."""
+    steps = {step_number(s): s for s in corpus.by_doc.get(section.doc_id, []) if step_number(s)}
+    edges = []
+    for m in _STEP_MENTION.finditer(section.text):
+        other = steps.get(int(m.group("n")))
+        if other is None or other.section_id == section.section_id:
+            continue
+        before = m.group("cue").lower() in ("before", "prior to")
+        src, dst = (section, other) if before else (other, section)
+        edges.append(
+            Edge(
+                "precedes",
+                layer=1,
+                src_doc_id=src.doc_id,
+                src_section_id=src.section_id,
+                matched_text=m.group(0),
+                normalized_target=f"{dst.doc_id} § {dst.label}",
+                confidence=0.9,
+                dst_doc_id=dst.doc_id,
+                dst_section_id=dst.section_id,
+                position=m.start(),
+            )
+        )
+    return edges

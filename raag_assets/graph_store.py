@@ -1,0 +1,214 @@
+"""Reading and writing the graph tables. Each asset replaces only its own rows, inside one
+transaction the caller opens, so a failed run leaves the previous graph in place."""
+
+import json
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from raag_assets.db import load_sql
+from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, edge_id, ordered
+from raag_assets.graph.terms import Term
+
+
+def documents(conn: psycopg.Connection, tenant: str) -> list[DocInfo]:
+    rows = conn.execute(load_sql("select_graph_documents"), {"tenant": tenant}).fetchall()
+    return [DocInfo(*row) for row in rows]
+
+
+def sections(conn: psycopg.Connection, tenant: str) -> list[SectionInfo]:
+    rows = conn.execute(load_sql("select_graph_sections"), {"tenant": tenant}).fetchall()
+    return [SectionInfo(*row) for row in rows]
+
+
+def replace_edges(
+    conn: psycopg.Connection,
+    tenant: str,
+    stage: str,
+    edges: Iterable[Edge],
+    section_order: dict[str, int],
+) -> int:
+    conn.execute(load_sql("delete_edges_of_stage"), {"tenant": tenant, "stage": stage})
+    rows = []
+    seen: set[str] = set()
+    for e in ordered(edges, section_order):
+        eid = edge_id(e)
+        if eid in seen:
+            continue
+        seen.add(eid)
+        rows.append(
+            {
+                "tenant": tenant,
+                "edge_id": eid,
+                "stage": stage,
+                "ordinal": len(rows),
+                "edge_type": e.edge_type,
+                "layer": e.layer,
+                "src_doc_id": e.src_doc_id,
+                "src_section_id": e.src_section_id,
+                "dst_doc_id": e.dst_doc_id,
+                "dst_section_id": e.dst_section_id,
+                "term": e.term,
+                "date_from": e.date_from,
+                "date_to": e.date_to,
+                "scope": e.scope,
+                "matched_text": e.matched_text,
+                "normalized_target": e.normalized_target,
+                "raw_target": e.raw_target,
+                "confidence": e.confidence,
+                "condition": e.condition,
+            }
+        )
+    with conn.cursor() as cur:
+        cur.executemany(load_sql("insert_edge"), rows)
+    return len(rows)
+
+
+def replace_terms(conn: psycopg.Connection, tenant: str, terms: Sequence[Term]) -> None:
+    conn.execute(load_sql("delete_terms"), {"tenant": tenant})
+    with conn.cursor() as cur:
+        cur.executemany(
+            load_sql("insert_term"),
+            [
+                {
+                    "tenant": tenant,
+                    "doc_id": t.doc_id,
+                    "term_key": t.key,
+                    "term": t.term,
+                    "section_id": t.section_id,
+                }
+                for t in terms
+            ],
+        )
+
+
+def terms(conn: psycopg.Connection, tenant: str) -> list[Term]:
+    rows = conn.execute(load_sql("select_terms"), {"tenant": tenant}).fetchall()
+    return [Term(*row) for row in rows]
+
+
+def replace_topics(
+    conn: psycopg.Connection, tenant: str, topics: dict[str, list[str]], doc_of: dict[str, str]
+) -> None:
+    conn.execute(load_sql("delete_section_topics"), {"tenant": tenant})
+    with conn.cursor() as cur:
+        cur.executemany(
+            load_sql("insert_section_topics"),
+            [
+                {"tenant": tenant, "section_id": sid, "doc_id": doc_of[sid], "topics": topics[sid]}
+                for sid in sorted(topics)
+            ],
+        )
+
+
+def topics(conn: psycopg.Connection, tenant: str) -> dict[str, list[str]]:
+    return dict(conn.execute(load_sql("select_section_topics"), {"tenant": tenant}).fetchall())
+
+
+def replace_unresolved(conn: psycopg.Connection, tenant: str, parked: Sequence[Unresolved]) -> None:
+    conn.execute(load_sql("delete_unresolved"), {"tenant": tenant})
+    with conn.cursor() as cur:
+        cur.executemany(
+            load_sql("insert_unresolved"),
+            [
+                {
+                    "tenant": tenant,
+                    "ordinal": n,
+                    "src_doc_id": p.src_doc_id,
+                    "src_section_id": p.src_section_id,
+                    "kind": p.kind,
+                    "matched_text": p.matched_text,
+                    "normalized_target": p.normalized_target,
+                    "target_doc": p.target_doc,
+                    "target_label": p.target_label,
+                    "reason": p.reason,
+                    "status": "parked",
+                    "candidates": Jsonb([]),
+                }
+                for n, p in enumerate(parked)
+            ],
+        )
+
+
+def unresolved(conn: psycopg.Connection, tenant: str) -> list[tuple[int, Unresolved, str]]:
+    """(ordinal, reference, status) for every reference parked by the edges stage."""
+    out = []
+    for row in conn.execute(load_sql("select_unresolved"), {"tenant": tenant}):
+        ordinal, src_doc, src_section, kind, text, target, doc, label, reason, status, cands = row
+        unresolved_ref = Unresolved(
+            src_doc,
+            src_section,
+            text,
+            target,
+            doc,
+            label,
+            reason,
+            kind=kind,
+            candidates=tuple((c[0], c[1]) for c in cands),
+        )
+        out.append((ordinal, unresolved_ref, status))
+    return out
+
+
+def update_unresolved(
+    conn: psycopg.Connection,
+    tenant: str,
+    ordinal: int,
+    status: str,
+    reason: str,
+    candidates: Sequence[tuple[str, float]],
+) -> None:
+    conn.execute(
+        load_sql("update_unresolved"),
+        {
+            "tenant": tenant,
+            "ordinal": ordinal,
+            "status": status,
+            "reason": reason,
+            "candidates": Jsonb([list(c) for c in candidates]),
+        },
+    )
+
+
+def referenced_documents(conn: psycopg.Connection, tenant: str) -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for src, dst in conn.execute(load_sql("select_referenced_documents"), {"tenant": tenant}):
+        out.setdefault(src, set()).add(dst)
+    return out
+
+
+def superseded_documents(conn: psycopg.Connection, tenant: str) -> set[str]:
+    rows = conn.execute(load_sql("select_superseded_documents"), {"tenant": tenant})
+    return {r[0] for r in rows}
+
+
+def replace_errors(
+    conn: psycopg.Connection, tenant: str, stage: str, errors: dict[str, str]
+) -> None:
+    conn.execute(load_sql("delete_extraction_errors"), {"tenant": tenant, "stage": stage})
+    for doc_id, reason in sorted(errors.items()):
+        conn.execute(
+            load_sql("insert_extraction_error"),
+            {"tenant": tenant, "stage": stage, "doc_id": doc_id, "reason": reason},
+        )
+
+
+def edges(
+    conn: psycopg.Connection, tenant: str, edge_type: str | None = None
+) -> list[dict[str, Any]]:
+    cur = conn.execute(load_sql("select_edges"), {"tenant": tenant, "edge_type": edge_type})
+    names = [c.name for c in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def edge_counts(conn: psycopg.Connection, tenant: str) -> dict[str, dict[int, int]]:
+    out: dict[str, dict[int, int]] = {}
+    for edge_type, layer, count in conn.execute(load_sql("select_edge_counts"), {"tenant": tenant}):
+        out.setdefault(edge_type, {})[layer] = count
+    return out
+
+
+def as_json(value: Any) -> str:
+    return json.dumps(value, default=str, ensure_ascii=False)

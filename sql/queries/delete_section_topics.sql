@@ -1,0 +1,1 @@
+DELETE FROM section_topics WHERE tenant_id = %(tenant)s

@@ -1,0 +1,1 @@
+DELETE FROM terms WHERE tenant_id = %(tenant)s

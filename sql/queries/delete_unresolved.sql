@@ -1,0 +1,1 @@
+DELETE FROM unresolved_references WHERE tenant_id = %(tenant)s
