@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench ui clean
+.PHONY: install demo test lint bench graph-eval ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,9 @@ test: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_ingest_search.py
+
+graph-eval: install
+	$(BIN)/python benchmarks/graph_eval.py
 
 ui: install
 	$(BIN)/raag ui

@@ -110,7 +110,8 @@ def make_store(new_database, tmp_path_factory: pytest.TempPathFactory):
 
 @pytest.fixture(scope="session")
 def demo_store(make_store) -> Store:
-    """The example corpus as tenant `demo` and two licence texts as tenant `licenses`.
+    """The example corpus as tenant `demo`, GPL-3 and MPL-2.0 as `licenses`, GPL-3 and LGPL-3
+    (the gold graph's corpus) as `gold`.
 
     Read-only for tests: anything that changes a store makes its own.
     """
@@ -118,6 +119,8 @@ def demo_store(make_store) -> Store:
     summary = store.ingest([EXAMPLES], "demo")
     assert summary.success, summary.error
     summary = store.ingest([LICENSES / "GPL-3", LICENSES / "MPL-2.0"], "licenses")
+    assert summary.success, summary.error
+    summary = store.ingest([LICENSES / "GPL-3", LICENSES / "LGPL-3"], "gold")  # golden/graph
     assert summary.success, summary.error
     return store
 

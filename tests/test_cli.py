@@ -89,3 +89,25 @@ def test_ingest_json_summary_and_tenants(cli, make_store, tmp_path: Path, monkey
             "embedded": summary["chunks"],
         }
     ]
+
+
+def test_edges_json(cli, demo_store):
+    result = cli(demo_store, "edges", "--tenant", "demo", "--json")
+    assert result.exit_code == 0, result.output
+    edges = json.loads(result.stdout)
+    keys = {"type", "src", "dst", "term", "layer", "confidence", "matched_text"}
+    assert all(keys <= set(e) for e in edges)
+    overrides = [e for e in edges if e["type"] == "overrides"]
+    assert {"doc_id": "leave-policy", "label": "3.3"} in [e["dst"] for e in overrides]
+    result = cli(demo_store, "edges", "--tenant", "demo", "--type", "defines", "--json")
+    defines = json.loads(result.stdout)
+    assert {e["term"] for e in defines} >= {"Leave Year", "Line Manager"}
+    assert all(e["type"] == "defines" and e["dst"] is None for e in defines)
+
+
+def test_unresolved_json(cli, demo_store):
+    result = cli(demo_store, "unresolved", "--tenant", "demo", "--json")
+    assert result.exit_code == 0, result.output
+    [parked] = json.loads(result.stdout)
+    assert parked["src"] == {"doc_id": "expenses", "label": "3"}
+    assert parked["reason"].startswith("no document named 'Travel Policy'")

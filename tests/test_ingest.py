@@ -17,9 +17,10 @@ SECTION_ROWS = (
     "SELECT section_id, doc_id, ordinal, label, heading, level, parent_id, page_start, "
     "page_end, text FROM sections WHERE tenant_id = %s ORDER BY doc_id, ordinal"
 )
-DOCUMENT_ROWS = (
-    "SELECT doc_id, source_name, format, title, tags, metadata, content_hash, page_count, "
-    "text FROM documents WHERE tenant_id = %s ORDER BY doc_id"
+EDGE_ROWS = (
+    "SELECT stage, ordinal, edge_id, edge_type, layer, src_section_id, dst_doc_id, "
+    "dst_section_id, term, matched_text, confidence FROM edges WHERE tenant_id = %s "
+    "ORDER BY stage, ordinal"
 )
 
 
@@ -40,7 +41,7 @@ def test_example_corpus_is_stored_in_tenant_partitions(demo_store: Store):
     [(parts,)] = demo_store.rows(
         "SELECT count(*) FROM pg_inherits WHERE inhparent = 'chunks'::regclass"
     )
-    assert parts == 2  # demo and licenses
+    assert parts == 3  # demo, licenses, gold
 
 
 def test_schema_indexes_and_migrations(demo_store: Store):
@@ -66,15 +67,18 @@ def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(
     first = store.ingest([corpus], "acme")
     assert first.success and first.stages["embeddings"]["embedded_now"] == first.counts["chunks"]
     before = store.rows(CHUNK_ROWS, "acme"), store.rows(SECTION_ROWS, "acme")
+    edges_before = store.rows(EDGE_ROWS, "acme")
 
     # Determinism: a different store built from the same files holds the same rows.
     assert before == (demo_store.rows(CHUNK_ROWS, "demo"), demo_store.rows(SECTION_ROWS, "demo"))
+    assert edges_before == demo_store.rows(EDGE_ROWS, "demo")
 
     again = store.ingest([corpus], "acme")
     assert again.success
     assert again.stages["documents"]["unchanged"] == 6
     assert again.stages["embeddings"]["embedded_now"] == 0
     assert (store.rows(CHUNK_ROWS, "acme"), store.rows(SECTION_ROWS, "acme")) == before
+    assert store.rows(EDGE_ROWS, "acme") == edges_before  # same ids, same order
 
     wfh = corpus / "wfh-policy.md"
     wfh.write_text(

@@ -2,7 +2,7 @@
 document at a time, so a document that fails is reported and the rest of the graph is built."""
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from raag_assets.graph import nlp as layer2
 from raag_assets.graph.documents import document_edges, text_document_edges
@@ -10,6 +10,7 @@ from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, dedu
 from raag_assets.graph.patterns import section_edges, step_sequences
 from raag_assets.graph.references import Corpus
 from raag_assets.graph.terms import Term
+from raag_assets.sectioning import FRONT_LABEL
 
 Parse = Callable[[list[str]], list]  # texts -> spaCy Docs, in order
 
@@ -28,6 +29,7 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
     by_doc: dict[str, list[SectionInfo]] = {}
     for s in sections:
         by_doc.setdefault(s.doc_id, []).append(s)
+    docs = [with_title(d, by_doc.get(d.doc_id, [])) for d in docs]
     draft = Corpus(docs, sections)
     doc_level = document_edges(docs, draft)
     for s in sections:
@@ -58,6 +60,17 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
                 Term(e.normalized_target, e.term or "", e.src_doc_id, e.src_section_id or "")
             )
     return out
+
+
+def with_title(doc: DocInfo, sections: Sequence[SectionInfo]) -> DocInfo:
+    """A document without a title in its metadata is named by its opening heading, so "the GNU
+    GPL" can find a licence file that has no metadata."""
+    if doc.title or not sections or sections[0].level != 1:
+        return doc
+    first = sections[0]
+    if first.label in (FRONT_LABEL, first.heading):
+        return replace(doc, title=first.heading)
+    return doc
 
 
 def _document(

@@ -9,7 +9,8 @@ from raag_assets.graph.patterns import normalize_scope
 from raag_assets.graph.references import Corpus, Mention
 from raag_assets.graph.topics import topics_from_chunks
 
-_UNIT = {"section", "clause", "subsection", "paragraph", "provision", "article"}
+# "the previous paragraph" points inside the same section, so paragraphs are not followed.
+_UNIT = {"section", "clause", "subsection", "provision", "article"}
 _BACK = {"preceding", "previous", "foregoing", "above", "prior"}
 _FORWARD = {"following", "next", "below", "subsequent"}
 _CONDITION_MARKS = {"if", "unless", "provided", "when", "where"}
@@ -39,7 +40,7 @@ def layer2(
     layer1: Sequence[Edge],
 ) -> list[Edge]:
     edges = _positional_references(section, doc, corpus)
-    edges += _conditional_dependencies(section, doc, mentions, layer1)
+    edges += _conditional_dependencies(section, doc, mentions, [*layer1, *edges])
     edges += _scope_subjects(section, doc)
     return edges
 

@@ -3,6 +3,7 @@
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from raag_assets.graph.dates import find_dates
 from raag_assets.graph.model import Edge, SectionInfo, Unresolved
@@ -38,9 +39,15 @@ _AMENDS = re.compile(
 _DEFINITION = re.compile(
     r"(?:^|(?<=[\s(]))(?:(?:To|A|An|The|Each)\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
     r"(?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"\n]{1,40})[”\"]\))?"
-    r"(?P<between>(?:\s+[\w-]+){0,4}?)\s*,?\s+"
-    r"(?P<verb>means|shall\s+mean|refers\s+to|shall\s+refer\s+to|is\s+defined\s+as|"
-    r"has\s+the\s+meaning)\b"
+    r"(?P<between>(?:,?\s+[\w'’-]+){0,7}?)\s*,?\s+"
+    r"(?P<verb>(?:also\s+)?means|shall\s+mean|refers\s+to|shall\s+refer\s+to|"
+    r"is\s+defined\s+as|has\s+the\s+meaning|includes?|which\s+means|"
+    r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those))\b"
+)
+# '... is called a "modified version"', 'Each licensee is addressed as "you"'
+_DEFINITION_CALLED = re.compile(
+    r"\b(?:(?:is|are)\s+(?:also\s+)?called|addressed\s+as)\s+(?:(?:a|an|the)\s+)?"
+    r"(?:[\w]+['’]s\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
 )
 _HEADING_TERM = re.compile(
     r"^[“\"](?P<term>[^“”\"]{1,60})[”\"](?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"]{1,40})[”\"]\))?"
@@ -111,8 +118,9 @@ def section_edges(
     parked: list[Unresolved] = []
     spans = list(iter_sentences(text))
     mentions: list[tuple[int, int, Mention]] = []
-    for m in find_mentions(text):
-        s_start, s_end = next(((a, b) for a, b in spans if a <= m.start < b), (0, len(text)))
+    heading_mentions = [replace(m, start=0, end=0) for m in find_mentions(section.heading)]
+    for m in [*heading_mentions, *find_mentions(text)]:
+        s_start, s_end = next(((a, b) for a, b in spans if a <= m.start < b), (0, 0))
         mentions.append((s_start, s_end, m))
         targets, unresolved = resolve(m, section, corpus)
         parked.extend(unresolved)
@@ -196,7 +204,9 @@ def resolve(
     if m.doc_name:
         doc_id, doc_conf = corpus.find_doc(m.doc_name)
         if doc_id is None:
-            park(f"no document named {m.doc_name!r} in this tenant yet")
+            park(
+                f"no document named {m.doc_name!r} in this tenant yet", ", ".join(m.labels) or None
+            )
             return [], parked
     if m.kind == "document":
         if doc_id == section.doc_id:
@@ -243,6 +253,8 @@ def definitions(section: SectionInfo) -> list[Edge]:
         found.append((m.start(), m.group("term"), m.group(0)))
         if m.group("alias"):
             found.append((m.start(), m.group("alias"), m.group(0)))
+    for m in _DEFINITION_CALLED.finditer(section.text):
+        found.append((m.start(), m.group("term"), m.group(0)))
     edges = []
     for position, term, evidence in found:
         term = " ".join(term.split()).strip(" ,.")

@@ -70,14 +70,10 @@ DOC_NOUNS = {
     "regulation",
     "regulations",
     "charter",
-    "gpl",
-    "lgpl",
-    "agpl",
-    "fdl",
 }
 _DOC_REF = re.compile(
     r"\b(?P<cue>per|under|see|in\s+accord(?:ance)?\s+with|as\s+(?:described|set\s+out|defined|"
-    r"specified|provided|recorded|explained)\s+in|pursuant\s+to|according\s+to|by|in|of)"
+    r"specified|provided|recorded|explained)\s+in|pursuant\s+to|according\s+to|in|of)"
     rf"\s+the\s+(?P<name>{DOC_NAME})"
 )
 _NAMED_SECTION = re.compile(
@@ -159,7 +155,9 @@ def find_mentions(text: str) -> list[Mention]:
         if KEYWORDS.get(kw) == "Article":
             labels = tuple(f"Article {lb}" if not lb[0].isdigit() else lb for lb in labels)
         name = m.group("name")
-        if name and is_doc_name(clean_name(name)):
+        if name:
+            # "Section 11 of the WIPO ..." cites another document even if we cannot name it
+            # well: it must not resolve into the citing one.
             name = clean_name(name)
             end = m.start("name") + len(name)
         else:
@@ -198,6 +196,9 @@ def find_mentions(text: str) -> list[Mention]:
         end = m.start("name") + len(name)
         if _overlaps(m.start(), end, taken) or not is_doc_name(name):
             continue
+        if _acronym(name) and re.match(r"\s+[a-z]", fixed[end:]):
+            continue  # "the HR system": an acronym modifying a common noun
+            continue
         # starts at "the <name>", so the cue ("in accordance with") reads as context before it
         start = m.start("name") - len("the ")
         mentions.append(Mention(start, end, fixed[m.start() : end], "document", doc_name=name))
@@ -209,6 +210,9 @@ def _overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
     return any(start < b and a < end for a, b in spans)
 
 
+_SMALL = {"of", "and", "for", "on", "to", "the", "&"}
+
+
 def clean_name(name: str) -> str:
     """The longest prefix of `name` that ends with a document noun (or a revision note):
     "HR Processes Handbook Leave" -> "HR Processes Handbook"."""
@@ -216,14 +220,24 @@ def clean_name(name: str) -> str:
     words = name.split()
     for end in range(len(words), 0, -1):
         last = words[end - 1]
-        if last.lower().strip(".") in DOC_NOUNS or last.endswith(")"):
+        if last.lower().strip(".") in DOC_NOUNS or last.endswith(")") or _acronym(last):
             return " ".join(words[:end])
     return name
 
 
+def _acronym(word: str) -> bool:
+    return 2 <= len(word) <= 6 and word.isupper() and word.isalpha()
+
+
 def is_doc_name(name: str) -> bool:
+    """A document's name ends with a document noun ("HR Handbook") or is an acronym ("GNU
+    GPL"), and has a word that is not a document noun ("the License" alone names nothing)."""
     words = re.sub(r"\s*\([^)]*\)$", "", clean_name(name)).split()
-    return bool(words) and words[-1].lower().strip(".") in DOC_NOUNS and len(words) <= 8
+    if not words or len(words) > 8:
+        return False
+    last = words[-1].strip(".")
+    specific = [w for w in words if w.lower() not in DOC_NOUNS and w.lower() not in _SMALL]
+    return (last.lower() in DOC_NOUNS or _acronym(last)) and bool(specific)
 
 
 # --- resolution -------------------------------------------------------------------------
@@ -286,10 +300,10 @@ class Corpus:
                 score = 1.0
             else:
                 best = max(
-                    (fuzz.token_set_ratio(wanted, a) if _shares_specific(wanted, a) else 0)
-                    for a in aliases
+                    (fuzz.token_set_ratio(wanted, a) if _covers(a, wanted) else 0) for a in aliases
                 )
-                score = best / 100 * 0.95 if best >= 90 else 0.0
+                # a one-word name ("HR", "GPL") is too vague to match anything but an alias
+                score = best / 100 * 0.95 if best >= 90 and " " in wanted else 0.0
             if score and revision:
                 title = self.docs[doc_id].title or doc_id
                 if re.search(rf"\b{re.escape(revision.group(1))}\b", title, re.I) is None:
@@ -335,9 +349,11 @@ class Corpus:
         return (best[2], best[0] / 100) if best else (None, 0.0)
 
 
-def _shares_specific(a: str, b: str) -> bool:
-    """Fuzzy name matches must share a word that is not a generic document noun."""
-    return bool((set(a.split()) & set(b.split())) - DOC_NOUNS)
+def _covers(alias: str, name: str) -> bool:
+    """A fuzzy match must find every specific word of the name in the alias: "HR Handbook"
+    fits "hr processes handbook", "GNU Affero GPL" does not fit "gnu gpl"."""
+    wanted = set(name.split()) - DOC_NOUNS
+    return bool(wanted) and wanted <= set(alias.split())
 
 
 def iter_sentences(text: str) -> Iterator[tuple[int, int]]:

@@ -16,19 +16,42 @@ class Term:
 
 
 def term_pattern(term: str) -> re.Pattern[str]:
-    """Capitalised terms ("Leave Year", "Program") match case-sensitively, as drafted; lower-case
-    ones ("covered work", "convey") case-insensitively, with plural and verb endings."""
+    """Capitalised terms ("Leave Year", "Program") match with their capitals, as drafted;
+    lower-case ones ("covered work", "convey") in any case, with plural and verb endings. A
+    multi-word term capitalised only because a sentence began with it ("Object code") is a
+    lower-case term."""
     words = re.sub(r"^(?:the|a|an)\s+", "", term, flags=re.IGNORECASE).split()
+    if (
+        len(words) > 1
+        and words[0][:1].isupper()
+        and " ".join(words)[1:] == " ".join(words)[1:].lower()
+    ):
+        words[0] = words[0].lower()
+    # "This License" and "this License" are one term: a demonstrative takes either case
+    first_any_case = words[0].lower() in ("this", "these", "that")
     *head, last = words
-    if last.islower() and last.isalpha():
-        stem = last[:-1] if last.endswith("e") else last
-        ending = r"(?:e|es|ed|ing)" if last.endswith("e") else r"(?:s|es|ed|ing)?"
-        last_re = re.escape(stem) + ending
-    else:
-        last_re = re.escape(last) + r"s?"
-    body = r"\s+".join([*(re.escape(w) for w in head), last_re])
-    flags = 0 if any(c.isupper() for c in term) else re.IGNORECASE
+    last_re = _inflected(last) if last.islower() and last.isalpha() else _plural(last)
+    parts = [*(re.escape(w) for w in head), last_re]
+    if first_any_case:
+        parts[0] = f"(?i:{parts[0][0]}){parts[0][1:]}"
+    body = r"\s+".join(parts)
+    flags = 0 if any(c.isupper() for c in " ".join(words)) else re.IGNORECASE
     return re.compile(rf"(?<![\w-]){body}(?![\w-])", flags)
+
+
+def _inflected(word: str) -> str:
+    """A lower-case word with its plural and verb endings: convey(s|ed|ing), modif(y|ies|ied)."""
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return re.escape(word[:-1]) + r"(?:y|ies|ied|ying)"
+    if word.endswith("e"):
+        return re.escape(word[:-1]) + r"(?:e|es|ed|ing)"
+    return re.escape(word) + r"(?:s|es|ed|ing)?"
+
+
+def _plural(word: str) -> str:
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return re.escape(word[:-1]) + r"(?:y|ies)"
+    return re.escape(word) + r"s?"
 
 
 def term_uses(
@@ -46,7 +69,7 @@ def term_uses(
     by_key: dict[str, list[Term]] = {}
     for t in terms:
         by_key.setdefault(t.key, []).append(t)
-    patterns = {key: term_pattern(ts[0].term) for key, ts in by_key.items()}
+    patterns: dict[str, re.Pattern[str]] = {}  # by definition: each is matched as it is drafted
     edges = []
     for s in sections:
         for key in sorted(by_key):
@@ -55,7 +78,9 @@ def term_uses(
                 continue
             if any(t.section_id == s.section_id for t in by_key[key]):
                 continue  # the section defines it itself
-            m = patterns[key].search(s.text)
+            if definition.term not in patterns:
+                patterns[definition.term] = term_pattern(definition.term)
+            m = patterns[definition.term].search(s.text)
             if m is None:
                 continue
             edges.append(
