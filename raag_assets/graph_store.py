@@ -1,7 +1,6 @@
 """Reading and writing the graph tables. Each asset replaces only its own rows, inside one
 transaction the caller opens, so a failed run leaves the previous graph in place."""
 
-import json
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -11,6 +10,7 @@ from psycopg.types.json import Jsonb
 from raag_assets.db import load_sql
 from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, edge_id, ordered
 from raag_assets.graph.terms import Term
+from raag_assets.identity import canonical_json, sha256_hex
 
 
 def documents(conn: psycopg.Connection, tenant: str) -> list[DocInfo]:
@@ -210,5 +210,42 @@ def edge_counts(conn: psycopg.Connection, tenant: str) -> dict[str, dict[int, in
     return out
 
 
-def as_json(value: Any) -> str:
-    return json.dumps(value, default=str, ensure_ascii=False)
+def fingerprint(conn: psycopg.Connection, tenant: str, stage: str) -> str | None:
+    row = conn.execute(
+        load_sql("select_stage_fingerprint"), {"tenant": tenant, "stage": stage}
+    ).fetchone()
+    return row[0] if row else None
+
+
+def set_fingerprint(conn: psycopg.Connection, tenant: str, stage: str, value: str) -> None:
+    conn.execute(
+        load_sql("upsert_stage_fingerprint"),
+        {"tenant": tenant, "stage": stage, "fingerprint": value},
+    )
+
+
+def inputs_fingerprint(
+    docs: Sequence[DocInfo], sections: Sequence[SectionInfo], *extra: str
+) -> str:
+    """A hash of everything the graph is extracted from, and of the code that extracts it."""
+    return sha256_hex(
+        canonical_json(
+            [
+                [
+                    d.doc_id,
+                    d.title,
+                    d.doc_type,
+                    d.authority_level,
+                    d.effective_from,
+                    d.effective_to,
+                    d.supersedes,
+                    d.metadata,
+                ]
+                for d in docs
+            ]
+        ),
+        canonical_json(
+            [[s.section_id, s.label, s.heading, s.level, s.parent_id, s.text] for s in sections]
+        ),
+        *extra,
+    )

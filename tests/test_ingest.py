@@ -56,6 +56,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
     assert demo_store.rows("SELECT version FROM schema_migrations") == [
         ("001_init",),
         ("002_graph",),
+        ("003_stage_fingerprints",),
     ]
 
 

@@ -8,7 +8,7 @@ from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from resources import PostgresResource, SpacyResource
 
-from .graph_metadata import edge_metadata, errors_table
+from .graph_metadata import edge_metadata, errors_table, unchanged
 from .sections import sections
 
 EDGES_VERSION = "1"
@@ -33,6 +33,9 @@ def edges(
     with postgres.connect() as conn:
         docs = graph_store.documents(conn, tenant)
         secs = graph_store.sections(conn, tenant)
+        fingerprint = graph_store.inputs_fingerprint(docs, secs, EDGES_VERSION, nlp.model)
+        if graph_store.fingerprint(conn, tenant, "edges") == fingerprint:
+            return unchanged(conn, tenant, "edges")
         result = extract(docs, secs, nlp.parse)
         order = {s.section_id: s.ordinal for s in secs}
         with conn.transaction():  # the whole stage or nothing: readers never see half a graph
@@ -43,6 +46,7 @@ def edges(
             )
             graph_store.replace_unresolved(conn, tenant, result.parked)
             graph_store.replace_errors(conn, tenant, "edges", result.errors)
+            graph_store.set_fingerprint(conn, tenant, "edges", fingerprint)
     for doc_id, reason in sorted(result.errors.items()):
         context.log.warning(f"extraction failed for {doc_id!r}: {reason}")
     seconds = time.perf_counter() - started

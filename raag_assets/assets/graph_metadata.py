@@ -4,7 +4,9 @@ from collections import Counter
 from collections.abc import Sequence
 
 import dagster as dg
+import psycopg
 
+from raag_assets import graph_store
 from raag_assets.graph.model import EDGE_TYPES, Edge, SectionInfo
 
 SAMPLE = 15
@@ -79,3 +81,22 @@ def errors_table(errors: dict[str, str]) -> dg.MarkdownMetadataValue:
         return dg.MetadataValue.md("_none_")
     rows = [f"| {doc} | {_cell(reason, 200)} |" for doc, reason in sorted(errors.items())]
     return dg.MetadataValue.md("\n".join(["| document | reason |", "| --- | --- |", *rows]))
+
+
+def downstream_fingerprint(conn: psycopg.Connection, tenant: str, *code: str) -> str | None:
+    """A later graph stage's inputs are the edges stage's output: its fingerprint, plus this
+    stage's own code version, says whether there is anything new to do."""
+    upstream = graph_store.fingerprint(conn, tenant, "edges")
+    return ":".join([upstream, *code]) if upstream else None
+
+
+def unchanged(conn: psycopg.Connection, tenant: str, stage: str) -> dg.MaterializeResult:
+    """The result of a stage that found its inputs and code as they were: rows kept."""
+    counts = graph_store.edge_counts(conn, tenant)
+    return dg.MaterializeResult(
+        metadata={
+            "unchanged": True,
+            "note": f"{stage}: same inputs and code as the last run, rows kept",
+            "edges_in_tenant": sum(sum(v.values()) for v in counts.values()),
+        }
+    )

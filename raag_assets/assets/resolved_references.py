@@ -3,6 +3,7 @@ import time
 import dagster as dg
 
 from raag_assets import graph_store
+from raag_assets.graph.build import titled
 from raag_assets.graph.references import Corpus
 from raag_assets.graph.semantic import resolve_semantic
 from raag_assets.identity import validate_tenant
@@ -10,7 +11,7 @@ from raag_assets.partitions import tenants
 from resources import EmbedderResource, PostgresResource
 
 from .embeddings import embeddings
-from .graph_metadata import edge_metadata
+from .graph_metadata import downstream_fingerprint, edge_metadata, unchanged
 
 RESOLVED_REFERENCES_VERSION = "1"
 
@@ -30,8 +31,16 @@ def resolved_references(
     tenant = validate_tenant(context.partition_key)
     started = time.perf_counter()
     with postgres.connect() as conn:
-        docs = graph_store.documents(conn, tenant)
+        fingerprint = downstream_fingerprint(
+            conn, tenant, RESOLVED_REFERENCES_VERSION, embedder.embedder.model_name
+        )
+        if (
+            fingerprint
+            and graph_store.fingerprint(conn, tenant, "resolved_references") == fingerprint
+        ):
+            return unchanged(conn, tenant, "resolved_references")
         secs = graph_store.sections(conn, tenant)
+        docs = titled(graph_store.documents(conn, tenant), secs)
         corpus = Corpus(docs, secs, graph_store.superseded_documents(conn, tenant))
         rows = graph_store.unresolved(conn, tenant)
         parked = [ref for _, ref, _ in rows]
@@ -51,6 +60,8 @@ def resolved_references(
                     graph_store.update_unresolved(
                         conn, tenant, ordinal, "resolved", "resolved by Layer 3", ()
                     )
+            if fingerprint:
+                graph_store.set_fingerprint(conn, tenant, "resolved_references", fingerprint)
     seconds = time.perf_counter() - started
     return dg.MaterializeResult(
         metadata={

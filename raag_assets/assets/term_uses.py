@@ -9,7 +9,7 @@ from raag_assets.partitions import tenants
 from resources import PostgresResource
 
 from .edges import edges
-from .graph_metadata import edge_metadata
+from .graph_metadata import downstream_fingerprint, edge_metadata, unchanged
 
 TERM_USES_VERSION = "1"
 
@@ -29,6 +29,9 @@ def term_uses(
     tenant = validate_tenant(context.partition_key)
     started = time.perf_counter()
     with postgres.connect() as conn:
+        fingerprint = downstream_fingerprint(conn, tenant, TERM_USES_VERSION)
+        if fingerprint and graph_store.fingerprint(conn, tenant, "term_uses") == fingerprint:
+            return unchanged(conn, tenant, "term_uses")
         secs = graph_store.sections(conn, tenant)
         found = find_term_uses(
             secs,
@@ -40,6 +43,8 @@ def term_uses(
             graph_store.replace_edges(
                 conn, tenant, "term_uses", found, {s.section_id: s.ordinal for s in secs}
             )
+            if fingerprint:
+                graph_store.set_fingerprint(conn, tenant, "term_uses", fingerprint)
     seconds = time.perf_counter() - started
     return dg.MaterializeResult(
         metadata={

@@ -29,7 +29,7 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
     by_doc: dict[str, list[SectionInfo]] = {}
     for s in sections:
         by_doc.setdefault(s.doc_id, []).append(s)
-    docs = [with_title(d, by_doc.get(d.doc_id, [])) for d in docs]
+    docs = titled(docs, sections)
     draft = Corpus(docs, sections)
     doc_level = document_edges(docs, draft)
     for s in sections:
@@ -60,6 +60,13 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
                 Term(e.normalized_target, e.term or "", e.src_doc_id, e.src_section_id or "")
             )
     return out
+
+
+def titled(docs: Sequence[DocInfo], sections: Sequence[SectionInfo]) -> list[DocInfo]:
+    by_doc: dict[str, list[SectionInfo]] = {}
+    for s in sections:
+        by_doc.setdefault(s.doc_id, []).append(s)
+    return [with_title(d, by_doc.get(d.doc_id, [])) for d in docs]
 
 
 def with_title(doc: DocInfo, sections: Sequence[SectionInfo]) -> DocInfo:

@@ -1,0 +1,1 @@
+SELECT fingerprint FROM stage_fingerprints WHERE tenant_id = %(tenant)s AND stage = %(stage)s
