@@ -24,6 +24,9 @@ demo: install
 	$(BIN)/raag search "How many days of annual leave do full-time employees get?" --tenant demo --k 3
 	$(BIN)/raag search "Who approves working from home?" --tenant demo --k 3
 	$(BIN)/raag search "carry over unused leave" --tenant demo --k 3 --tag leave
+	$(BIN)/raag edges --tenant demo --type overrides
+	$(BIN)/raag edges --tenant demo --type depends_on
+	$(BIN)/raag unresolved --tenant demo
 	@echo
 	@echo "Open the Dagster UI:  $(BIN)/raag ui   (then http://127.0.0.1:3000)"
 
