@@ -62,46 +62,138 @@ def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
         sys.exit(1)
 
 
+def _retrieval_options(f: Any) -> Any:
+    for option in reversed(
+        [
+            click.argument("query"),
+            click.option("--tenant", required=True),
+            click.option("--k", default=None, type=int, help="How many candidates."),
+            click.option(
+                "--tag", "tags_any", multiple=True, help="Keep chunks with any of these tags."
+            ),
+            click.option(
+                "--all-tags", "tags_all", multiple=True, help="Keep chunks with all these tags."
+            ),
+            click.option(
+                "--meta", multiple=True, help="Metadata equality filter, key=value (repeatable)."
+            ),
+            click.option(
+                "--mode",
+                type=click.Choice(["hybrid", "vector", "fulltext"]),
+                default="hybrid",
+                show_default=True,
+            ),
+            click.option("--json", "as_json", is_flag=True, help="Print results as JSON."),
+        ]
+    ):
+        f = option(f)
+    return f
+
+
 @main.command()
-@click.argument("query")
-@click.option("--tenant", required=True)
-@click.option("--k", default=12, show_default=True, help="How many results.")
-@click.option("--tag", "tags_any", multiple=True, help="Keep chunks with any of these tags.")
-@click.option("--all-tags", "tags_all", multiple=True, help="Keep chunks with all these tags.")
-@click.option("--meta", multiple=True, help="Metadata equality filter, key=value (repeatable).")
+@_retrieval_options
 @click.option(
-    "--mode",
-    type=click.Choice(["hybrid", "vector", "fulltext"]),
-    default="hybrid",
-    show_default=True,
+    "--hops", default=1, show_default=True, type=click.IntRange(0, 2), help="Graph expansion hops."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print results as JSON.")
+@click.option("--as-of", "as_of", default=None, help="Date the answer must hold on (YYYY-MM-DD).")
+@click.option("--scope", default=None, help="Who is asking, e.g. 'full-time employee'.")
 def search(
     query: str,
     tenant: str,
-    k: int,
+    k: int | None,
+    tags_any: tuple[str, ...],
+    tags_all: tuple[str, ...],
+    meta: tuple[str, ...],
+    mode: str,
+    as_json: bool,
+    hops: int,
+    as_of: str | None,
+    scope: str | None,
+) -> None:
+    """Relationship-aware search: hybrid candidates, graph expansion, explained scores,
+    conflicts. `#tag` and "in document X" in the query become filters."""
+    from raag_assets.search import DEFAULT_K
+    from raag_assets.search import search as run_search
+
+    result = run_search(
+        query,
+        tenant,
+        k=k or DEFAULT_K,
+        tags_any=tags_any,
+        tags_all=tags_all,
+        metadata=_parse_meta(meta),
+        mode=mode,  # type: ignore[arg-type]
+        max_expansion_hops=hops,
+        as_of_date=as_of,
+        scope_context=scope,
+    )
+    if as_json:
+        click.echo(result.to_json())
+        return
+    summary = result.retrieval_summary
+    out.print(
+        f"[bold]{query}[/]  [dim]({tenant}: {summary['primary_hits']} hits, "
+        f"{summary['expanded']} expanded, {summary['conflicts_detected']} conflicts)[/]"
+    )
+    for r in result.results:
+        where = f"{r['doc_id']} § {r['label']}" + (
+            "" if r["label"] == r["heading"] else f" {r['heading']}"
+        )
+        page = f", p. {r['page_start']}" if r["page_start"] else ""
+        out.print(
+            f"\n[bold cyan][{r['rank']}][/] [bold]{where}[/]{page}  [dim]score {r['score']:.4f}[/]",
+            highlight=False,
+        )
+        out.print(f"    [dim]why:[/] {r['retrieval_reason']}", highlight=False)
+        if r["conflict"]:
+            winner = r["conflict"]["lost_to"]
+            out.print(
+                f"    [yellow]conflict:[/] yields to {winner['doc_id']} § {winner['label']} "
+                f"({r['conflict']['rule']})",
+                highlight=False,
+            )
+        body = r["text"]
+        out.print("    " + (body[:300] + ("…" if len(body) > 300 else "")), highlight=False)
+    if result.result_graph:
+        out.print("\n[bold]edges between results[/]")
+        for e in result.result_graph:
+            src = e["src"]["doc_id"] + (f" § {e['src']['label']}" if e["src"]["label"] else "")
+            dst = e["dst"]["doc_id"] + (f" § {e['dst']['label']}" if e["dst"]["label"] else "")
+            out.print(f"  {src} —{e['type']}→ {dst}: {e['matched_text']!r}", highlight=False)
+    for c in summary["conflicts"]:
+        a, b = (f"{x['doc_id']} § {x['label']}" for x in c["between"])
+        out.print(f"[yellow]conflict[/] {a} vs {b}: {c['reason']} ({c['rule']})", highlight=False)
+
+
+@main.command()
+@_retrieval_options
+def retrieve(
+    query: str,
+    tenant: str,
+    k: int | None,
     tags_any: tuple[str, ...],
     tags_all: tuple[str, ...],
     meta: tuple[str, ...],
     mode: str,
     as_json: bool,
 ) -> None:
-    """Hybrid (vector + full-text, RRF) search over a tenant's chunks."""
-    from raag_assets.retrieval import RetrievalPlan, retrieve
+    """The plain candidate stage: hybrid (vector + full-text, RRF) chunks, no graph."""
+    from raag_assets.retrieval import RetrievalPlan
+    from raag_assets.retrieval import retrieve as run_retrieve
     from resources.embedder import shared_embedder
 
     plan = RetrievalPlan(
-        k=k, mode=mode, tags_any=tags_any, tags_all=tags_all, metadata=_parse_meta(meta)
+        k=k or 12, mode=mode, tags_any=tags_any, tags_all=tags_all, metadata=_parse_meta(meta)
     )  # type: ignore[arg-type]
     embedder = shared_embedder(os.environ.get("RAAG_EMBED_MODEL", "all-MiniLM-L6-v2"), 32)
     with db.connect() as conn:
-        results = retrieve(conn, query, tenant, embedder.embed, plan)
+        results = run_retrieve(conn, query, tenant, embedder.embed, plan)
     if as_json:
         payload = {
             "query": query,
             "tenant": tenant,
             "plan": {
-                "k": k,
+                "k": plan.k,
                 "mode": mode,
                 "tags_any": tags_any,
                 "tags_all": tags_all,

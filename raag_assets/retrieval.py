@@ -32,6 +32,7 @@ class RetrievalPlan:
     tags_any: tuple[str, ...] = ()
     tags_all: tuple[str, ...] = ()
     metadata: Mapping[str, Any] = field(default_factory=dict)
+    doc_ids: tuple[str, ...] = ()  # only these documents ("in document X")
 
     def __post_init__(self) -> None:
         if not 1 <= self.k <= 1000:
@@ -42,7 +43,7 @@ class RetrievalPlan:
             raise InvalidFilter(f"rrf_k must be 0 or more, got {self.rrf_k}")
         if self.mode not in ("hybrid", "vector", "fulltext"):
             raise InvalidFilter(f"mode must be hybrid, vector or fulltext, got {self.mode!r}")
-        for name in ("tags_any", "tags_all"):
+        for name in ("tags_any", "tags_all", "doc_ids"):
             tags = getattr(self, name)
             if isinstance(tags, str) or not all(isinstance(t, str) for t in tags):
                 raise InvalidFilter(f"{name} must be a list of strings, e.g. ['hr']")
@@ -116,6 +117,7 @@ def retrieve(
         "tags_any": list(plan.tags_any) or None,
         "tags_all": list(plan.tags_all) or None,
         "metadata": Jsonb(dict(plan.metadata)),
+        "doc_ids": list(plan.doc_ids) or None,
     }
     lists: list[list[Key]] = []
     with conn.transaction():

@@ -32,8 +32,9 @@ def test_sections_json_lists_every_section(cli, demo_store):
     assert len(rows) == demo_store.rows("SELECT count(*) FROM sections__licenses")[0][0]
 
 
-def test_search_json(cli, demo_store):
-    result = cli(demo_store, "search", "maternity leave", "--tenant", "demo", "--k", "3", "--json")
+def test_retrieve_json(cli, demo_store):
+    args = ["retrieve", "maternity leave", "--tenant", "demo", "--k", "3", "--json"]
+    result = cli(demo_store, *args)
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
     assert len(payload["results"]) == 3
@@ -42,11 +43,28 @@ def test_search_json(cli, demo_store):
     assert first["label"] == "4.1"
 
 
+def test_search_json_is_enriched_and_byte_stable(cli, demo_store):
+    args = ["search", "maternity leave", "--tenant", "demo", "--k", "3", "--json"]
+    result = cli(demo_store, *args, "--hops", "0")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert len(payload["results"]) == 3
+    keys = {"doc_id", "label", "heading", "text", "score", "retrieval_reason", "score_breakdown"}
+    assert keys <= set(payload["results"][0])
+    dated = cli(demo_store, *args, "--as-of", "2025-06-01")
+    summary = json.loads(dated.stdout)["retrieval_summary"]
+    assert summary["expanded"] > 0 and summary["conflicts_detected"] > 0
+    assert cli(demo_store, *args, "--as-of", "2025-06-01").stdout == dated.stdout
+
+
 def test_search_readable_with_tag_filter(cli, demo_store):
-    result = cli(demo_store, "search", "equipment", "--tenant", "demo", "--tag", "remote-work")
+    result = cli(demo_store, "retrieve", "equipment", "--tenant", "demo", "--tag", "remote-work")
     assert result.exit_code == 0, result.output
     assert "wfh-policy § 4 Equipment" in result.output
     assert "expenses" not in result.output
+    result = cli(demo_store, "search", "equipment #remote-work", "--tenant", "demo", "--hops", "0")
+    assert "wfh-policy § 4 Equipment" in result.output
+    assert "expenses §" not in result.output
 
 
 def test_errors_are_one_line(cli, demo_store):

@@ -10,5 +10,6 @@ WHERE tenant_id = %(tenant)s
   AND (%(tags_any)s::text[] IS NULL OR tags && %(tags_any)s::text[])
   AND (%(tags_all)s::text[] IS NULL OR tags @> %(tags_all)s::text[])
   AND metadata @> %(metadata)s::jsonb
+  AND (%(doc_ids)s::text[] IS NULL OR doc_id = ANY(%(doc_ids)s::text[]))
 ORDER BY rank DESC, doc_id, chunk_index
 LIMIT %(pool)s

@@ -1,0 +1,451 @@
+"""search(): relationship-aware retrieval over a tenant's graph.
+
+Candidates come from retrieve() or from the caller's own search (`query_results`); they are
+expanded along the graph, scored with graph-aware boosts and penalties (each explained),
+checked for conflicts, and returned as EnrichedResults: results, the edges among them, and a
+summary. Filters narrow the primary candidates; expansion may bring in any section of the
+same tenant, never another tenant's.
+"""
+
+import datetime as dt
+import json
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import psycopg
+
+from raag_assets import db, enrich, graph_store
+from raag_assets.enrich import Candidate, GraphEdge, Hit, SectionView
+from raag_assets.errors import InvalidFilter
+from raag_assets.query_analysis import analyze
+from raag_assets.retrieval import Mode, RetrievalPlan, retrieve
+
+EmbedFn = Callable[[list[str]], np.ndarray]
+DEFAULT_K = 8
+MAX_EXPANDED = 10
+PER_SECTION = 3
+
+
+@dataclass
+class EnrichedResults:
+    query: str
+    tenant: str
+    results: list[dict[str, Any]]
+    result_graph: list[dict[str, Any]]
+    retrieval_summary: dict[str, Any]
+    timings_ms: dict[str, float] = field(default_factory=dict)  # not part of the JSON
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "tenant": self.tenant,
+            "results": self.results,
+            "result_graph": self.result_graph,
+            "retrieval_summary": self.retrieval_summary,
+        }
+
+    def to_json(self, indent: int | None = 2) -> str:
+        """Canonical JSON: the same store and query give the same bytes."""
+        return json.dumps(
+            _rounded(self.to_dict()), indent=indent, sort_keys=True, ensure_ascii=False, default=str
+        )
+
+
+def search(
+    query: str,
+    tenant: str,
+    *,
+    query_results: Sequence[Mapping[str, Any]] | None = None,
+    as_of_date: dt.date | str | None = None,
+    max_expansion_hops: int = 1,
+    scope_context: str | None = None,
+    k: int = DEFAULT_K,
+    tags_any: Sequence[str] = (),
+    tags_all: Sequence[str] = (),
+    metadata: Mapping[str, Any] | None = None,
+    mode: Mode = "hybrid",
+    max_expanded: int = MAX_EXPANDED,
+    conn: psycopg.Connection | None = None,
+    embed: EmbedFn | None = None,
+) -> EnrichedResults:
+    """Relationship-aware search. See the module docstring; every score is explained."""
+    if not 0 <= max_expansion_hops <= enrich.MAX_HOPS:
+        raise InvalidFilter(f"max_expansion_hops must be 0, 1 or 2, got {max_expansion_hops}")
+    if not 1 <= k <= 100:
+        raise InvalidFilter(f"k must be between 1 and 100, got {k}")
+    as_of = _date(as_of_date)
+    timings: dict[str, float] = {}
+    clock = _Clock()
+    with nullcontext(conn) if conn is not None else db.connect() as c:
+        db.require_tenant(c, tenant)
+        docs = graph_store.documents(c, tenant)
+        analysis = analyze(query, docs)
+        timings["query_analysis"] = clock.lap()
+        hits = (
+            _caller_hits(c, tenant, query_results)
+            if query_results is not None
+            else _retrieved_hits(
+                c,
+                analysis.query,
+                tenant,
+                embed or _default_embed(),
+                RetrievalPlan(
+                    k=min(1000, max(12, 2 * k)),
+                    mode=mode,
+                    tags_any=tuple(tags_any) + analysis.tags,
+                    tags_all=tuple(tags_all),
+                    metadata=dict(metadata or {}),
+                    doc_ids=analysis.doc_ids,
+                ),
+            )
+        )[:k]
+        timings["candidates"] = clock.lap()
+        superseded = graph_store.superseded_documents(c, tenant)
+        sections = _sections(c, tenant, [h.section_id for h in hits], superseded)
+        candidates = [
+            Candidate(sections[h.section_id], 0, h.score, hit=h)
+            for h in hits
+            if h.section_id in sections
+        ]
+        known = {cand.section.section_id for cand in candidates}
+        frontier = list(candidates)
+        for depth in range(1, max_expansion_hops + 1):
+            budget = max_expanded - (len(candidates) - len(hits))
+            if budget <= 0 or not frontier:
+                break
+            edges = _edges(c, tenant, [f.section.section_id for f in frontier])
+            chosen = enrich.expand(frontier, edges, known, depth, budget, PER_SECTION)
+            loaded = _sections(c, tenant, [sid for sid, _ in chosen], superseded)
+            frontier = [
+                enrich.with_section(cand, loaded[sid]) for sid, cand in chosen if sid in loaded
+            ]
+            candidates.extend(frontier)
+        timings["expansion"] = clock.lap()
+        ids = [cand.section.section_id for cand in candidates]
+        edges = _edges(c, tenant, ids)
+        _attach_scopes_and_dates(candidates, edges)
+        doc_edges = _doc_edges(c, tenant, sorted({cand.section.doc_id for cand in candidates}))
+    enrich.score(candidates, edges, as_of, scope_context)
+    ordered = enrich.ranked(candidates)
+    found = enrich.conflicts(ordered, edges, doc_edges, as_of, scope_context)
+    timings["scoring"] = clock.lap()
+    result = _assemble(
+        query, tenant, analysis, ordered, edges, doc_edges, found, as_of, scope_context
+    )
+    result.timings_ms = timings
+    return result
+
+
+# --- candidates -------------------------------------------------------------------------
+
+
+def _retrieved_hits(
+    conn: psycopg.Connection, query: str, tenant: str, embed: EmbedFn, plan: RetrievalPlan
+) -> list[Hit]:
+    hits: dict[str, Hit] = {}
+    for cand in retrieve(conn, query, tenant, embed, plan):
+        if cand.section_id not in hits:  # the section's best chunk speaks for it
+            hits[cand.section_id] = Hit(
+                cand.section_id, cand.score, cand.vector_rank, cand.fulltext_rank, cand.chunk_index
+            )
+    return list(hits.values())
+
+
+def _caller_hits(
+    conn: psycopg.Connection, tenant: str, query_results: Sequence[Mapping[str, Any]]
+) -> list[Hit]:
+    """The caller's own candidates: {"section_id", "score"} or {"doc_id", "chunk_index",
+    "score"}, best first."""
+    chunk_keys = [
+        (r["doc_id"], int(r["chunk_index"])) for r in query_results if "section_id" not in r
+    ]
+    by_chunk = {}
+    if chunk_keys:
+        rows = conn.execute(
+            db.load_sql("select_chunk_sections"),
+            {
+                "tenant": tenant,
+                "doc_ids": [d for d, _ in chunk_keys],
+                "chunk_indexes": [i for _, i in chunk_keys],
+            },
+        ).fetchall()
+        by_chunk = {(r[0], r[1]): r[2] for r in rows}
+    hits: dict[str, Hit] = {}
+    for r in query_results:
+        try:
+            score = float(r["score"])
+            section_id = r.get("section_id") or by_chunk.get((r["doc_id"], int(r["chunk_index"])))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidFilter(
+                "query_results items need a score and either section_id or doc_id + chunk_index"
+            ) from exc
+        if section_id and section_id not in hits:
+            hits[section_id] = Hit(section_id, score, chunk_index=r.get("chunk_index"))
+    return list(hits.values())
+
+
+# --- loading ----------------------------------------------------------------------------
+
+
+def _sections(
+    conn: psycopg.Connection, tenant: str, ids: Sequence[str], superseded: set[str]
+) -> dict[str, SectionView]:
+    if not ids:
+        return {}
+    rows = conn.execute(db.load_sql("select_search_sections"), {"tenant": tenant, "ids": list(ids)})
+    out = {}
+    for r in rows:
+        out[r[0]] = SectionView(*r[:13], topics=tuple(r[13]), superseded=r[1] in superseded)
+    return out
+
+
+def _edges(conn: psycopg.Connection, tenant: str, ids: Sequence[str]) -> list[GraphEdge]:
+    rows = conn.execute(db.load_sql("select_edges_touching"), {"tenant": tenant, "ids": list(ids)})
+    return [GraphEdge(*r) for r in rows]
+
+
+def _doc_edges(conn: psycopg.Connection, tenant: str, doc_ids: Sequence[str]) -> list[GraphEdge]:
+    rows = conn.execute(
+        db.load_sql("select_document_edges"), {"tenant": tenant, "doc_ids": list(doc_ids)}
+    )
+    return [GraphEdge(*r) for r in rows]
+
+
+def _attach_scopes_and_dates(candidates: list[Candidate], edges: Sequence[GraphEdge]) -> None:
+    """A section's scopes are its applies_to_scope edges; a section's own effective date
+    (an effective_on edge) narrows its document's."""
+    for cand in candidates:
+        sid = cand.section.section_id
+        scopes = sorted(
+            {
+                e.scope
+                for e in edges
+                if e.src_section_id == sid and e.edge_type == "applies_to_scope" and e.scope
+            }
+        )
+        starts = [
+            e.date_from
+            for e in edges
+            if e.src_section_id == sid and e.edge_type == "effective_on" and e.date_from
+        ]
+        section = cand.section
+        start = max([d for d in [section.effective_from, *starts] if d], default=None)
+        cand.section = SectionView(
+            **{**section.__dict__, "scopes": tuple(scopes), "effective_from": start}
+        )
+
+
+# --- output -----------------------------------------------------------------------------
+
+
+def _assemble(
+    query: str,
+    tenant: str,
+    analysis: Any,
+    ordered: list[Candidate],
+    edges: Sequence[GraphEdge],
+    doc_edges: Sequence[GraphEdge],
+    found: Sequence[enrich.Conflict],
+    as_of: dt.date | None,
+    scope_context: str | None,
+) -> EnrichedResults:
+    ids = {c.section.section_id for c in ordered}
+    names = {
+        c.section.section_id: {"doc_id": c.section.doc_id, "label": c.section.label}
+        for c in ordered
+    }
+    docs_in = {c.section.doc_id for c in ordered}
+    graph = [
+        e
+        for e in edges
+        if e.src_section_id in ids
+        and e.dst_section_id in ids
+        and e.src_section_id != e.dst_section_id
+    ]
+    graph += [
+        e for e in doc_edges if e.dst_doc_id in docs_in and e.edge_type in ("supersedes", "amends")
+    ]
+    losers = {c.loser: c for c in found}
+    results = []
+    for rank, c in enumerate(ordered, start=1):
+        s = c.section
+        related = sorted(
+            (
+                {
+                    **names[
+                        e.dst_section_id if e.src_section_id == s.section_id else e.src_section_id
+                    ],
+                    "edge_type": e.edge_type,
+                    "direction": "out" if e.src_section_id == s.section_id else "in",
+                    "edge_id": e.edge_id,
+                }
+                for e in graph
+                if e.src_section_id and s.section_id in (e.src_section_id, e.dst_section_id)
+            ),
+            key=lambda r: (r["edge_type"], r["direction"], r["doc_id"], r["label"]),
+        )
+        results.append(
+            {
+                "rank": rank,
+                "section_id": s.section_id,
+                "doc_id": s.doc_id,
+                "label": s.label,
+                "heading": s.heading,
+                "text": s.text,
+                "page_start": s.page_start,
+                "page_end": s.page_end,
+                "score": c.score,
+                "retrieval_reason": _reason(c, names),
+                "score_breakdown": {
+                    "vector_rank": c.hit.vector_rank if c.hit else None,
+                    "fulltext_rank": c.hit.fulltext_rank if c.hit else None,
+                    "rrf": c.hit.score if c.hit else None,
+                    "base": c.base,
+                    "adjustments": [
+                        {
+                            "kind": a.kind,
+                            "factor": a.factor,
+                            "detail": a.detail,
+                            "edge_id": a.edge_id,
+                        }
+                        for a in c.adjustments
+                    ],
+                    "final": c.score,
+                },
+                "expansion_depth": c.depth,
+                "chunk_index": c.hit.chunk_index if c.hit else None,
+                "related_results": related,
+                "scope": list(s.scopes),
+                "topics": list(s.topics),
+                "authority_level": s.authority_level,
+                "effective_from": s.effective_from,
+                "effective_to": s.effective_to,
+                "superseded": s.superseded,
+                "provenance": _provenance(c, names),
+                "conflict": (
+                    {
+                        "lost_to": names[losers[s.section_id].winner],
+                        "rule": losers[s.section_id].rule,
+                    }
+                    if s.section_id in losers
+                    else None
+                ),
+            }
+        )
+    summary = {
+        "primary_hits": sum(1 for c in ordered if c.hit),
+        "expanded": sum(1 for c in ordered if not c.hit),
+        "documents_involved": sorted(docs_in),
+        "conflicts_detected": len(found),
+        "conflicts": [
+            {
+                "between": [names[a] for a in f.section_ids],
+                "kind": f.kind,
+                "winner": names[f.winner],
+                "rule": f.rule,
+                "reason": f.reason,
+                "edge_id": f.edge_id,
+            }
+            for f in found
+        ],
+        "query_analysis": {
+            "query": analysis.query,
+            "tags": list(analysis.tags),
+            "doc_ids": list(analysis.doc_ids),
+        },
+        "as_of_date": as_of,
+        "scope_context": scope_context,
+    }
+    return EnrichedResults(query, tenant, results, [_edge_json(e, names) for e in graph], summary)
+
+
+def _reason(c: Candidate, names: dict[str, dict[str, str]]) -> str:
+    if c.hit:
+        ranks = ", ".join(
+            f"{side} #{rank}"
+            for side, rank in (("vector", c.hit.vector_rank), ("full-text", c.hit.fulltext_rank))
+            if rank
+        )
+        head = f"direct hit ({ranks or 'caller candidate'}, score {c.hit.score:.4f})"
+    else:
+        src = names.get(c.via_from or "", {})
+        head = (
+            f"expanded at depth {c.depth} via {c.via.edge_type} from {src.get('doc_id')} § "
+            f"{src.get('label')}: {c.via.matched_text!r}"
+            if c.via
+            else f"expanded at depth {c.depth}"
+        )
+    extras = "; ".join(f"{a.kind} x{a.factor}: {a.detail}" for a in c.adjustments)
+    return f"{head}; {extras}" if extras else head
+
+
+def _provenance(c: Candidate, names: dict[str, dict[str, str]]) -> dict[str, Any] | None:
+    if c.via is None:
+        return None
+    return {
+        "edge_id": c.via.edge_id,
+        "edge_type": c.via.edge_type,
+        "layer": c.via.layer,
+        "from": names.get(c.via_from or ""),
+        "matched_text": c.via.matched_text,
+        "confidence": c.via.confidence,
+    }
+
+
+def _edge_json(e: GraphEdge, names: dict[str, dict[str, str]]) -> dict[str, Any]:
+    return {
+        "edge_id": e.edge_id,
+        "type": e.edge_type,
+        "layer": e.layer,
+        "src": names.get(e.src_section_id or "", {"doc_id": e.src_doc_id, "label": None}),
+        "dst": names.get(e.dst_section_id or "", {"doc_id": e.dst_doc_id, "label": None}),
+        "term": e.term,
+        "matched_text": e.matched_text,
+        "confidence": e.confidence,
+        "condition": e.condition,
+    }
+
+
+# --- helpers ----------------------------------------------------------------------------
+
+
+def _date(value: dt.date | str | None) -> dt.date | None:
+    if value is None or isinstance(value, dt.date):
+        return value
+    try:
+        return dt.date.fromisoformat(value)
+    except ValueError as exc:
+        raise InvalidFilter(f"as_of_date must be a date like 2025-01-31, got {value!r}") from exc
+
+
+def _default_embed() -> EmbedFn:
+    from resources.embedder import shared_embedder
+
+    return shared_embedder(os.environ.get("RAAG_EMBED_MODEL", "all-MiniLM-L6-v2"), 32).embed
+
+
+class _Clock:
+    """Milliseconds per stage, for `EnrichedResults.timings_ms`."""
+
+    def __init__(self) -> None:
+        self.last = time.perf_counter()
+
+    def lap(self) -> float:
+        now = time.perf_counter()
+        elapsed, self.last = now - self.last, now
+        return round(elapsed * 1000, 2)
+
+
+def _rounded(value: Any) -> Any:
+    if isinstance(value, float):
+        return round(value, 6)
+    if isinstance(value, dict):
+        return {k: _rounded(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_rounded(v) for v in value]
+    return value

@@ -1,0 +1,9 @@
+-- Sections with what search scores them by: their document's authority and dates, topics.
+SELECT s.section_id, s.doc_id, s.ordinal, s.label, s.heading, s.text, s.page_start,
+       s.page_end, s.parent_id, d.title, d.authority_level, d.effective_from, d.effective_to,
+       coalesce(t.topics, '{}') AS topics
+FROM sections s
+JOIN documents d ON d.tenant_id = s.tenant_id AND d.doc_id = s.doc_id
+LEFT JOIN section_topics t ON t.tenant_id = s.tenant_id AND t.section_id = s.section_id
+WHERE s.tenant_id = %(tenant)s AND s.section_id = ANY(%(ids)s::text[])
+ORDER BY s.doc_id, s.ordinal
