@@ -364,8 +364,8 @@ def resolve(
     sa, sb = a.section, b.section
     name = {sa.section_id: f"{sa.doc_id} § {sa.label}", sb.section_id: f"{sb.doc_id} § {sb.label}"}
     if as_of:
-        va, vb = bool(sa.valid_on(as_of)), bool(sb.valid_on(as_of))
-        if va != vb:
+        va, vb = sa.valid_on(as_of), sb.valid_on(as_of)
+        if {va, vb} == {True, False}:  # one in force, the other stated out of force
             w = sa if va else sb
             return (
                 w.section_id,

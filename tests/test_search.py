@@ -1,0 +1,135 @@
+"""search() on the real store: expansion, definition propagation, dates, scopes, conflicts,
+query analysis, caller candidates, determinism and tenant isolation."""
+
+import pytest
+
+from raag_assets.errors import InvalidFilter
+from raag_assets.graph.model import DocInfo
+from raag_assets.query_analysis import analyze
+from raag_assets.search import search
+
+
+@pytest.fixture
+def run(demo_store, embedder):
+    def go(query: str, tenant: str = "demo", **kw):
+        with demo_store.connect() as conn:
+            return search(query, tenant, conn=conn, embed=embedder.embed, **kw)
+
+    return go
+
+
+def where(result: dict) -> tuple[str, str]:
+    return result["doc_id"], result["label"]
+
+
+def test_definitions_and_overrides_come_in_with_their_edge(run):
+    res = run("carry over unused leave", k=3)
+    by = {where(r): r for r in res.results}
+    year = by[("leave-policy", "2.3")]  # the definition of "Leave Year", used by the hit
+    assert year["expansion_depth"] == 1
+    assert year["provenance"]["edge_type"] == "uses_term"
+    assert by[("leave-policy", "6")]["provenance"]["edge_type"] == "overrides"
+    assert "overrides_candidate" in [
+        a["kind"] for a in by[("leave-policy", "6")]["score_breakdown"]["adjustments"]
+    ]
+    ids = {r["section_id"] for r in res.results}
+    assert res.result_graph and all(
+        e["src"]["doc_id"] and e["dst"]["doc_id"] for e in res.result_graph
+    )
+    assert {r["section_id"] for r in res.results} == ids
+
+
+def test_as_of_date_decides_between_a_policy_and_its_later_amendment(run):
+    before = run("maternity leave days", k=4, as_of_date="2024-06-01")
+    after = run("maternity leave days", k=4, as_of_date="2025-06-01")
+
+    def verdict(res):
+        [c] = [
+            c
+            for c in res.retrieval_summary["conflicts"]
+            if {(x["doc_id"], x["label"]) for x in c["between"]}
+            == {("leave-policy", "4.1"), ("leave-amendment-2025", "2")}
+        ]
+        return (c["winner"]["doc_id"], c["rule"])
+
+    assert verdict(before) == ("leave-policy", "exact date/event match")
+    assert verdict(after) == ("leave-amendment-2025", "higher authority_level")
+
+
+def test_superseded_revision_is_penalised_and_loses_its_conflict(run):
+    res = run("carry over unused leave", k=4)
+    old = next(r for r in res.results if where(r) == ("leave-policy-rev-a", "3.2"))
+    assert old["superseded"] and old["conflict"]["rule"] == "non-superseded over superseded"
+    assert "superseded" in [a["kind"] for a in old["score_breakdown"]["adjustments"]]
+
+
+def test_scope_context_boosts_matching_rules(run):
+    res = run("annual leave entitlement", k=5, scope_context="part-time")
+    part = next(r for r in res.results if where(r) == ("leave-policy", "3.2"))
+    full = next(r for r in res.results if where(r) == ("leave-policy", "3.1"))
+    assert "scope_match" in [a["kind"] for a in part["score_breakdown"]["adjustments"]]
+    assert "scope_mismatch" in [a["kind"] for a in full["score_breakdown"]["adjustments"]]
+
+
+def test_hops_and_expansion_limits(run):
+    none = run("leave extension working from home", k=3, max_expansion_hops=0)
+    assert none.retrieval_summary["expanded"] == 0
+    two = run("leave extension working from home", k=3, max_expansion_hops=2, max_expanded=6)
+    depths = [r["expansion_depth"] for r in two.results]
+    assert max(depths) == 2 and two.retrieval_summary["expanded"] <= 6
+    with pytest.raises(InvalidFilter, match="max_expansion_hops"):
+        run("leave", max_expansion_hops=3)
+
+
+def test_hashtag_and_document_filters_narrow_the_primary_hits(run):
+    res = run("equipment #remote-work", k=3, max_expansion_hops=0)
+    assert {r["doc_id"] for r in res.results} == {"wfh-policy"}
+    assert res.retrieval_summary["query_analysis"]["tags"] == ["remote-work"]
+    res = run("carry over in document leave-policy-rev-a", k=3, max_expansion_hops=0)
+    assert {r["doc_id"] for r in res.results} == {"leave-policy-rev-a"}
+    with pytest.raises(InvalidFilter, match="no document matching"):
+        run("leave in document Travel Handbook")
+
+
+def test_caller_candidates_replace_retrieval(run):
+    res = run(
+        "ignored",
+        query_results=[
+            {"doc_id": "wfh-policy", "chunk_index": 0, "score": 0.9},
+            {"doc_id": "leave-policy", "chunk_index": 999, "score": 0.8},  # unknown: skipped
+        ],
+    )
+    primaries = [r for r in res.results if r["expansion_depth"] == 0]
+    assert [r["doc_id"] for r in primaries] == ["wfh-policy"]
+    assert primaries[0]["score_breakdown"]["rrf"] == 0.9
+
+
+def test_same_query_same_bytes(run):
+    a = run(
+        "Who approves leave of more than 10 days?", as_of_date="2025-01-01", max_expansion_hops=2
+    )
+    b = run(
+        "Who approves leave of more than 10 days?", as_of_date="2025-01-01", max_expansion_hops=2
+    )
+    assert a.to_json() == b.to_json()
+
+
+def test_never_another_tenants_rows(run):
+    res = run(
+        "annual leave entitlement and the approval process", tenant="licenses", max_expansion_hops=2
+    )
+    assert {r["doc_id"] for r in res.results} <= {"GPL-3", "MPL-2.0"}
+    assert all(e["src"]["doc_id"] in {"GPL-3", "MPL-2.0"} for e in res.result_graph)
+
+
+def test_query_analysis():
+    docs = [DocInfo("leave-policy", "l.md", title="Leave Policy (Rev. B)")]
+    a = analyze("  How long is   #maternity leave #hr in document Leave Policy?", docs)
+    assert (a.query, a.tags, a.doc_ids) == (
+        "How long is leave ?",
+        ("maternity", "hr"),
+        ("leave-policy",),
+    )
+    assert analyze("C# and F# are languages", docs).tags == ()
+    with pytest.raises(InvalidFilter, match="empty"):
+        analyze("#only-tags", docs)
