@@ -9,7 +9,7 @@ from raag_assets.identity import sha256_hex
 from raag_assets.sectioning import Section
 
 CHUNKER_VERSION = "1"
-_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[A-Z0-9])")
+SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[A-Z0-9])")
 
 TokenCounter = Callable[[str], int]
 
@@ -74,7 +74,7 @@ def _pack(text: str, budget: int, count_tokens: TokenCounter) -> list[str]:
     """Greedy packing of sentences (paragraph breaks kept) under `budget` tokens."""
     pieces: list[tuple[str, int]] = []
     for paragraph in text.split("\n\n"):
-        for sentence in _SENTENCE_END.split(paragraph):
+        for sentence in SENTENCE_END.split(paragraph):
             if not sentence.strip():
                 continue
             for part in _split_long(sentence.strip(), budget, count_tokens):

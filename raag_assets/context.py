@@ -1,0 +1,160 @@
+"""Optional blocks after search (ragd): compress results to the sentences around the query's
+words, and pack them for the caller's LLM under a token budget with [n] citations and
+optional PII redaction."""
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from raag_assets.chunking import SENTENCE_END
+
+TokenCounter = Callable[[str], int]
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
+_STOP = {
+    "the",
+    "and",
+    "for",
+    "are",
+    "was",
+    "who",
+    "what",
+    "when",
+    "how",
+    "does",
+    "with",
+    "that",
+    "this",
+    "from",
+    "have",
+    "has",
+    "can",
+    "may",
+    "any",
+    "all",
+    "get",
+    "not",
+    "but",
+    "into",
+}
+
+
+def _stems(text: str) -> set[str]:
+    return {w.lower()[:5] for w in _WORD.findall(text) if w.lower() not in _STOP}
+
+
+def compress(
+    results: Sequence[dict[str, Any]], query: str, window: int = 1
+) -> list[dict[str, Any]]:
+    """Each result's text cut to the sentences sharing a word (by 5-letter stem) with the
+    query, plus `window` sentences either side; a result with no such sentence keeps its
+    first sentence. Adds `compressed_from` (characters before)."""
+    wanted = _stems(query)
+    out = []
+    for r in results:
+        sentences = [s for s in SENTENCE_END.split(r["text"]) if s.strip()]
+        hits = [i for i, s in enumerate(sentences) if _stems(s) & wanted]
+        keep = sorted(
+            {j for i in hits for j in range(i - window, i + window + 1) if 0 <= j < len(sentences)}
+        ) or [0]
+        parts, last = [], None
+        for i in keep:
+            if last is not None and i != last + 1:
+                parts.append("…")
+            parts.append(sentences[i])
+            last = i
+        out.append({**r, "text": " ".join(parts), "compressed_from": len(r["text"])})
+    return out
+
+
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
+_CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
+# International (+44 20 7946 0958), with an area code in brackets, or US 555-123-4567; never
+# a piece of a longer run of digits.
+_PHONE = re.compile(
+    r"(?<![\w+])(?:\+\d{1,3}(?:[ .-]?\d{1,4}){2,4}|\(\d{2,4}\)[ .-]?\d{3,4}[ .-]?\d{3,4}"
+    r"|\d{3}[ .-]\d{3}[ .-]\d{4})(?![ .-]?\d)"
+)
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def redact_pii(text: str) -> tuple[str, dict[str, int]]:
+    """Emails, US SSNs, card numbers (Luhn-valid) and phone numbers replaced by a tag."""
+    counts = {"email": 0, "ssn": 0, "card": 0, "phone": 0}
+
+    def sub(kind: str, pattern: re.Pattern[str], check: Callable[[str], bool] | None = None):
+        def repl(m: re.Match[str]) -> str:
+            if check and not check(m.group(0)):
+                return m.group(0)
+            counts[kind] += 1
+            return f"[{kind.upper()}]"
+
+        return lambda t: pattern.sub(repl, t)
+
+    for step in (
+        sub("email", _EMAIL),
+        sub("ssn", _SSN),
+        sub("card", _CARD, lambda s: _luhn(re.sub(r"\D", "", s))),
+        sub("phone", _PHONE, lambda s: len(re.sub(r"\D", "", s)) >= 7),
+    ):
+        text = step(text)
+    return text, counts
+
+
+@dataclass(frozen=True)
+class ContextPack:
+    text: str
+    citations: list[dict[str, Any]]  # [n] -> doc_id, label, heading, section_id, pages
+    tokens: int
+    dropped: list[dict[str, Any]]  # results that did not fit the budget
+    redactions: dict[str, int]
+
+
+def context_pack(
+    results: Sequence[dict[str, Any]],
+    budget_tokens: int,
+    count_tokens: TokenCounter,
+    redact: bool = False,
+) -> ContextPack:
+    """Passages in result order, each headed by its [n] citation, while they fit the budget.
+    A passage that does not fit is skipped (a later, shorter one may still fit)."""
+    if budget_tokens < 1:
+        raise ValueError(f"budget_tokens must be positive, got {budget_tokens}")
+    blocks, citations, dropped = [], [], []
+    used = 0
+    redactions = {"email": 0, "ssn": 0, "card": 0, "phone": 0}
+    for r in results:
+        text = r["text"]
+        if redact:
+            text, found = redact_pii(text)
+            redactions = {k: redactions[k] + found[k] for k in redactions}
+        n = len(citations) + 1
+        block = f"[{n}] {r['doc_id']} § {r['label']} {r['heading']}\n{text}"
+        cost = count_tokens(block) + 1
+        if used + cost > budget_tokens:
+            dropped.append({"doc_id": r["doc_id"], "label": r["label"], "tokens": cost})
+            continue
+        used += cost
+        blocks.append(block)
+        citations.append(
+            {
+                "n": n,
+                "doc_id": r["doc_id"],
+                "label": r["label"],
+                "heading": r["heading"],
+                "section_id": r.get("section_id"),
+                "page_start": r.get("page_start"),
+                "page_end": r.get("page_end"),
+            }
+        )
+    return ContextPack("\n\n".join(blocks), citations, used, dropped, redactions)
