@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench graph-eval ui clean
+.PHONY: install demo test lint bench graph-eval search-eval ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,9 @@ bench: install
 
 graph-eval: install
 	$(BIN)/python benchmarks/graph_eval.py
+
+search-eval: install
+	$(BIN)/python benchmarks/search_eval.py
 
 ui: install
 	$(BIN)/raag ui
