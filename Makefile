@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench graph-eval search-eval ui clean
+.PHONY: install demo test lint bench bench-latency graph-eval search-eval ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,9 @@ test: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_ingest_search.py
+
+bench-latency: install
+	$(BIN)/python benchmarks/bench_latency.py
 
 graph-eval: install
 	$(BIN)/python benchmarks/graph_eval.py

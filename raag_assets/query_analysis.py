@@ -2,7 +2,7 @@
 document filter, whitespace is normalised."""
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from raag_assets.errors import InvalidFilter
@@ -23,16 +23,20 @@ class QueryAnalysis:
     doc_ids: tuple[str, ...]
 
 
-def analyze(query: str, docs: Sequence[DocInfo]) -> QueryAnalysis:
+def analyze(query: str, docs: Sequence[DocInfo] | Callable[[], Sequence[DocInfo]]) -> QueryAnalysis:
+    """`docs` may be a callable: the tenant's documents are only needed for "in document"."""
     tags = tuple(dict.fromkeys(m.group(1) for m in _TAG.finditer(query)))
     text = _TAG.sub(" ", query)
     doc_ids: list[str] = []
-    corpus = Corpus(docs, [])
-    for m in _DOC.finditer(text):
+    mentions = list(_DOC.finditer(text))
+    if mentions and callable(docs):
+        docs = docs()
+    corpus = Corpus(docs, []) if mentions else None  # type: ignore[arg-type]
+    for m in mentions:
         name = m.group("name").strip()
         doc_id = next((d.doc_id for d in docs if d.doc_id.casefold() == name.casefold()), None)
         if doc_id is None:
-            doc_id, _ = corpus.find_doc(name)
+            doc_id, _ = corpus.find_doc(name)  # type: ignore[union-attr]
         if doc_id is None:
             raise InvalidFilter(
                 f"no document matching {name!r} in this tenant (from 'in document')"

@@ -17,6 +17,7 @@ from raag_assets.db import load_sql, require_tenant
 from raag_assets.errors import InvalidFilter
 
 Mode = Literal["hybrid", "vector", "fulltext"]
+FULLTEXT_CAP = 2000  # most rows full-text ranking looks at for one query
 Key = tuple[str, int]  # (doc_id, chunk_index)
 EmbedFn = Callable[[list[str]], np.ndarray]
 
@@ -144,7 +145,22 @@ def _vector_keys(conn: psycopg.Connection, embedding: np.ndarray, params: dict) 
 
 
 def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[Key]:
-    rows = conn.execute(load_sql("retrieve_fulltext"), {**params, "query": query}).fetchall()
+    """Rows matching a selective lexeme, ranked by all of them. A lexeme in more than
+    FULLTEXT_CAP chunks ("leave" in an HR corpus) does not pick rows, only ranks them; if
+    every lexeme is that common, rows must contain all of them. Either way at most
+    FULLTEXT_CAP rows are ranked, so a common-word query costs about what a rare one does."""
+    counts = conn.execute(
+        load_sql("fulltext_lexeme_counts"), {**params, "query": query, "cap": FULLTEXT_CAP}
+    ).fetchall()
+    if not counts:
+        return []
+    lexemes = [lexeme for lexeme, _ in counts]
+    selective = [lexeme for lexeme, n in counts if n <= FULLTEXT_CAP]
+    match, op = (selective, " | ") if selective else (lexemes, " & ")
+    rows = conn.execute(
+        load_sql("retrieve_fulltext"),
+        {**params, "match": match, "op": op, "rank": lexemes, "cap": FULLTEXT_CAP},
+    ).fetchall()
     return [(r[0], r[1]) for r in rows]
 
 

@@ -83,8 +83,7 @@ def search(
     clock = _Clock()
     with nullcontext(conn) if conn is not None else db.connect() as c:
         db.require_tenant(c, tenant)
-        docs = graph_store.documents(c, tenant)
-        analysis = analyze(query, docs)
+        analysis = analyze(query, lambda: graph_store.documents(c, tenant))
         timings["query_analysis"] = clock.lap()
         hits = (
             _caller_hits(c, tenant, query_results)
