@@ -48,7 +48,19 @@ def default_resources() -> dict[str, dg.ConfigurableResource]:
 
 
 def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
-    return dg.Definitions(assets=ingest_assets, jobs=[ingest_tenant], resources=resources)
+    from raag_assets.automation import (
+        landing_sensor_for,
+        resolve_references_job,
+        retry_parked_references,
+    )
+
+    return dg.Definitions(
+        assets=ingest_assets,
+        jobs=[ingest_tenant, resolve_references_job],
+        sensors=[landing_sensor_for(ingest_tenant)],
+        schedules=[retry_parked_references],
+        resources=resources,
+    )
 
 
 defs = build_defs(default_resources())

@@ -3,6 +3,7 @@ from pathlib import Path
 import dagster as dg
 from pydantic import Field
 
+from raag_assets.identity import TENANT_RE, sha256_hex
 from raag_assets.parsing import is_sidecar
 from raag_assets.settings import DEFAULT_MAX_FILE_MB, raag_home
 
@@ -13,8 +14,30 @@ class LandingResource(dg.ConfigurableResource):
     root: str = Field(default="", description="landing root; empty = RAAG_HOME/landing")
     max_file_mb: float = Field(default=DEFAULT_MAX_FILE_MB, gt=0)
 
+    @property
+    def root_dir(self) -> Path:
+        return Path(self.root) if self.root else raag_home() / "landing"
+
     def tenant_dir(self, tenant: str) -> Path:
-        return (Path(self.root) if self.root else raag_home() / "landing") / tenant
+        return self.root_dir / tenant
+
+    def fingerprints(self) -> dict[str, str]:
+        """Per tenant folder with a valid tenant name: a hash of its files' names, sizes and
+        modification times (sidecars included), so the sensor sees additions, changes and
+        removals without reading file contents."""
+        out: dict[str, str] = {}
+        if not self.root_dir.is_dir():
+            return out
+        for folder in sorted(p for p in self.root_dir.iterdir() if p.is_dir()):
+            if not TENANT_RE.match(folder.name):
+                continue
+            stats = [
+                f"{p.name}\t{p.stat().st_size}\t{p.stat().st_mtime_ns}"
+                for p in sorted(folder.iterdir())
+                if p.is_file() and not p.name.startswith(".")
+            ]
+            out[folder.name] = sha256_hex(*stats)[:16]
+        return out
 
     def files(self, tenant: str) -> list[Path]:
         """The tenant's document files in name order (sidecars and hidden files excluded)."""

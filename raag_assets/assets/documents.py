@@ -1,5 +1,6 @@
 import dagster as dg
 
+from raag_assets.db import add_tenant
 from raag_assets.errors import BadDocument
 from raag_assets.identity import doc_id_from_name, validate_tenant
 from raag_assets.parsing import ParsedDocument, parse_file
@@ -32,6 +33,7 @@ def documents(
     parsed: dict[str, ParsedDocument] = {}
     skipped: dict[str, str] = {}
     with postgres.connect() as conn:
+        add_tenant(conn, tenant)  # a tenant the landing sensor found has no partitions yet
         stored = document_hashes(conn, tenant)
         for path in landing.files(tenant):
             try:
