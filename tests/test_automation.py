@@ -15,9 +15,7 @@ from tests.conftest import EXAMPLES
 def _sensor_and_schedule(root):
     resources = {**default_resources(), "landing": LandingResource(root=str(root))}
     defs = build_defs(resources)
-    return defs.resolve_sensor_def("landing_sensor"), defs.resolve_schedule_def(
-        "retry_parked_references"
-    )
+    return defs.resolve_sensor_def("landing_sensor"), defs
 
 
 def test_landing_sensor_runs_only_changed_tenants_once(tmp_path):
@@ -56,12 +54,15 @@ def test_landing_sensor_runs_only_changed_tenants_once(tmp_path):
 
 
 def test_schedule_retries_every_tenant_once_a_day(tmp_path):
-    _, schedule = _sensor_and_schedule(tmp_path)
+    _, defs = _sensor_and_schedule(tmp_path)
+    schedule = defs.resolve_schedule_def("retry_parked_references")
     (tmp_path / "dagster").mkdir()
     instance = dg.DagsterInstance.local_temp(str(tmp_path / "dagster"))  # schedules need a ref
     instance.add_dynamic_partitions(tenants.name, ["b", "a"])
     ctx = dg.build_schedule_context(
-        instance=instance, scheduled_execution_time=dt.datetime(2026, 11, 22, 3, 0)
+        instance=instance,
+        scheduled_execution_time=dt.datetime(2026, 11, 22, 3, 0),
+        repository_def=defs.get_repository_def(),
     )
     requests = schedule.evaluate_tick(ctx).run_requests
     assert [(r.partition_key, r.run_key) for r in requests] == [
