@@ -323,6 +323,37 @@ def tenants(as_json: bool) -> None:
 
 
 @main.command()
+@click.option("--tenant", required=True)
+@click.option("--doc", "doc_id", required=True, help="The doc_id to retract.")
+@click.option("--json", "as_json", is_flag=True)
+def delete(tenant: str, doc_id: str, as_json: bool) -> None:
+    """Retract one document: its rows and edges go, references to it are parked again."""
+    from raag_assets.ingest import delete_document
+
+    summary = delete_document(tenant, doc_id)
+    if as_json:
+        click.echo(json.dumps(summary.as_dict(), indent=2))
+    else:
+        out.print(f"removed {doc_id} from {tenant}", highlight=False)
+        _print_summary(summary)
+    if not summary.success:
+        sys.exit(1)
+
+
+@main.command(name="drop-tenant")
+@click.argument("tenant")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def drop_tenant(tenant: str, yes: bool) -> None:
+    """Remove a tenant: its Postgres partitions, its Dagster partition and landing folder."""
+    from raag_assets.ingest import drop_tenant as run_drop
+
+    if not yes:
+        click.confirm(f"Drop tenant {tenant!r} and everything stored for it?", abort=True)
+    run_drop(tenant)
+    out.print(f"dropped tenant {tenant}", highlight=False)
+
+
+@main.command()
 @click.option("--port", default=3000, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
 def ui(port: int, host: str) -> None:

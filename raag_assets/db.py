@@ -99,6 +99,13 @@ def add_tenant(conn: psycopg.Connection, tenant: str) -> None:
         conn.execute(load_sql("add_tenant"), {"tenant": tenant})
 
 
+def drop_tenant(conn: psycopg.Connection, tenant: str) -> None:
+    """Drop a tenant's partitions and registration; no other tenant's rows are touched."""
+    validate_tenant(tenant)
+    with conn.transaction():
+        conn.execute(load_sql("drop_tenant"), {"tenant": tenant})
+
+
 def tenants(conn: psycopg.Connection) -> list[str]:
     return [r[0] for r in conn.execute(load_sql("select_tenants"))]
 

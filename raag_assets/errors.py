@@ -27,3 +27,7 @@ class ModelMismatch(RaagError):
 
 class InvalidFilter(RaagError):
     """A retrieval filter of the wrong shape."""
+
+
+class DocumentNotFound(RaagError):
+    """A doc_id the tenant does not hold."""

@@ -15,6 +15,7 @@ from typing import Any
 import dagster as dg
 
 from raag_assets import db, store
+from raag_assets.errors import DocumentNotFound
 from raag_assets.identity import validate_tenant
 from raag_assets.parsing import is_sidecar
 from raag_assets.partitions import tenants
@@ -161,3 +162,61 @@ def _stage_metadata(result: dg.ExecuteInProcessResult) -> dict[str, dict[str, An
             key: value.value for key, value in mat.metadata.items() if isinstance(value, _SCALARS)
         }
     return stages
+
+
+def delete_document(
+    tenant: str,
+    doc_id: str,
+    *,
+    resources: Mapping[str, dg.ConfigurableResource] | None = None,
+    instance: dg.DagsterInstance | None = None,
+) -> IngestSummary:
+    """Retract a document: remove its landed file (and sidecar), then re-materialise the
+    tenant, which deletes its rows and edges and parks again the references that pointed to
+    it. Nothing of other documents changes."""
+    from raag_assets.definitions import default_resources
+
+    validate_tenant(tenant)
+    resources = dict(resources or default_resources())
+    postgres: PostgresResource = resources["postgres"]  # type: ignore[assignment]
+    landing: LandingResource = resources["landing"]  # type: ignore[assignment]
+    with postgres.connect() as conn:
+        db.require_tenant(conn, tenant)
+        row = conn.execute(
+            db.load_sql("select_document_source"), {"tenant": tenant, "doc_id": doc_id}
+        ).fetchone()
+    if row is None:
+        raise DocumentNotFound(f"tenant {tenant!r} has no document {doc_id!r}: see `raag sections`")
+    folder = landing.tenant_dir(tenant)
+    source = folder / row[0]
+    for path in (
+        source,
+        source.with_name(source.name + ".meta.json"),
+        source.with_name(source.stem + ".meta.json"),
+    ):
+        if path.parent == folder and path.is_file():
+            path.unlink()
+    return ingest([], tenant, resources=resources, instance=instance)
+
+
+def drop_tenant(
+    tenant: str,
+    *,
+    resources: Mapping[str, dg.ConfigurableResource] | None = None,
+    instance: dg.DagsterInstance | None = None,
+) -> None:
+    """Remove a tenant everywhere: its Postgres partitions, its Dagster partition key and its
+    landing folder."""
+    from raag_assets.definitions import default_resources
+
+    validate_tenant(tenant)
+    resources = dict(resources or default_resources())
+    postgres: PostgresResource = resources["postgres"]  # type: ignore[assignment]
+    landing: LandingResource = resources["landing"]  # type: ignore[assignment]
+    instance = instance or local_instance()
+    with postgres.connect() as conn:
+        db.require_tenant(conn, tenant)
+        db.drop_tenant(conn, tenant)
+    if instance.has_dynamic_partition(tenants.name, tenant):
+        instance.delete_dynamic_partition(tenants.name, tenant)
+    shutil.rmtree(landing.tenant_dir(tenant), ignore_errors=True)

@@ -1,0 +1,1 @@
+SELECT raag_drop_tenant(%(tenant)s)

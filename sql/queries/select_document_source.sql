@@ -1,0 +1,1 @@
+SELECT source_name FROM documents WHERE tenant_id = %(tenant)s AND doc_id = %(doc_id)s
