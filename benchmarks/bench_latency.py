@@ -220,8 +220,8 @@ def main() -> None:
 
         print("\ncommon-word full-text queries: bounded ranking vs ranking every match")
         unbounded = (
-            "SELECT doc_id, chunk_index, ts_rank_cd(tsv, q) AS r FROM chunks, "
-            "to_tsquery('simple', %(q)s) q WHERE tenant_id = 'big' AND tsv @@ q "
+            "SELECT doc_id, chunk_index, ts_rank_cd(tsv, q) AS r FROM chunks__big, "
+            "to_tsquery('simple', %(q)s) q WHERE tsv @@ q "
             "ORDER BY r DESC, doc_id, chunk_index LIMIT 50"
         )
         fulltext = RetrievalPlan(mode="fulltext")
@@ -251,7 +251,7 @@ def main() -> None:
 
         vector = embed([QUERIES[0]])[0]
         print("\nEXPLAIN, vector candidates (tenant 'big'):")
-        with conn.transaction():
+        with db.tenant_reader(conn, "big"):  # as retrieve() runs it: the tenant's reader role
             conn.execute("SET LOCAL hnsw.ef_search = 50")
             conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
             plan_rows = conn.execute(
@@ -270,27 +270,29 @@ def main() -> None:
             "\n".join("  " + re.sub(r"'\[[^\]]*\]'", "'[…384 floats…]'", r[0]) for r in plan_rows)
         )
         print("\nEXPLAIN, full-text candidates for a common-word query:")
-        plan_rows = conn.execute(
-            "EXPLAIN " + db.load_sql("retrieve_fulltext"),
-            {
-                "tenant": "big",
-                "pool": 50,
-                "tags_any": None,
-                "tags_all": None,
-                "metadata": Jsonb({}),
-                "doc_ids": None,
-                "match": ["licens", "work"],
-                "op": " & ",
-                "rank": ["licens", "work"],
-                "cap": 5000,
-            },
-        ).fetchall()
+        with db.tenant_reader(conn, "big"):
+            plan_rows = conn.execute(
+                "EXPLAIN " + db.load_sql("retrieve_fulltext"),
+                {
+                    "tenant": "big",
+                    "pool": 50,
+                    "tags_any": None,
+                    "tags_all": None,
+                    "metadata": Jsonb({}),
+                    "doc_ids": None,
+                    "match": ["licens", "work"],
+                    "op": " & ",
+                    "rank": ["licens", "work"],
+                    "cap": 5000,
+                },
+            ).fetchall()
         print("\n".join("  " + r[0] for r in plan_rows))
         print("\nEXPLAIN, graph expansion (edges touching 12 sections):")
-        plan_rows = conn.execute(
-            "EXPLAIN " + db.load_sql("select_edges_touching"),
-            {"tenant": "big", "ids": [f"s{i:07d}" for i in range(12)]},
-        ).fetchall()
+        with db.tenant_reader(conn, "big"):
+            plan_rows = conn.execute(
+                "EXPLAIN " + db.load_sql("select_edges_touching"),
+                {"tenant": "big", "ids": [f"s{i:07d}" for i in range(12)]},
+            ).fetchall()
         print("\n".join("  " + r[0] for r in plan_rows))
 
 

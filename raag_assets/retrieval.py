@@ -13,7 +13,7 @@ import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
-from raag_assets.db import load_sql, require_tenant
+from raag_assets.db import load_sql, tenant_reader
 from raag_assets.errors import InvalidFilter
 
 Mode = Literal["hybrid", "vector", "fulltext"]
@@ -108,7 +108,6 @@ def retrieve(
 ) -> list[Candidate]:
     """Candidates for `query` in `tenant`'s chunks, best first. Deterministic for a store state."""
     plan = plan or RetrievalPlan()
-    require_tenant(conn, tenant)
     query = " ".join(query.split())
     if not query:
         raise InvalidFilter("query is empty")
@@ -121,17 +120,17 @@ def retrieve(
         "doc_ids": list(plan.doc_ids) or None,
     }
     lists: list[list[Key]] = []
-    with conn.transaction():
+    with tenant_reader(conn, tenant):  # Postgres lets this transaction see one tenant only
         if plan.mode in ("hybrid", "vector"):
             lists.append(_vector_keys(conn, embed([query])[0], params))
         if plan.mode in ("hybrid", "fulltext"):
             lists.append(_fulltext_keys(conn, query, params))
-    fused = rrf_fuse(lists, plan.rrf_k)[: plan.k]
-    if plan.mode == "fulltext":
-        fused = [Fused(f.key, f.score, (None, *f.ranks)) for f in fused]
-    elif plan.mode == "vector":
-        fused = [Fused(f.key, f.score, (*f.ranks, None)) for f in fused]
-    return _load(conn, tenant, fused)
+        fused = rrf_fuse(lists, plan.rrf_k)[: plan.k]
+        if plan.mode == "fulltext":
+            fused = [Fused(f.key, f.score, (None, *f.ranks)) for f in fused]
+        elif plan.mode == "vector":
+            fused = [Fused(f.key, f.score, (*f.ranks, None)) for f in fused]
+        return _load(conn, tenant, fused)
 
 
 def _vector_keys(conn: psycopg.Connection, embedding: np.ndarray, params: dict) -> list[Key]:

@@ -81,8 +81,10 @@ def search(
     as_of = _date(as_of_date)
     timings: dict[str, float] = {}
     clock = _Clock()
-    with nullcontext(conn) if conn is not None else db.connect() as c:
-        db.require_tenant(c, tenant)
+    with (
+        nullcontext(conn) if conn is not None else db.connect() as c,
+        db.tenant_reader(c, tenant),  # every read below is confined to this tenant by Postgres
+    ):
         analysis = analyze(query, lambda: graph_store.documents(c, tenant))
         timings["query_analysis"] = clock.lap()
         hits = (

@@ -58,6 +58,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("002_graph",),
         ("003_stage_fingerprints",),
         ("004_drop_tenant",),
+        ("005_tenant_readers",),
     ]
 
 
@@ -178,3 +179,29 @@ def test_tenants_are_isolated(demo_store: Store):
     licenses = {r[0] for r in demo_store.rows("SELECT DISTINCT doc_id FROM chunks__licenses")}
     assert licenses == {"GPL-3", "MPL-2.0"}
     assert not demo & licenses
+
+
+def test_tenant_reader_sees_one_tenant_and_postgres_refuses_the_rest(demo_store: Store):
+    import psycopg
+
+    from raag_assets import db
+
+    with demo_store.connect() as conn:
+        with db.tenant_reader(conn, "demo"):
+            assert conn.execute("SELECT DISTINCT tenant_id FROM chunks").fetchall() == [("demo",)]
+            assert conn.execute("SELECT tenant_id FROM tenants").fetchall() == [("demo",)]
+            # the indexes stay usable (row-level security's barrier would forbid them)
+            conn.execute("SET LOCAL enable_seqscan = off")
+            plan = " ".join(
+                r[0]
+                for r in conn.execute(
+                    "EXPLAIN SELECT doc_id FROM chunks WHERE tsv @@ to_tsquery('simple', 'leav')"
+                )
+            )
+            assert "tsv_idx" in plan
+        for forbidden in ("public.chunks", '"chunks__licenses"', "tenant_licenses.chunks"):
+            with (
+                pytest.raises(psycopg.errors.InsufficientPrivilege),
+                db.tenant_reader(conn, "demo"),
+            ):
+                conn.execute(f"SELECT count(*) FROM {forbidden}")

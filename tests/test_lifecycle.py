@@ -51,9 +51,11 @@ def test_drop_tenant_removes_only_that_tenant(make_store, tmp_path):
     kept = store.rows("SELECT * FROM chunks__keep ORDER BY chunk_index")
     drop_tenant("gone", resources=store.resources, instance=store.instance)
     assert store.rows("SELECT tenant_id FROM tenants") == [("keep",)]
-    assert store.rows("SELECT count(*) FROM pg_class WHERE relname LIKE %s", "%\\_\\_gone") == [
-        (0,)
-    ]
+    partitions = "SELECT count(*) FROM pg_class WHERE relname LIKE '%\\_\\_gone'"
+    assert store.rows(partitions) == [(0,)]
+    assert store.rows("SELECT count(*) FROM pg_namespace WHERE nspname = 'tenant_gone'") == [(0,)]
+    roles = "SELECT count(*) FROM pg_roles WHERE rolname = raag_reader_role('gone')"
+    assert store.rows(roles) == [(0,)]
     assert store.rows("SELECT * FROM chunks__keep ORDER BY chunk_index") == kept
     assert not store.instance.has_dynamic_partition("tenants", "gone")
     assert not (store.landing_root / "gone").exists()
