@@ -33,6 +33,7 @@ class IngestSummary:
     skipped: list[tuple[str, str]] = field(default_factory=list)  # (file, reason)
     counts: dict[str, int] = field(default_factory=dict)
     stages: dict[str, dict[str, Any]] = field(default_factory=dict)  # asset -> its metadata
+    checks: dict[str, bool] = field(default_factory=dict)  # "asset:check" -> passed
     run_id: str | None = None
     success: bool = True
     error: str | None = None
@@ -46,6 +47,7 @@ class IngestSummary:
             "landed": self.landed,
             **self.counts,
             "stages": self.stages,
+            "checks": self.checks,
             "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
         }
 
@@ -138,6 +140,10 @@ def ingest(
     )
     summary.run_id = result.run_id
     summary.stages = _stage_metadata(result)
+    summary.checks = {
+        f"{e.asset_key.to_user_string()}:{e.check_name}": e.passed
+        for e in result.get_asset_check_evaluations()
+    }
     summary.success = result.success
     if not result.success:
         failures = [e for e in result.all_events if e.is_step_failure]

@@ -69,6 +69,10 @@ def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(
     corpus = copy_examples(tmp_path / "corpus")
     first = store.ingest([corpus], "acme")
     assert first.success and first.stages["embeddings"]["embedded_now"] == first.counts["chunks"]
+    assert first.checks == {
+        "edges:edge_endpoints_exist": True,
+        "embeddings:every_chunk_embedded": True,
+    }
     before = store.rows(CHUNK_ROWS, "acme"), store.rows(SECTION_ROWS, "acme")
     edges_before = store.rows(EDGE_ROWS, "acme")
 
@@ -80,6 +84,7 @@ def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(
     assert again.success
     assert again.stages["documents"]["unchanged"] == 6
     assert again.stages["embeddings"]["embedded_now"] == 0
+    assert all(again.checks.values()) and len(again.checks) == 2  # checked on unchanged runs too
     assert (store.rows(CHUNK_ROWS, "acme"), store.rows(SECTION_ROWS, "acme")) == before
     assert store.rows(EDGE_ROWS, "acme") == edges_before  # same ids, same order
 

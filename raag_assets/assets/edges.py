@@ -8,7 +8,7 @@ from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from resources import PostgresResource, SpacyResource
 
-from .graph_metadata import edge_metadata, errors_table, unchanged
+from .graph_metadata import ENDPOINTS_CHECK, edge_metadata, endpoints_check, errors_table, unchanged
 from .sections import sections
 
 EDGES_VERSION = "1"
@@ -20,6 +20,7 @@ EDGES_VERSION = "1"
     code_version=EDGES_VERSION,
     group_name="graph",
     kinds={"postgres", "spacy"},
+    check_specs=[dg.AssetCheckSpec(ENDPOINTS_CHECK, asset="edges")],
     description="Layer 1 (patterns, metadata, file names, dates, fuzzy matching) and Layer 2 "
     "(spaCy parse) edges: references, overrides, supersedes, amends, defines, depends_on, "
     "precedes, applies_to, effective_on, applies_to_scope; defined terms, section topics, and "
@@ -35,7 +36,10 @@ def edges(
         secs = graph_store.sections(conn, tenant)
         fingerprint = graph_store.inputs_fingerprint(docs, secs, EDGES_VERSION, nlp.model)
         if graph_store.fingerprint(conn, tenant, "edges") == fingerprint:
-            return unchanged(conn, tenant, "edges")
+            kept = unchanged(conn, tenant, "edges")
+            return dg.MaterializeResult(
+                metadata=kept.metadata, check_results=[endpoints_check(conn, tenant)]
+            )
         result = extract(docs, secs, nlp.parse)
         order = {s.section_id: s.ordinal for s in secs}
         with conn.transaction():  # the whole stage or nothing: readers never see half a graph
@@ -47,10 +51,12 @@ def edges(
             graph_store.replace_unresolved(conn, tenant, result.parked)
             graph_store.replace_errors(conn, tenant, "edges", result.errors)
             graph_store.set_fingerprint(conn, tenant, "edges", fingerprint)
+        check = endpoints_check(conn, tenant)
     for doc_id, reason in sorted(result.errors.items()):
         context.log.warning(f"extraction failed for {doc_id!r}: {reason}")
     seconds = time.perf_counter() - started
     return dg.MaterializeResult(
+        check_results=[check],
         metadata={
             **edge_metadata(result.edges, secs),
             "terms": len(result.terms),
@@ -60,5 +66,5 @@ def edges(
             "sections": len(secs),
             "seconds": round(seconds, 2),
             "sections_per_second": round(len(secs) / seconds, 1) if seconds else 0.0,
-        }
+        },
     )

@@ -2,7 +2,7 @@ import time
 
 import dagster as dg
 
-from raag_assets.db import check_collection
+from raag_assets.db import check_collection, load_sql
 from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from raag_assets.store import chunks_to_embed, tenant_summary, write_embeddings
@@ -21,6 +21,7 @@ WRITE_BATCH = 128
     code_version=EMBEDDINGS_VERSION,
     group_name="ingest",
     kinds={"postgres", "pytorch"},
+    check_specs=[dg.AssetCheckSpec("every_chunk_embedded", asset="embeddings")],
     description="Embeddings for new or changed chunks only (by content hash), batched, "
     "into chunks.embedding for HNSW search.",
 )
@@ -40,8 +41,19 @@ def embeddings(
                 write_embeddings(conn, tenant, [(r[0], r[1]) for r in batch], vectors)
             context.log.info(f"embedded {start + len(batch)}/{len(todo)} chunks")
         summary = tenant_summary(conn, tenant)
+        (missing,) = conn.execute(
+            load_sql("check_embeddings"), {"tenant": tenant, "dims": model.dims}
+        ).fetchone()
     seconds = time.perf_counter() - started
     return dg.MaterializeResult(
+        check_results=[
+            dg.AssetCheckResult(
+                check_name="every_chunk_embedded",
+                passed=missing == 0,
+                metadata={"chunks_without_embedding": missing, "dims": model.dims},
+                description=f"every chunk has a {model.dims}-dim embedding",
+            )
+        ],
         metadata={
             "embedded_now": len(todo),
             "embedded_total": summary["embedded"],
@@ -50,5 +62,5 @@ def embeddings(
             "dims": model.dims,
             "seconds": round(seconds, 2),
             "chunks_per_second": round(len(todo) / seconds, 1) if todo and seconds else 0.0,
-        }
+        },
     )

@@ -7,6 +7,7 @@ import dagster as dg
 import psycopg
 
 from raag_assets import graph_store
+from raag_assets.db import load_sql
 from raag_assets.graph.model import EDGE_TYPES, Edge, SectionInfo
 
 SAMPLE = 15
@@ -99,4 +100,18 @@ def unchanged(conn: psycopg.Connection, tenant: str, stage: str) -> dg.Materiali
             "note": f"{stage}: same inputs and code as the last run, rows kept",
             "edges_in_tenant": sum(sum(v.values()) for v in counts.values()),
         }
+    )
+
+
+ENDPOINTS_CHECK = "edge_endpoints_exist"
+
+
+def endpoints_check(conn: psycopg.Connection, tenant: str) -> dg.AssetCheckResult:
+    """Every edge's source and target section or document exists in the tenant."""
+    (dangling,) = conn.execute(load_sql("check_edge_endpoints"), {"tenant": tenant}).fetchone()
+    return dg.AssetCheckResult(
+        check_name=ENDPOINTS_CHECK,
+        passed=dangling == 0,
+        metadata={"dangling_edges": dangling},
+        description="every edge endpoint exists",
     )

@@ -1,0 +1,10 @@
+-- Edges whose source or target section is missing (should be none).
+SELECT count(*)
+FROM edges e
+WHERE e.tenant_id = %(tenant)s
+  AND ((e.src_section_id IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM sections s WHERE s.tenant_id = e.tenant_id AND s.section_id = e.src_section_id))
+    OR (e.dst_section_id IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM sections s WHERE s.tenant_id = e.tenant_id AND s.section_id = e.dst_section_id))
+    OR (e.dst_doc_id IS NOT NULL AND NOT EXISTS (
+            SELECT 1 FROM documents d WHERE d.tenant_id = e.tenant_id AND d.doc_id = e.dst_doc_id)))
