@@ -444,6 +444,11 @@ def _print_summary(summary: Any) -> None:
     )
     if summary.error:
         out.print(f"[red]error:[/] {summary.error}", highlight=False)
+    failed = [name for name, passed in summary.checks.items() if not passed]
+    if failed:
+        out.print(f"[red]checks failed:[/] {', '.join(failed)}", highlight=False)
+    elif summary.checks:
+        out.print(f"[green]{len(summary.checks)} asset checks passed[/]")
     if summary.skipped:
         out.print(f"skipped {len(summary.skipped)} files:")
         for name, reason in summary.skipped:

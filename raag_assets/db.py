@@ -15,6 +15,7 @@ from pathlib import Path
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import sql
+from psycopg.conninfo import conninfo_to_dict
 
 from raag_assets.errors import DimensionMismatch, ModelMismatch, TenantNotFound
 from raag_assets.identity import validate_tenant
@@ -58,6 +59,31 @@ def embedded_url(home: Path | None = None) -> str:
 def database_url(url: str | None = None, home: Path | None = None) -> str:
     """The URL to use: explicit, else RAAG_DATABASE_URL, else the embedded server."""
     return url or os.environ.get("RAAG_DATABASE_URL") or embedded_url(home)
+
+
+def dagster_storage_url() -> str:
+    """A SQLAlchemy URL for Dagster's run, event-log and schedule storage: a `dagster`
+    database on the same server as raag's tables (created if missing)."""
+    from sqlalchemy.engine import URL
+
+    target = database_url()
+    with psycopg.connect(target, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = 'dagster'").fetchone() is None:
+            conn.execute("CREATE DATABASE dagster")
+    info = conninfo_to_dict(target)
+    host = info.get("host")
+    socket = bool(host and host.startswith("/"))
+    url = URL.create(
+        # dagster-postgres binds NOTIFY parameters client-side, as psycopg2 does
+        "postgresql+psycopg2",
+        username=info.get("user"),
+        password=info.get("password"),
+        host=None if socket else host,
+        port=int(info["port"]) if info.get("port") else None,
+        database="dagster",
+        query={"host": host} if socket else {},
+    )
+    return url.render_as_string(hide_password=False)
 
 
 def connect(url: str | None = None, home: Path | None = None) -> psycopg.Connection:

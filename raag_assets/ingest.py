@@ -53,12 +53,17 @@ class IngestSummary:
 
 
 def local_instance() -> dg.DagsterInstance:
-    """The persistent Dagster instance under RAAG_HOME (SQLite), shared with `raag ui`."""
+    """The persistent Dagster instance under DAGSTER_HOME (default RAAG_HOME/dagster), shared
+    with `raag ui`. Its storage is SQLite, or with RAAG_DAGSTER_STORAGE=postgres the
+    `dagster` database on raag's Postgres server (dagster-postgres)."""
     home = dagster_home()
     home.mkdir(parents=True, exist_ok=True)
-    config = home / "dagster.yaml"
-    if not config.exists():
-        config.write_text("telemetry:\n  enabled: false\n")
+    config = "telemetry:\n  enabled: false\n"
+    if os.environ.get("RAAG_DAGSTER_STORAGE", "sqlite") == "postgres":
+        # The embedded server's address can change between starts: read from the environment.
+        os.environ["RAAG_DAGSTER_PG_URL"] = db.dagster_storage_url()
+        config += "storage:\n  postgres:\n    postgres_url:\n      env: RAAG_DAGSTER_PG_URL\n"
+    (home / "dagster.yaml").write_text(config)
     os.environ.setdefault("DAGSTER_HOME", str(home))
     return dg.DagsterInstance.get()
 

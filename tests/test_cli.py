@@ -129,3 +129,20 @@ def test_unresolved_json(cli, demo_store):
     [parked] = json.loads(result.stdout)
     assert parked["src"] == {"doc_id": "expenses", "label": "3"}
     assert parked["reason"].startswith("no document named 'Travel Policy'")
+
+
+def test_dagster_storage_on_postgres(cli, make_store, tmp_path, monkeypatch):
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    store = make_store()
+    monkeypatch.setenv("RAAG_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)
+    monkeypatch.setenv("RAAG_DAGSTER_STORAGE", "postgres")
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    result = cli(store, "ingest", str(tmp_path / "expenses.txt"), "--tenant", "pgd", "--json")
+    assert result.exit_code == 0, result.output
+    run_id = json.loads(result.stdout)["run_id"]
+    with psycopg.connect(make_conninfo(store.url, dbname="dagster")) as conn:
+        rows = conn.execute("SELECT status FROM runs WHERE run_id = %s", [run_id]).fetchall()
+    assert rows == [("SUCCESS",)]
