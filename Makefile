@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench bench-latency graph-eval search-eval ui clean
+.PHONY: install demo test lint bench bench-latency fault-kill graph-eval search-eval ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,9 @@ bench: install
 
 bench-latency: install
 	$(BIN)/python benchmarks/bench_latency.py
+
+fault-kill: install
+	$(BIN)/python benchmarks/fault_kill.py
 
 graph-eval: install
 	$(BIN)/python benchmarks/graph_eval.py

@@ -1,0 +1,127 @@
+"""Kill `raag ingest` (with the embedded Postgres it started) by SIGKILL at random points, 20
+times, re-running after each; then check that the store converges to exactly what a clean
+ingest produces (no duplicates, no orphans, nothing lost). Odd runs ingest a changed corpus
+(two files edited), so every run has parsing, sectioning, graph and embedding work to be
+killed in.
+
+Run: make fault-kill   (about 5 minutes)
+"""
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+ROOT = Path(__file__).resolve().parents[1]
+RAAG = str(Path(sys.executable).parent / "raag")
+KILLS = int(os.environ.get("KILLS", 20))
+TABLES = {
+    "documents": "SELECT doc_id, content_hash, text FROM documents "
+    "WHERE tenant_id = 't' ORDER BY 1",
+    "sections": "SELECT section_id, doc_id, label, text FROM sections "
+    "WHERE tenant_id = 't' ORDER BY 1",
+    "chunks": "SELECT doc_id, chunk_index, content_hash, embedding::text FROM chunks "
+    "WHERE tenant_id = 't' ORDER BY 1, 2",
+    "edges": "SELECT stage, ordinal, edge_id FROM edges WHERE tenant_id = 't' ORDER BY 1, 2",
+    "unresolved": "SELECT ordinal, matched_text, status FROM unresolved_references "
+    "WHERE tenant_id = 't' ORDER BY 1",
+}
+
+
+def write_corpus(folder: Path, changed: bool) -> None:
+    shutil.rmtree(folder, ignore_errors=True)
+    shutil.copytree(ROOT / "examples", folder)
+    if changed:
+        for name in ("wfh-policy.md", "expenses.txt"):
+            path = folder / name
+            path.write_text(
+                path.read_text(encoding="utf-8") + "\nThis sentence was added by the fault test.\n",
+                encoding="utf-8",
+            )
+
+
+def ingest(home: Path, corpus: Path) -> subprocess.Popen:
+    env = {**os.environ, "RAAG_HOME": str(home)}
+    env.pop("RAAG_DATABASE_URL", None)
+    env.pop("DAGSTER_HOME", None)
+    return subprocess.Popen(
+        [RAAG, "ingest", str(corpus), "--tenant", "t", "--json"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+
+
+def snapshot(home: Path) -> dict[str, list]:
+    code = (
+        "import json, sys\n"
+        "from raag_assets import db\n"
+        "queries = json.loads(sys.argv[1])\n"
+        "with db.connect() as conn:\n"
+        "    rows = {k: [list(map(str, r)) for r in conn.execute(q)] for k, q in queries.items()}\n"
+        "    print(json.dumps(rows))\n"
+    )
+    import json
+
+    out = subprocess.run(
+        [sys.executable, "-c", code, json.dumps(TABLES)],
+        env={**os.environ, "RAAG_HOME": str(home)},
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    rng = random.Random(11)
+    base = Path(tempfile.mkdtemp(prefix="raag-kill-"))
+    try:
+        clean, victim, corpus = base / "clean", base / "victim", base / "corpus"
+        write_corpus(corpus, changed=False)
+        started = time.perf_counter()
+        assert ingest(clean, corpus).wait() == 0
+        full = time.perf_counter() - started
+        print(f"clean ingest: {full:.1f} s")
+        expected = snapshot(clean)
+        for n in range(1, KILLS + 1):
+            write_corpus(corpus, changed=n % 2 == 1)
+            proc = ingest(victim, corpus)
+            delay = rng.uniform(0.5, full)
+            try:
+                proc.wait(timeout=delay)
+                outcome = "finished before the kill"
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)  # the CLI and anything it started
+                proc.wait()
+                outcome = "killed"
+            print(f"  {n:2d}: SIGKILL at {delay:5.1f} s: {outcome}")
+        write_corpus(corpus, changed=False)
+        assert ingest(victim, corpus).wait() == 0, "the run after the kills failed"
+        got = snapshot(victim)
+        for table in TABLES:
+            same = got[table] == expected[table]
+            dupes = len(got[table]) - len({tuple(r[:2]) for r in got[table]})
+            print(
+                f"{table:<11} rows {len(got[table]):>4} (clean {len(expected[table]):>4}) "
+                f"{'identical' if same else 'DIFFERENT'}; duplicate keys {dupes}"
+            )
+        if got != expected:
+            sys.exit(1)
+        print("converged: the store equals a clean ingest")
+    finally:
+        for home in base.iterdir():
+            subprocess.run(["pkill", "-f", str(home / "pgdata")], check=False)
+        shutil.rmtree(base, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
