@@ -217,6 +217,12 @@ def fingerprint(conn: psycopg.Connection, tenant: str, stage: str) -> str | None
     return row[0] if row else None
 
 
+def forget_fingerprints(conn: psycopg.Connection, tenant: str, stages: Sequence[str]) -> None:
+    """Later stages must run again after the edges stage rewrote what they also write (the
+    parked references' status), even if the edges come out the same."""
+    conn.execute(load_sql("delete_stage_fingerprints"), {"tenant": tenant, "stages": list(stages)})
+
+
 def set_fingerprint(conn: psycopg.Connection, tenant: str, stage: str, value: str) -> None:
     conn.execute(
         load_sql("upsert_stage_fingerprint"),

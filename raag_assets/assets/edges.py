@@ -51,6 +51,9 @@ def edges(
             graph_store.replace_unresolved(conn, tenant, result.parked)
             graph_store.replace_errors(conn, tenant, "edges", result.errors)
             graph_store.set_fingerprint(conn, tenant, "edges", fingerprint)
+            graph_store.forget_fingerprints(
+                conn, tenant, ["term_uses", "topic_links", "resolved_references"]
+            )
         check = endpoints_check(conn, tenant)
     for doc_id, reason in sorted(result.errors.items()):
         context.log.warning(f"extraction failed for {doc_id!r}: {reason}")

@@ -1,0 +1,1 @@
+DELETE FROM stage_fingerprints WHERE tenant_id = %(tenant)s AND stage = ANY(%(stages)s::text[])
