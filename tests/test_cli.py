@@ -146,3 +146,11 @@ def test_dagster_storage_on_postgres(cli, make_store, tmp_path, monkeypatch):
     with psycopg.connect(make_conninfo(store.url, dbname="dagster")) as conn:
         rows = conn.execute("SELECT status FROM runs WHERE run_id = %s", [run_id]).fetchall()
     assert rows == [("SUCCESS",)]
+
+
+def test_unreachable_database_is_one_line(monkeypatch):
+    monkeypatch.setenv("RAAG_DATABASE_URL", "postgresql://postgres@127.0.0.1:1/nothing")
+    result = CliRunner().invoke(main, ["tenants"])
+    assert result.exit_code == 3
+    assert result.output.startswith("error: database unavailable:")
+    assert result.output.strip().count("\n") == 0
