@@ -21,7 +21,6 @@ EDGE_TYPES = (
     "topically_related",
     "applies_to_scope",
 )
-LAYERS = (1, 2, 3)
 
 
 @dataclass(frozen=True)

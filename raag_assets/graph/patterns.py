@@ -140,23 +140,21 @@ def section_edges(
                 "position": m.start,
             }
             edges.append(Edge("references", confidence=confidence, **base))
-            if _OVERRIDE_BEFORE.search(before):
-                cue = _OVERRIDE_BEFORE.search(before).group(0)
+            if override := _OVERRIDE_BEFORE.search(before):
                 edges.append(
                     Edge(
                         "overrides",
                         confidence=0.95 * confidence,
-                        **{**base, "matched_text": cue + m.text},
+                        **{**base, "matched_text": override.group(0) + m.text},
                     )
                 )
-            if _SUBJECT_TO_BEFORE.search(before):
-                cue = _SUBJECT_TO_BEFORE.search(before).group(0)
+            if subject_to := _SUBJECT_TO_BEFORE.search(before):
                 edges.append(
                     Edge(
                         "depends_on",
                         confidence=0.95 * confidence,
                         condition=sentence,
-                        **{**base, "matched_text": cue + m.text},
+                        **{**base, "matched_text": subject_to.group(0) + m.text},
                     )
                 )
             elif _CONDITION_LINK.search(before) and _CONDITION_CUE.search(before):

@@ -37,11 +37,11 @@ def resolve_semantic(
     edges: list[Edge] = []
     still: list[Unresolved] = [p for p in parked if p.kind != "named_section"]
     for p, q in zip(eligible, queries, strict=True):
+        target_doc = corpus.find_doc(p.target_doc)[0] if p.target_doc else None
         pool = [
             i
             for i, s in enumerate(sections)
-            if s.doc_id != p.src_doc_id
-            and (p.target_doc is None or _in_doc(corpus, s, p.target_doc))
+            if s.doc_id != p.src_doc_id and (p.target_doc is None or s.doc_id == target_doc)
         ]
         if not pool:
             still.append(replace(p, reason=f"{p.reason}; no candidate sections"))
@@ -80,8 +80,3 @@ def resolve_semantic(
             )
             still.append(replace(p, reason=why, candidates=ranked))
     return edges, still
-
-
-def _in_doc(corpus: Corpus, s: SectionInfo, name: str) -> bool:
-    doc_id, _ = corpus.find_doc(name)
-    return s.doc_id == doc_id
