@@ -6,7 +6,8 @@ graph-aware scoring with an explanation for every factor, and conflict detection
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from raag_assets.graph.patterns import normalize_scope
 
@@ -140,53 +141,53 @@ def neighbours(
     return out
 
 
+class Step(NamedTuple):
+    """A section expansion brings in: reached over `edge` from `source`, starting at `base`."""
+
+    section_id: str
+    edge: GraphEdge
+    source: Candidate
+    base: float
+
+
 def expand(
     frontier: Sequence[Candidate],
     edges: Sequence[GraphEdge],
     known: set[str],
-    depth: int,
     budget: int,
     per_section: int,
-) -> list[tuple[str, Candidate]]:
-    """One hop: the sections to bring in, best first, as (section_id, half-built candidate
-    whose `section` the caller fills in). Hard edges before soft; soft only from depth 0."""
+) -> list[Step]:
+    """One hop, best first: hard edges before soft (soft only from a primary hit), then the
+    source's score, the edge's confidence, and ids. Adds the chosen sections to `known`."""
     rank = {t: i for i, t in enumerate(HARD_EDGES + SOFT_EDGES)}
-    options = []
-    for source in frontier:
-        for e, other in neighbours(source.section.section_id, edges, soft=source.depth == 0):
-            if other in known:
-                continue
-            kind = "soft" if e.edge_type in SOFT_EDGES else "hard"
-            options.append(
-                (
-                    kind == "soft",
-                    rank[e.edge_type],
-                    -source.score,
-                    -e.confidence,
-                    other,
-                    e.edge_id,
-                    source,
-                    e,
-                )
-            )
-    options.sort(key=lambda o: o[:6])
-    chosen: list[tuple[str, Candidate]] = []
+    options = [
+        (e, other, source)
+        for source in frontier
+        for e, other in neighbours(source.section.section_id, edges, soft=source.depth == 0)
+        if other not in known
+    ]
+    options.sort(
+        key=lambda o: (
+            o[0].edge_type in SOFT_EDGES,
+            rank[o[0].edge_type],
+            -o[2].score,
+            -o[0].confidence,
+            o[1],
+            o[0].edge_id,
+        )
+    )
+    chosen: list[Step] = []
     taken_from: dict[str, int] = {}
-    for *_, other, _eid, source, e in options:
+    for e, other, source in options:
         if len(chosen) >= budget:
             break
-        if other in known or taken_from.get(source.section.section_id, 0) >= per_section:
+        sid = source.section.section_id
+        if other in known or taken_from.get(sid, 0) >= per_section:
             continue
         known.add(other)
-        taken_from[source.section.section_id] = taken_from.get(source.section.section_id, 0) + 1
-        kind = "soft" if e.edge_type in SOFT_EDGES else "hard"
-        base = source.score * DECAY[kind] * e.confidence
-        chosen.append(
-            (
-                other,
-                Candidate(source.section, depth, base, via=e, via_from=source.section.section_id),
-            )
-        )
+        taken_from[sid] = taken_from.get(sid, 0) + 1
+        decay = DECAY["soft" if e.edge_type in SOFT_EDGES else "hard"]
+        chosen.append(Step(other, e, source, source.score * decay * e.confidence))
     return chosen
 
 
@@ -408,7 +409,3 @@ def resolve(
         RULES[5],
         f"{name[w.section.section_id]} scored higher ({w.score:.4f})",
     )
-
-
-def with_section(candidate: Candidate, section: SectionView) -> Candidate:
-    return replace(candidate, section=section)

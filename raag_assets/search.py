@@ -13,7 +13,7 @@ import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -116,14 +116,22 @@ def search(
         known = {cand.section.section_id for cand in candidates}
         frontier = list(candidates)
         for depth in range(1, max_expansion_hops + 1):
-            budget = max_expanded - (len(candidates) - len(hits))
+            budget = max_expanded - sum(1 for cand in candidates if not cand.hit)
             if budget <= 0 or not frontier:
                 break
             edges = _edges(c, tenant, [f.section.section_id for f in frontier])
-            chosen = enrich.expand(frontier, edges, known, depth, budget, PER_SECTION)
-            loaded = _sections(c, tenant, [sid for sid, _ in chosen], superseded)
+            steps = enrich.expand(frontier, edges, known, budget, PER_SECTION)
+            loaded = _sections(c, tenant, [step.section_id for step in steps], superseded)
             frontier = [
-                enrich.with_section(cand, loaded[sid]) for sid, cand in chosen if sid in loaded
+                Candidate(
+                    loaded[step.section_id],
+                    depth,
+                    step.base,
+                    via=step.edge,
+                    via_from=step.source.section.section_id,
+                )
+                for step in steps
+                if step.section_id in loaded
             ]
             candidates.extend(frontier)
         timings["expansion"] = clock.lap()
@@ -236,9 +244,7 @@ def _attach_scopes_and_dates(candidates: list[Candidate], edges: Sequence[GraphE
         ]
         section = cand.section
         start = max([d for d in [section.effective_from, *starts] if d], default=None)
-        cand.section = SectionView(
-            **{**section.__dict__, "scopes": tuple(scopes), "effective_from": start}
-        )
+        cand.section = replace(section, scopes=tuple(scopes), effective_from=start)
 
 
 # --- output -----------------------------------------------------------------------------

@@ -68,21 +68,21 @@ def test_expansion_follows_hard_edges_before_soft_and_respects_limits():
         edge("e3", "uses_term", "a", "d"),
         edge("e4", "overrides", "o", "a"),  # incoming: a section overriding a hit comes in
     ]
-    chosen = enrich.expand([a], edges, {"a"}, depth=1, budget=10, per_section=10)
-    assert [sid for sid, _ in chosen] == ["o", "r", "d", "t"]
-    assert chosen[0][1].via.edge_id == "e4" and chosen[0][1].base == pytest.approx(0.03 * 0.8)
-    assert chosen[-1][1].base == pytest.approx(0.03 * 0.5 * 0.9)  # soft edges decay more
-    assert [s for s, _ in enrich.expand([a], edges, {"a"}, 1, budget=2, per_section=10)] == [
+    chosen = enrich.expand([a], edges, {"a"}, budget=10, per_section=10)
+    assert [step.section_id for step in chosen] == ["o", "r", "d", "t"]
+    assert chosen[0].edge.edge_id == "e4" and chosen[0].base == pytest.approx(0.03 * 0.8)
+    assert chosen[-1].base == pytest.approx(0.03 * 0.5 * 0.9)  # soft edges decay more
+    assert [s.section_id for s in enrich.expand([a], edges, {"a"}, budget=2, per_section=10)] == [
         "o",
         "r",
     ]
-    assert len(enrich.expand([a], edges, {"a"}, 1, budget=10, per_section=1)) == 1
+    assert len(enrich.expand([a], edges, {"a"}, budget=10, per_section=1)) == 1
 
 
 def test_soft_edges_only_one_hop_from_a_primary():
     expanded = Candidate(section("x"), 1, 0.02)
     edges = [edge("e1", "topically_related", "x", "t"), edge("e2", "references", "x", "r")]
-    assert [s for s, _ in enrich.expand([expanded], edges, {"x"}, 2, 10, 10)] == ["r"]
+    assert [s.section_id for s in enrich.expand([expanded], edges, {"x"}, 10, 10)] == ["r"]
 
 
 @pytest.mark.parametrize(
