@@ -107,6 +107,18 @@ def retrieve(
     plan: RetrievalPlan | None = None,
 ) -> list[Candidate]:
     """Candidates for `query` in `tenant`'s chunks, best first. Deterministic for a store state."""
+    with tenant_reader(conn, tenant):  # Postgres lets this transaction see one tenant only
+        return retrieve_as_reader(conn, query, tenant, embed, plan)
+
+
+def retrieve_as_reader(
+    conn: psycopg.Connection,
+    query: str,
+    tenant: str,
+    embed: EmbedFn,
+    plan: RetrievalPlan | None = None,
+) -> list[Candidate]:
+    """retrieve() for a caller already inside `db.tenant_reader(conn, tenant)`."""
     plan = plan or RetrievalPlan()
     query = " ".join(query.split())
     if not query:
@@ -120,24 +132,26 @@ def retrieve(
         "doc_ids": list(plan.doc_ids) or None,
     }
     lists: list[list[Key]] = []
-    with tenant_reader(conn, tenant):  # Postgres lets this transaction see one tenant only
-        if plan.mode in ("hybrid", "vector"):
-            lists.append(_vector_keys(conn, embed([query])[0], params))
-        if plan.mode in ("hybrid", "fulltext"):
-            lists.append(_fulltext_keys(conn, query, params))
-        fused = rrf_fuse(lists, plan.rrf_k)[: plan.k]
-        if plan.mode == "fulltext":
-            fused = [Fused(f.key, f.score, (None, *f.ranks)) for f in fused]
-        elif plan.mode == "vector":
-            fused = [Fused(f.key, f.score, (*f.ranks, None)) for f in fused]
-        return _load(conn, tenant, fused)
+    if plan.mode in ("hybrid", "vector"):
+        lists.append(_vector_keys(conn, embed([query])[0], params))
+    if plan.mode in ("hybrid", "fulltext"):
+        lists.append(_fulltext_keys(conn, query, params))
+    fused = rrf_fuse(lists, plan.rrf_k)[: plan.k]
+    if plan.mode == "fulltext":
+        fused = [Fused(f.key, f.score, (None, *f.ranks)) for f in fused]
+    elif plan.mode == "vector":
+        fused = [Fused(f.key, f.score, (*f.ranks, None)) for f in fused]
+    return _load(conn, tenant, fused)
 
 
 def _vector_keys(conn: psycopg.Connection, embedding: np.ndarray, params: dict) -> list[Key]:
     # Enough of the HNSW graph is searched to fill the pool, and with filters the scan goes on
     # (iteratively, in exact distance order) until the pool is full or the index is exhausted.
-    conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", [str(max(40, params["pool"]))])
-    conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', true)")
+    conn.execute(
+        "SELECT set_config('hnsw.ef_search', %s, true), "
+        "set_config('hnsw.iterative_scan', 'strict_order', true)",
+        [str(max(40, params["pool"]))],
+    )
     rows = conn.execute(load_sql("retrieve_vector"), {**params, "embedding": embedding}).fetchall()
     rows.sort(key=lambda r: (r[2], r[0], r[1]))  # distance, then the canonical tie-break
     return [(r[0], r[1]) for r in rows]

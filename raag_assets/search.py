@@ -23,7 +23,7 @@ from raag_assets import db, enrich, graph_store
 from raag_assets.enrich import Candidate, GraphEdge, Hit, SectionView
 from raag_assets.errors import InvalidFilter
 from raag_assets.query_analysis import analyze
-from raag_assets.retrieval import Mode, RetrievalPlan, retrieve
+from raag_assets.retrieval import Mode, RetrievalPlan, retrieve_as_reader
 
 EmbedFn = Callable[[list[str]], np.ndarray]
 DEFAULT_K = 8
@@ -157,7 +157,7 @@ def _retrieved_hits(
     conn: psycopg.Connection, query: str, tenant: str, embed: EmbedFn, plan: RetrievalPlan
 ) -> list[Hit]:
     hits: dict[str, Hit] = {}
-    for cand in retrieve(conn, query, tenant, embed, plan):
+    for cand in retrieve_as_reader(conn, query, tenant, embed, plan):
         if cand.section_id not in hits:  # the section's best chunk speaks for it
             hits[cand.section_id] = Hit(
                 cand.section_id, cand.score, cand.vector_rank, cand.fulltext_rank, cand.chunk_index
