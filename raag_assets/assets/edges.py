@@ -8,7 +8,14 @@ from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from resources import PostgresResource, SpacyResource
 
-from .graph_metadata import ENDPOINTS_CHECK, edge_metadata, endpoints_check, errors_table, unchanged
+from .graph_metadata import (
+    ENDPOINTS_CHECK,
+    edge_metadata,
+    endpoints_check,
+    errors_table,
+    timing,
+    unchanged,
+)
 from .sections import sections
 
 EDGES_VERSION = "1"
@@ -36,10 +43,7 @@ def edges(
         secs = graph_store.sections(conn, tenant)
         fingerprint = graph_store.inputs_fingerprint(docs, secs, EDGES_VERSION, nlp.model)
         if graph_store.fingerprint(conn, tenant, "edges") == fingerprint:
-            kept = unchanged(conn, tenant, "edges")
-            return dg.MaterializeResult(
-                metadata=kept.metadata, check_results=[endpoints_check(conn, tenant)]
-            )
+            return unchanged(conn, tenant, "edges", [endpoints_check(conn, tenant)])
         result = extract(docs, secs, nlp.parse)
         order = {s.section_id: s.ordinal for s in secs}
         with conn.transaction():  # the whole stage or nothing: readers never see half a graph
@@ -57,7 +61,6 @@ def edges(
         check = endpoints_check(conn, tenant)
     for doc_id, reason in sorted(result.errors.items()):
         context.log.warning(f"extraction failed for {doc_id!r}: {reason}")
-    seconds = time.perf_counter() - started
     return dg.MaterializeResult(
         check_results=[check],
         metadata={
@@ -67,7 +70,6 @@ def edges(
             "failed_documents": len(result.errors),
             "failures": errors_table(result.errors),
             "sections": len(secs),
-            "seconds": round(seconds, 2),
-            "sections_per_second": round(len(secs) / seconds, 1) if seconds else 0.0,
+            **timing(started, len(secs)),
         },
     )

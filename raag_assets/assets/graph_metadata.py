@@ -1,7 +1,8 @@
 """Materialisation metadata shared by the graph assets: what the UI shows for each run."""
 
+import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import dagster as dg
 import psycopg
@@ -91,15 +92,21 @@ def downstream_fingerprint(conn: psycopg.Connection, tenant: str, *code: str) ->
     return ":".join([upstream, *code]) if upstream else None
 
 
-def unchanged(conn: psycopg.Connection, tenant: str, stage: str) -> dg.MaterializeResult:
+def unchanged(
+    conn: psycopg.Connection,
+    tenant: str,
+    stage: str,
+    check_results: Sequence[dg.AssetCheckResult] = (),
+) -> dg.MaterializeResult:
     """The result of a stage that found its inputs and code as they were: rows kept."""
     counts = graph_store.edge_counts(conn, tenant)
     return dg.MaterializeResult(
+        check_results=list(check_results),
         metadata={
             "unchanged": True,
             "note": f"{stage}: same inputs and code as the last run, rows kept",
             "edges_in_tenant": sum(sum(v.values()) for v in counts.values()),
-        }
+        },
     )
 
 
@@ -114,4 +121,38 @@ def endpoints_check(conn: psycopg.Connection, tenant: str) -> dg.AssetCheckResul
         passed=dangling == 0,
         metadata={"dangling_edges": dangling},
         description="every edge endpoint exists",
+    )
+
+
+def timing(started: float, sections: int) -> dict[str, float]:
+    seconds = time.perf_counter() - started
+    return {
+        "seconds": round(seconds, 2),
+        "sections_per_second": round(sections / seconds, 1) if seconds else 0.0,
+    }
+
+
+def rebuild_stage(
+    conn: psycopg.Connection,
+    tenant: str,
+    stage: str,
+    code_version: str,
+    compute: Callable[[list[SectionInfo]], list[Edge]],
+) -> dg.MaterializeResult:
+    """A graph stage after `edges`: keep its rows if the edges stage's output and this stage's
+    code are as last time; else compute its edges from the sections and replace its rows."""
+    started = time.perf_counter()
+    fingerprint = downstream_fingerprint(conn, tenant, code_version)
+    if fingerprint and graph_store.fingerprint(conn, tenant, stage) == fingerprint:
+        return unchanged(conn, tenant, stage)
+    secs = graph_store.sections(conn, tenant)
+    found = compute(secs)
+    with conn.transaction():
+        graph_store.replace_edges(
+            conn, tenant, stage, found, {s.section_id: s.ordinal for s in secs}
+        )
+        if fingerprint:
+            graph_store.set_fingerprint(conn, tenant, stage, fingerprint)
+    return dg.MaterializeResult(
+        metadata={**edge_metadata(found, secs), **timing(started, len(secs))}
     )

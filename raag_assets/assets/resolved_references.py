@@ -11,7 +11,7 @@ from raag_assets.partitions import tenants
 from resources import EmbedderResource, PostgresResource
 
 from .embeddings import embeddings
-from .graph_metadata import downstream_fingerprint, edge_metadata, unchanged
+from .graph_metadata import downstream_fingerprint, edge_metadata, timing, unchanged
 
 RESOLVED_REFERENCES_VERSION = "1"
 
@@ -62,12 +62,11 @@ def resolved_references(
                     )
             if fingerprint:
                 graph_store.set_fingerprint(conn, tenant, "resolved_references", fingerprint)
-    seconds = time.perf_counter() - started
     return dg.MaterializeResult(
         metadata={
             **edge_metadata(found, secs),
             "resolved": len(found),
             "still_parked": len(still),
-            "seconds": round(seconds, 2),
+            **timing(started, len(secs)),
         }
     )

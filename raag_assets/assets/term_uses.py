@@ -1,5 +1,3 @@
-import time
-
 import dagster as dg
 
 from raag_assets import graph_store
@@ -9,7 +7,7 @@ from raag_assets.partitions import tenants
 from resources import PostgresResource
 
 from .edges import edges
-from .graph_metadata import downstream_fingerprint, edge_metadata, unchanged
+from .graph_metadata import rebuild_stage
 
 TERM_USES_VERSION = "1"
 
@@ -27,29 +25,16 @@ def term_uses(
     context: dg.AssetExecutionContext, postgres: PostgresResource
 ) -> dg.MaterializeResult:
     tenant = validate_tenant(context.partition_key)
-    started = time.perf_counter()
     with postgres.connect() as conn:
-        fingerprint = downstream_fingerprint(conn, tenant, TERM_USES_VERSION)
-        if fingerprint and graph_store.fingerprint(conn, tenant, "term_uses") == fingerprint:
-            return unchanged(conn, tenant, "term_uses")
-        secs = graph_store.sections(conn, tenant)
-        found = find_term_uses(
-            secs,
-            graph_store.terms(conn, tenant),
-            graph_store.referenced_documents(conn, tenant),
-            graph_store.superseded_documents(conn, tenant),
+        return rebuild_stage(
+            conn,
+            tenant,
+            "term_uses",
+            TERM_USES_VERSION,
+            lambda secs: find_term_uses(
+                secs,
+                graph_store.terms(conn, tenant),
+                graph_store.referenced_documents(conn, tenant),
+                graph_store.superseded_documents(conn, tenant),
+            ),
         )
-        with conn.transaction():
-            graph_store.replace_edges(
-                conn, tenant, "term_uses", found, {s.section_id: s.ordinal for s in secs}
-            )
-            if fingerprint:
-                graph_store.set_fingerprint(conn, tenant, "term_uses", fingerprint)
-    seconds = time.perf_counter() - started
-    return dg.MaterializeResult(
-        metadata={
-            **edge_metadata(found, secs),
-            "seconds": round(seconds, 2),
-            "sections_per_second": round(len(secs) / seconds, 1) if seconds else 0.0,
-        }
-    )

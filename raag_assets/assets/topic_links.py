@@ -1,5 +1,3 @@
-import time
-
 import dagster as dg
 
 from raag_assets import graph_store
@@ -8,7 +6,7 @@ from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from resources import PostgresResource
 
-from .graph_metadata import downstream_fingerprint, edge_metadata, unchanged
+from .graph_metadata import rebuild_stage
 from .term_uses import term_uses
 
 TOPIC_LINKS_VERSION = "1"
@@ -27,24 +25,11 @@ def topic_links(
     context: dg.AssetExecutionContext, postgres: PostgresResource
 ) -> dg.MaterializeResult:
     tenant = validate_tenant(context.partition_key)
-    started = time.perf_counter()
     with postgres.connect() as conn:
-        fingerprint = downstream_fingerprint(conn, tenant, TOPIC_LINKS_VERSION)
-        if fingerprint and graph_store.fingerprint(conn, tenant, "topic_links") == fingerprint:
-            return unchanged(conn, tenant, "topic_links")
-        secs = graph_store.sections(conn, tenant)
-        found = find_topic_links(secs, graph_store.topics(conn, tenant))
-        with conn.transaction():
-            graph_store.replace_edges(
-                conn, tenant, "topic_links", found, {s.section_id: s.ordinal for s in secs}
-            )
-            if fingerprint:
-                graph_store.set_fingerprint(conn, tenant, "topic_links", fingerprint)
-    seconds = time.perf_counter() - started
-    return dg.MaterializeResult(
-        metadata={
-            **edge_metadata(found, secs),
-            "seconds": round(seconds, 2),
-            "sections_per_second": round(len(secs) / seconds, 1) if seconds else 0.0,
-        }
-    )
+        return rebuild_stage(
+            conn,
+            tenant,
+            "topic_links",
+            TOPIC_LINKS_VERSION,
+            lambda secs: find_topic_links(secs, graph_store.topics(conn, tenant)),
+        )
