@@ -141,12 +141,9 @@ def search(
         f"{summary['expanded']} expanded, {summary['conflicts_detected']} conflicts)[/]"
     )
     for r in result.results:
-        where = f"{r['doc_id']} § {r['label']}" + (
-            "" if r["label"] == r["heading"] else f" {r['heading']}"
-        )
-        page = f", p. {r['page_start']}" if r["page_start"] else ""
+        where = _titled(r["doc_id"], r["label"], r["heading"], r["page_start"])
         out.print(
-            f"\n[bold cyan][{r['rank']}][/] [bold]{where}[/]{page}  [dim]score {r['score']:.4f}[/]",
+            f"\n[bold cyan][{r['rank']}][/] [bold]{where}[/]  [dim]score {r['score']:.4f}[/]",
             highlight=False,
         )
         out.print(f"    [dim]why:[/] {r['retrieval_reason']}", highlight=False)
@@ -210,11 +207,10 @@ def retrieve(
         return
     out.print(f"[bold]{query}[/]  [dim]({tenant}, {len(results)} results, {mode})[/]")
     for n, c in enumerate(results, start=1):
-        where = f"{c.doc_id} § {c.label}" + ("" if c.label == c.heading else f" {c.heading}")
-        page = f", p. {c.page_start}" if c.page_start else ""
+        where = _titled(c.doc_id, c.label, c.heading, c.page_start)
         ranks = f"vector #{c.vector_rank or '-'}, text #{c.fulltext_rank or '-'}"
         out.print(
-            f"\n[bold cyan][{n}][/] [bold]{where}[/]{page}  [dim]score {c.score:.4f} ({ranks})[/]",
+            f"\n[bold cyan][{n}][/] [bold]{where}[/]  [dim]score {c.score:.4f} ({ranks})[/]",
             highlight=False,
         )
         body = c.content.split("\n", 1)[-1]
@@ -433,6 +429,12 @@ def _edge_json(r: dict[str, Any]) -> dict[str, Any]:
         "edge_id": r["edge_id"],
         "stage": r["stage"],
     }
+
+
+def _titled(doc_id: str, label: str, heading: str, page: int | None) -> str:
+    """'leave-policy § 3.3 Carry-Over, p. 2' (the heading only when it is not the label)."""
+    title = f"{doc_id} § {label}" + ("" if label == heading else f" {heading}")
+    return title + (f", p. {page}" if page else "")
 
 
 def _where(ref: dict[str, Any]) -> str:
