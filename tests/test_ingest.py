@@ -57,8 +57,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("001_init",),
         ("002_graph",),
         ("003_stage_fingerprints",),
-        ("004_drop_tenant",),
-        ("005_tenant_readers",),
+        ("004_tenant_readers",),
     ]
 
 
