@@ -25,7 +25,7 @@ from psycopg.types.json import Jsonb  # noqa: E402
 
 from raag_assets import db  # noqa: E402
 from raag_assets.identity import sha256_hex  # noqa: E402
-from raag_assets.retrieval import RetrievalPlan, retrieve  # noqa: E402
+from raag_assets.retrieval import FULLTEXT_CAP, RetrievalPlan, retrieve  # noqa: E402
 from raag_assets.search import search  # noqa: E402
 from resources.embedder import shared_embedder  # noqa: E402
 
@@ -249,51 +249,38 @@ def main() -> None:
                 f"unbounded {u:.1f} ms ({u / b:.1f}x)"
             )
 
-        vector = embed([QUERIES[0]])[0]
-        print("\nEXPLAIN, vector candidates (tenant 'big'):")
-        with db.tenant_reader(conn, "big"):  # as retrieve() runs it: the tenant's reader role
-            conn.execute("SET LOCAL hnsw.ef_search = 50")
-            conn.execute("SET LOCAL hnsw.iterative_scan = strict_order")
-            plan_rows = conn.execute(
-                "EXPLAIN " + db.load_sql("retrieve_vector"),
-                {
-                    "tenant": "big",
-                    "pool": 50,
-                    "tags_any": None,
-                    "tags_all": None,
-                    "metadata": Jsonb({}),
-                    "doc_ids": None,
-                    "embedding": vector,
-                },
-            ).fetchall()
-        print(
-            "\n".join("  " + re.sub(r"'\[[^\]]*\]'", "'[…384 floats…]'", r[0]) for r in plan_rows)
+        filters = {"tenant": "big", "pool": 50, "tags_any": None, "tags_all": None,
+                   "metadata": Jsonb({}), "doc_ids": None}  # fmt: skip
+        explain(
+            conn,
+            "vector candidates",
+            "retrieve_vector",
+            {**filters, "embedding": embed([QUERIES[0]])[0]},
+            setup=("SET LOCAL hnsw.ef_search = 50", "SET LOCAL hnsw.iterative_scan = strict_order"),
         )
-        print("\nEXPLAIN, full-text candidates for a common-word query:")
-        with db.tenant_reader(conn, "big"):
-            plan_rows = conn.execute(
-                "EXPLAIN " + db.load_sql("retrieve_fulltext"),
-                {
-                    "tenant": "big",
-                    "pool": 50,
-                    "tags_any": None,
-                    "tags_all": None,
-                    "metadata": Jsonb({}),
-                    "doc_ids": None,
-                    "match": ["licens", "work"],
-                    "op": " & ",
-                    "rank": ["licens", "work"],
-                    "cap": 5000,
-                },
-            ).fetchall()
-        print("\n".join("  " + r[0] for r in plan_rows))
-        print("\nEXPLAIN, graph expansion (edges touching 12 sections):")
-        with db.tenant_reader(conn, "big"):
-            plan_rows = conn.execute(
-                "EXPLAIN " + db.load_sql("select_edges_touching"),
-                {"tenant": "big", "ids": [f"s{i:07d}" for i in range(12)]},
-            ).fetchall()
-        print("\n".join("  " + r[0] for r in plan_rows))
+        words = {"match": ["licens", "work"], "op": " & ", "rank": ["licens", "work"]}
+        explain(
+            conn,
+            "full-text candidates for a common-word query",
+            "retrieve_fulltext",
+            {**filters, **words, "cap": FULLTEXT_CAP},
+        )
+        explain(
+            conn,
+            "graph expansion (edges touching 12 sections)",
+            "select_edges_touching",
+            {"tenant": "big", "ids": [f"s{i:07d}" for i in range(12)]},
+        )
+
+
+def explain(conn, title: str, query: str, params: dict, setup: tuple[str, ...] = ()) -> None:
+    """The plan of a named query as retrieve() and search() run it: as the tenant's reader."""
+    print(f"\nEXPLAIN, {title} (tenant 'big'):")
+    with db.tenant_reader(conn, "big"):
+        for statement in setup:
+            conn.execute(statement)
+        rows = conn.execute("EXPLAIN " + db.load_sql(query), params).fetchall()
+    print("\n".join("  " + re.sub(r"'\[[^\]]*\]'", "'[…384 floats…]'", r[0]) for r in rows))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,3 @@
--- Also: raag_drop_tenant, which removes a tenant's partitions, schema, role and registration.
 -- Tenant isolation the database enforces. Each tenant gets a schema of views over its own
 -- partitions and a role that may read only that schema. Retrieval reads as the tenant's role
 -- with the schema first on its search_path, so the same SQL sees one tenant's rows; a query
