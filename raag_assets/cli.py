@@ -317,7 +317,7 @@ def tenants(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(rows, indent=2))
         return
-    table = Table("tenant", "documents", "sections", "chunks", "embedded")
+    table = Table("tenant", "documents", "earlier versions", "sections", "chunks", "embedded")
     for r in rows:
         table.add_row(*(str(v) for v in r.values()))
     out.print(table)

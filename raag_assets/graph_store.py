@@ -13,8 +13,10 @@ from raag_assets.graph.terms import Term
 from raag_assets.identity import canonical_json, sha256_hex
 
 
-def documents(conn: psycopg.Connection, tenant: str) -> list[DocInfo]:
-    rows = conn.execute(load_sql("select_graph_documents"), {"tenant": tenant}).fetchall()
+def documents(conn: psycopg.Connection, tenant: str, *, history: bool = False) -> list[DocInfo]:
+    """The tenant's live documents; with `history`, also earlier versions of changed ones."""
+    params = {"tenant": tenant, "history": history}
+    rows = conn.execute(load_sql("select_graph_documents"), params).fetchall()
     return [DocInfo(*row) for row in rows]
 
 

@@ -22,7 +22,14 @@ from raag_assets.partitions import tenants
 from raag_assets.settings import dagster_home
 from resources import LandingResource, PostgresResource
 
-_SCALARS = (dg.IntMetadataValue, dg.FloatMetadataValue, dg.TextMetadataValue, dg.BoolMetadataValue)
+# what an IngestSummary carries of each stage's metadata (tables and previews stay in the UI)
+_PLAIN = (
+    dg.IntMetadataValue,
+    dg.FloatMetadataValue,
+    dg.TextMetadataValue,
+    dg.BoolMetadataValue,
+    dg.JsonMetadataValue,
+)
 QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 
@@ -170,7 +177,7 @@ def _stage_metadata(result: dg.ExecuteInProcessResult) -> dict[str, dict[str, An
     for event in result.get_asset_materialization_events():
         mat = event.step_materialization_data.materialization
         stages[mat.asset_key.to_user_string()] = {
-            key: value.value for key, value in mat.metadata.items() if isinstance(value, _SCALARS)
+            key: value.value for key, value in mat.metadata.items() if isinstance(value, _PLAIN)
         }
     return stages
 

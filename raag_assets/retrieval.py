@@ -34,6 +34,7 @@ class RetrievalPlan:
     tags_all: tuple[str, ...] = ()
     metadata: Mapping[str, Any] = field(default_factory=dict)
     doc_ids: tuple[str, ...] = ()  # only these documents ("in document X")
+    history: bool = False  # also earlier versions of changed documents (as-of search)
 
     def __post_init__(self) -> None:
         if not 1 <= self.k <= 1000:
@@ -130,6 +131,7 @@ def retrieve_as_reader(
         "tags_all": list(plan.tags_all) or None,
         "metadata": Jsonb(dict(plan.metadata)),
         "doc_ids": list(plan.doc_ids) or None,
+        "history": plan.history,
     }
     lists: list[list[Key]] = []
     if plan.mode in ("hybrid", "vector"):

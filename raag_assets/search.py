@@ -102,12 +102,14 @@ def search(
                     tags_all=tuple(tags_all),
                     metadata=dict(metadata or {}),
                     doc_ids=analysis.doc_ids,
+                    history=as_of is not None,
                 ),
             )
         )[:k]
         timings["candidates"] = clock.lap()
         superseded = graph_store.superseded_documents(c, tenant)
-        sections = _sections(c, tenant, [h.section_id for h in hits], superseded)
+        history = as_of is not None  # earlier versions of changed documents answer as-of queries
+        sections = _sections(c, tenant, [h.section_id for h in hits], superseded, history)
         candidates = [
             Candidate(sections[h.section_id], 0, h.score, hit=h)
             for h in hits
@@ -121,7 +123,7 @@ def search(
                 break
             edges = _edges(c, tenant, [f.section.section_id for f in frontier])
             steps = enrich.expand(frontier, edges, known, budget, PER_SECTION)
-            loaded = _sections(c, tenant, [step.section_id for step in steps], superseded)
+            loaded = _sections(c, tenant, [step.section_id for step in steps], superseded, history)
             frontier = [
                 Candidate(
                     loaded[step.section_id],
@@ -202,11 +204,18 @@ def _caller_hits(
 
 
 def _sections(
-    conn: psycopg.Connection, tenant: str, ids: Sequence[str], superseded: set[str]
+    conn: psycopg.Connection,
+    tenant: str,
+    ids: Sequence[str],
+    superseded: set[str],
+    history: bool,
 ) -> dict[str, SectionView]:
     if not ids:
         return {}
-    rows = conn.execute(db.load_sql("select_search_sections"), {"tenant": tenant, "ids": list(ids)})
+    rows = conn.execute(
+        db.load_sql("select_search_sections"),
+        {"tenant": tenant, "ids": list(ids), "history": history},
+    )
     out = {}
     for r in rows:
         out[r[0]] = SectionView(*r[:13], topics=tuple(r[13]), superseded=r[1] in superseded)

@@ -1,6 +1,7 @@
 """Writing and reading the ingest tables. Each function takes an open connection; callers
 own the transaction boundaries (one per document, so a failure loses nothing stored)."""
 
+import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -29,7 +30,21 @@ def document_hashes(conn: psycopg.Connection, tenant: str) -> dict[str, str]:
     return dict(conn.execute(load_sql("select_document_hashes"), {"tenant": tenant}).fetchall())
 
 
-def upsert_document(conn: psycopg.Connection, tenant: str, doc: ParsedDocument) -> None:
+def archive_version(
+    conn: psycopg.Connection, tenant: str, doc_id: str, declared: dt.date | None, today: dt.date
+) -> str | None:
+    """Keep the live version of `doc_id` as `<doc_id>@v<n>` before a changed file replaces it,
+    in force until the new version starts (`declared` effective_from, else `today`). Returns
+    the archived id (None if the document is new)."""
+    params = {"tenant": tenant, "doc_id": doc_id, "declared": declared, "today": today}
+    return conn.execute(load_sql("archive_version"), params).fetchone()[0]
+
+
+def upsert_document(
+    conn: psycopg.Connection, tenant: str, doc: ParsedDocument, in_force_from: dt.date | None = None
+) -> None:
+    """Insert or replace the live version of a document. `in_force_from` dates a new version
+    whose metadata gives no effective_from (the day it replaced the one before)."""
     meta = doc.meta
     conn.execute(
         load_sql("upsert_document"),
@@ -43,7 +58,7 @@ def upsert_document(conn: psycopg.Connection, tenant: str, doc: ParsedDocument) 
             "authority_level": meta.authority_level,
             "tags": list(meta.tags),
             "metadata": Jsonb(meta.metadata()),
-            "effective_from": meta.effective_from,
+            "effective_from": meta.effective_from or in_force_from,
             "effective_to": meta.effective_to,
             "supersedes": meta.supersedes,
             "content_hash": doc.content_hash,

@@ -102,6 +102,7 @@ def test_ingest_json_summary_and_tenants(cli, make_store, tmp_path: Path, monkey
         {
             "tenant": "cli",
             "documents": 1,
+            "earlier_versions": 0,
             "sections": summary["sections"],
             "chunks": summary["chunks"],
             "embedded": summary["chunks"],

@@ -58,6 +58,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("002_graph",),
         ("003_stage_fingerprints",),
         ("004_tenant_readers",),
+        ("005_document_versions",),
     ]
 
 
@@ -69,8 +70,14 @@ def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(
     first = store.ingest([corpus], "acme")
     assert first.success and first.stages["embeddings"]["embedded_now"] == first.counts["chunks"]
     assert first.checks == {
+        "documents:no_earlier_version_live": True,
+        "sections:counts_match": True,
         "edges:edge_endpoints_exist": True,
+        "term_uses:edge_endpoints_exist": True,
+        "topic_links:edge_endpoints_exist": True,
         "embeddings:every_chunk_embedded": True,
+        "resolved_references:edge_endpoints_exist": True,
+        "resolved_references:parked_references_counted": True,
     }
     before = store.rows(CHUNK_ROWS, "acme"), store.rows(SECTION_ROWS, "acme")
     edges_before = store.rows(EDGE_ROWS, "acme")
@@ -83,7 +90,7 @@ def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(
     assert again.success
     assert again.stages["documents"]["unchanged"] == 6
     assert again.stages["embeddings"]["embedded_now"] == 0
-    assert all(again.checks.values()) and len(again.checks) == 2  # checked on unchanged runs too
+    assert again.checks == first.checks  # checked on unchanged runs too
     assert (store.rows(CHUNK_ROWS, "acme"), store.rows(SECTION_ROWS, "acme")) == before
     assert store.rows(EDGE_ROWS, "acme") == edges_before  # same ids, same order
 
@@ -97,7 +104,12 @@ def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(
     new_rows = store.rows(CHUNK_ROWS, "acme")
     old_by_key = {(r[0], r[1]): r for r in before[0]}
     differing = {r[0] for r in new_rows if old_by_key.get((r[0], r[1])) != r}
-    assert differing == {"wfh-policy"}
+    # the live document changed; the version it replaced is kept under its own id
+    assert differing == {"wfh-policy", "wfh-policy@v1"}
+    assert [r[3] for r in new_rows if r[0] == "wfh-policy@v1"] == [
+        r[3] for r in before[0] if r[0] == "wfh-policy"
+    ]
+    new_rows = [r for r in new_rows if r[0] != "wfh-policy@v1"]
     reembedded = changed.stages["embeddings"]["embedded_now"]
     changed_chunks = sum(
         1
@@ -162,7 +174,13 @@ def test_removed_file_removes_its_rows(make_store, tmp_path: Path):
     assert store.ingest([tmp_path / "expenses.txt"], "gone").counts["documents"] == 1
     (store.landing_root / "gone" / "expenses.txt").unlink()
     summary = store.ingest([], "gone")
-    assert summary.counts == {"documents": 0, "sections": 0, "chunks": 0, "embedded": 0}
+    assert summary.counts == {
+        "documents": 0,
+        "earlier_versions": 0,
+        "sections": 0,
+        "chunks": 0,
+        "embedded": 0,
+    }
 
 
 @pytest.mark.parametrize("tenant", ["x'; DROP TABLE chunks; --", "Demo", "a/b"])

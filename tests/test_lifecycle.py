@@ -1,5 +1,6 @@
 """Retracting a document and dropping a tenant: only what was asked goes."""
 
+import datetime as dt
 import shutil
 
 import pytest
@@ -7,6 +8,7 @@ import pytest
 from raag_assets import graph_store
 from raag_assets.errors import DocumentNotFound, TenantNotFound
 from raag_assets.ingest import delete_document, drop_tenant
+from raag_assets.search import search
 from tests.conftest import EXAMPLES
 
 SECTIONS = "SELECT section_id, text FROM sections WHERE tenant_id = %s AND doc_id = %s ORDER BY 1"
@@ -61,3 +63,72 @@ def test_drop_tenant_removes_only_that_tenant(make_store, tmp_path):
     assert not (store.landing_root / "gone").exists()
     with pytest.raises(TenantNotFound):
         drop_tenant("gone", resources=store.resources, instance=store.instance)
+
+
+TRAVEL = "# Travel Rules\n\n## 1 Trains\n\nStaff travel {cls} class on trains.\n\n## 2 Hotels\n\n"
+TRAVEL += "Hotels cost up to 120 euros per night.\n"
+DOCS = "SELECT doc_id, version, version_of, effective_from, effective_to FROM documents "
+DOCS += "WHERE tenant_id = %s ORDER BY doc_id"
+
+
+def test_a_changed_file_becomes_a_new_version_and_the_old_one_answers_as_of_queries(
+    make_store, embedder, tmp_path
+):
+    store = make_store()
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    travel = tmp_path / "travel.md"
+    travel.write_text(TRAVEL.format(cls="second"), encoding="utf-8")
+    assert store.ingest([tmp_path], "ver").success
+    other = store.rows(SECTIONS, "ver", "expenses"), store.rows(CHUNKS, "ver", "expenses")
+
+    travel.write_text(TRAVEL.format(cls="first"), encoding="utf-8")
+    summary = store.ingest([tmp_path], "ver")
+    assert summary.success and all(summary.checks.values())
+    assert summary.stages["documents"]["earlier_versions_kept"] == ["travel@v1"]
+    today = dt.date.today()
+    yesterday = today - dt.timedelta(days=1)
+    assert store.rows(DOCS, "ver") == [
+        ("expenses", 1, None, None, None),
+        ("travel", 2, None, today, None),
+        ("travel@v1", 1, "travel", None, yesterday),
+    ]
+    with store.connect() as conn:
+        supersedes = [
+            (e["src_doc_id"], e["dst_doc_id"])
+            for e in graph_store.edges(conn, "ver")
+            if e["edge_type"] == "supersedes"
+        ]
+        live = search(
+            "which class do staff travel on trains", "ver", conn=conn, embed=embedder.embed
+        )
+        then = search(
+            "which class do staff travel on trains",
+            "ver",
+            as_of_date=yesterday,
+            conn=conn,
+            embed=embedder.embed,
+        )
+    assert supersedes == [("travel", "travel@v1")]
+    # live search never shows the earlier version; as-of search finds it and prefers it
+    assert {r["doc_id"] for r in live.results} <= {"travel", "expenses"}
+    assert live.results[0]["doc_id"] == "travel" and "first class" in live.results[0]["text"]
+    assert then.results[0]["doc_id"] == "travel@v1" and "second class" in then.results[0]["text"]
+    # nothing of another document changed
+    assert (store.rows(SECTIONS, "ver", "expenses"), store.rows(CHUNKS, "ver", "expenses")) == other
+
+    travel.write_text(TRAVEL.format(cls="economy"), encoding="utf-8")
+    assert store.ingest([tmp_path], "ver").success
+    with store.connect() as conn:
+        chain = sorted(
+            (e["src_doc_id"], e["dst_doc_id"])
+            for e in graph_store.edges(conn, "ver")
+            if e["edge_type"] == "supersedes"
+        )
+    assert chain == [("travel", "travel@v2"), ("travel@v2", "travel@v1")]
+
+    # a removed file takes its earlier versions with it
+    (store.landing_root / "ver" / "travel.md").unlink()
+    summary = store.ingest([], "ver")
+    assert summary.success and summary.counts["earlier_versions"] == 0
+    assert [r[0] for r in store.rows(DOCS, "ver")] == ["expenses"]
+    assert (store.rows(SECTIONS, "ver", "expenses"), store.rows(CHUNKS, "ver", "expenses")) == other

@@ -1,3 +1,5 @@
+import datetime as dt
+
 import dagster as dg
 
 from raag_assets.db import add_tenant
@@ -6,12 +8,15 @@ from raag_assets.identity import doc_id_from_name, validate_tenant
 from raag_assets.parsing import ParsedDocument, parse_file
 from raag_assets.partitions import tenants
 from raag_assets.store import (
+    archive_version,
     delete_documents_not_in,
     document_hashes,
     replace_skipped_files,
     upsert_document,
 )
 from resources import LandingResource, PostgresResource
+
+from .checks import VERSIONS_CHECK, versions_check
 
 PARSER_VERSION = "1"
 
@@ -21,6 +26,7 @@ PARSER_VERSION = "1"
     code_version=PARSER_VERSION,
     group_name="ingest",
     kinds={"postgres", "pdf"},
+    check_specs=[dg.AssetCheckSpec(VERSIONS_CHECK, asset="documents")],
     description="The tenant's landed files, parsed (PDF, Markdown, text) and normalised, "
     "with metadata; unreadable files are skipped with a reason.",
 )
@@ -29,7 +35,7 @@ def documents(
 ) -> dg.MaterializeResult:
     tenant = validate_tenant(context.partition_key)
     stored = {}
-    added, changed, unchanged = [], [], []
+    added, changed, unchanged, versions = [], [], [], []
     parsed: dict[str, ParsedDocument] = {}
     skipped: dict[str, str] = {}
     with postgres.connect() as conn:
@@ -53,23 +59,32 @@ def documents(
                 continue
             (changed if doc.doc_id in stored else added).append(doc.doc_id)
             with conn.transaction():  # one document per transaction: a failure loses no other
-                upsert_document(conn, tenant, doc)
+                if doc.doc_id in stored:  # a changed file: keep the version it replaces
+                    today = dt.date.today()
+                    declared = doc.meta.effective_from
+                    versions.append(archive_version(conn, tenant, doc.doc_id, declared, today))
+                    upsert_document(conn, tenant, doc, in_force_from=today)
+                else:
+                    upsert_document(conn, tenant, doc)
         # A skipped file keeps whatever was stored for it before; only files gone are removed.
         keep = set(parsed) | {doc_id_from_name(name) for name in skipped}
         with conn.transaction():
             removed = delete_documents_not_in(conn, tenant, keep)
             replace_skipped_files(conn, tenant, skipped)
+        check = versions_check(conn, tenant)
     return dg.MaterializeResult(
+        check_results=[check],
         metadata={
             "documents": len(parsed),
             "added": len(added),
             "changed": len(changed),
             "unchanged": len(unchanged),
             "removed": dg.MetadataValue.json(removed),
+            "earlier_versions_kept": dg.MetadataValue.json(versions),
             "skipped": len(skipped),
             "skipped_files": dg.MetadataValue.md(_skipped_table(skipped)),
             "preview": dg.MetadataValue.md(_preview(parsed)),
-        }
+        },
     )
 
 

@@ -8,14 +8,8 @@ from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from resources import PostgresResource, SpacyResource
 
-from .graph_metadata import (
-    ENDPOINTS_CHECK,
-    edge_metadata,
-    endpoints_check,
-    errors_table,
-    timing,
-    unchanged,
-)
+from .checks import ENDPOINTS_CHECK, endpoints_check
+from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .sections import sections
 
 EDGES_VERSION = "1"
@@ -39,11 +33,11 @@ def edges(
     tenant = validate_tenant(context.partition_key)
     started = time.perf_counter()
     with postgres.connect() as conn:
-        docs = graph_store.documents(conn, tenant)
+        docs = graph_store.documents(conn, tenant, history=True)
         secs = graph_store.sections(conn, tenant)
         fingerprint = graph_store.inputs_fingerprint(docs, secs, EDGES_VERSION, nlp.model)
         if graph_store.fingerprint(conn, tenant, "edges") == fingerprint:
-            return unchanged(conn, tenant, "edges", [endpoints_check(conn, tenant)])
+            return unchanged(conn, tenant, "edges", [endpoints_check(conn, tenant, "edges")])
         result = extract(docs, secs, nlp.parse)
         order = {s.section_id: s.ordinal for s in secs}
         with conn.transaction():  # the whole stage or nothing: readers never see half a graph
@@ -58,7 +52,7 @@ def edges(
             graph_store.forget_fingerprints(
                 conn, tenant, ["term_uses", "topic_links", "resolved_references"]
             )
-        check = endpoints_check(conn, tenant)
+        check = endpoints_check(conn, tenant, "edges")
     for doc_id, reason in sorted(result.errors.items()):
         context.log.warning(f"extraction failed for {doc_id!r}: {reason}")
     return dg.MaterializeResult(

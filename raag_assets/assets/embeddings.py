@@ -2,12 +2,13 @@ import time
 
 import dagster as dg
 
-from raag_assets.db import check_collection, load_sql
+from raag_assets.db import check_collection
 from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from raag_assets.store import chunks_to_embed, tenant_summary, write_embeddings
 from resources import EmbedderResource, PostgresResource
 
+from .checks import EMBEDDINGS_CHECK, embeddings_check
 from .topic_links import topic_links
 
 EMBEDDINGS_VERSION = "1"
@@ -21,7 +22,7 @@ WRITE_BATCH = 128
     code_version=EMBEDDINGS_VERSION,
     group_name="ingest",
     kinds={"postgres", "pytorch"},
-    check_specs=[dg.AssetCheckSpec("every_chunk_embedded", asset="embeddings")],
+    check_specs=[dg.AssetCheckSpec(EMBEDDINGS_CHECK, asset="embeddings")],
     description="Embeddings for new or changed chunks only (by content hash), batched, "
     "into chunks.embedding for HNSW search.",
 )
@@ -41,19 +42,10 @@ def embeddings(
                 write_embeddings(conn, tenant, [(r[0], r[1]) for r in batch], vectors)
             context.log.info(f"embedded {start + len(batch)}/{len(todo)} chunks")
         summary = tenant_summary(conn, tenant)
-        (missing,) = conn.execute(
-            load_sql("check_embeddings"), {"tenant": tenant, "dims": model.dims}
-        ).fetchone()
+        check = embeddings_check(conn, tenant, model.dims)
     seconds = time.perf_counter() - started
     return dg.MaterializeResult(
-        check_results=[
-            dg.AssetCheckResult(
-                check_name="every_chunk_embedded",
-                passed=missing == 0,
-                metadata={"chunks_without_embedding": missing, "dims": model.dims},
-                description=f"every chunk has a {model.dims}-dim embedding",
-            )
-        ],
+        check_results=[check],
         metadata={
             "embedded_now": len(todo),
             "embedded_total": summary["embedded"],

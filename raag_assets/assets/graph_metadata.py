@@ -8,8 +8,9 @@ import dagster as dg
 import psycopg
 
 from raag_assets import graph_store
-from raag_assets.db import load_sql
 from raag_assets.graph.model import EDGE_TYPES, Edge, SectionInfo
+
+from .checks import endpoints_check
 
 SAMPLE = 15
 
@@ -110,20 +111,6 @@ def unchanged(
     )
 
 
-ENDPOINTS_CHECK = "edge_endpoints_exist"
-
-
-def endpoints_check(conn: psycopg.Connection, tenant: str) -> dg.AssetCheckResult:
-    """Every edge's source and target section or document exists in the tenant."""
-    (dangling,) = conn.execute(load_sql("check_edge_endpoints"), {"tenant": tenant}).fetchone()
-    return dg.AssetCheckResult(
-        check_name=ENDPOINTS_CHECK,
-        passed=dangling == 0,
-        metadata={"dangling_edges": dangling},
-        description="every edge endpoint exists",
-    )
-
-
 def timing(started: float, sections: int) -> dict[str, float]:
     seconds = time.perf_counter() - started
     return {
@@ -144,7 +131,7 @@ def rebuild_stage(
     started = time.perf_counter()
     fingerprint = downstream_fingerprint(conn, tenant, code_version)
     if fingerprint and graph_store.fingerprint(conn, tenant, stage) == fingerprint:
-        return unchanged(conn, tenant, stage)
+        return unchanged(conn, tenant, stage, [endpoints_check(conn, tenant, stage)])
     secs = graph_store.sections(conn, tenant)
     found = compute(secs)
     with conn.transaction():
@@ -154,5 +141,6 @@ def rebuild_stage(
         if fingerprint:
             graph_store.set_fingerprint(conn, tenant, stage, fingerprint)
     return dg.MaterializeResult(
-        metadata={**edge_metadata(found, secs), **timing(started, len(secs))}
+        check_results=[endpoints_check(conn, tenant, stage)],
+        metadata={**edge_metadata(found, secs), **timing(started, len(secs))},
     )

@@ -1,6 +1,7 @@
 import time
 
 import dagster as dg
+import psycopg
 
 from raag_assets import graph_store
 from raag_assets.graph.build import titled
@@ -10,6 +11,7 @@ from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from resources import EmbedderResource, PostgresResource
 
+from .checks import ENDPOINTS_CHECK, PARKED_CHECK, endpoints_check, parked_check
 from .embeddings import embeddings
 from .graph_metadata import downstream_fingerprint, edge_metadata, timing, unchanged
 
@@ -22,6 +24,10 @@ RESOLVED_REFERENCES_VERSION = "1"
     code_version=RESOLVED_REFERENCES_VERSION,
     group_name="graph",
     kinds={"postgres", "pytorch"},
+    check_specs=[
+        dg.AssetCheckSpec(ENDPOINTS_CHECK, asset="resolved_references"),
+        dg.AssetCheckSpec(PARKED_CHECK, asset="resolved_references"),
+    ],
     description="Layer 3: parked references matched to section headings by embedding "
     "similarity (threshold and ranked candidates); the rest stay parked with their reason.",
 )
@@ -38,7 +44,7 @@ def resolved_references(
             fingerprint
             and graph_store.fingerprint(conn, tenant, "resolved_references") == fingerprint
         ):
-            return unchanged(conn, tenant, "resolved_references")
+            return unchanged(conn, tenant, "resolved_references", _checks(conn, tenant))
         secs = graph_store.sections(conn, tenant)
         docs = titled(graph_store.documents(conn, tenant), secs)
         corpus = Corpus(docs, secs, graph_store.superseded_documents(conn, tenant))
@@ -62,11 +68,17 @@ def resolved_references(
                     )
             if fingerprint:
                 graph_store.set_fingerprint(conn, tenant, "resolved_references", fingerprint)
+        checks = _checks(conn, tenant)
     return dg.MaterializeResult(
+        check_results=checks,
         metadata={
             **edge_metadata(found, secs),
             "resolved": len(found),
             "still_parked": len(still),
             **timing(started, len(secs)),
-        }
+        },
     )
+
+
+def _checks(conn: psycopg.Connection, tenant: str) -> list[dg.AssetCheckResult]:
+    return [endpoints_check(conn, tenant, "resolved_references"), parked_check(conn, tenant)]

@@ -7,6 +7,7 @@ from raag_assets.sectioning import SECTIONER_VERSION, build_sections
 from raag_assets.store import documents_to_section, replace_sections
 from resources import EmbedderResource, PostgresResource
 
+from .checks import SECTIONS_CHECK, sections_check
 from .documents import documents
 
 SECTIONS_VERSION = f"{SECTIONER_VERSION}.{CHUNKER_VERSION}"
@@ -18,6 +19,7 @@ SECTIONS_VERSION = f"{SECTIONER_VERSION}.{CHUNKER_VERSION}"
     code_version=SECTIONS_VERSION,
     group_name="ingest",
     kinds={"postgres"},
+    check_specs=[dg.AssetCheckSpec(SECTIONS_CHECK, asset="sections")],
     description="Section tree per document (1 / 1.1, Section N, Article IV, Markdown and PDF "
     "headings) and its chunks, sized to the embedding model's window.",
 )
@@ -56,7 +58,9 @@ def sections(
             " (SELECT count(*) FROM chunks WHERE tenant_id = %(t)s)",
             {"t": tenant},
         ).fetchone()
+        check = sections_check(conn, tenant)
     return dg.MaterializeResult(
+        check_results=[check],
         metadata={
             "sections": totals[0],
             "chunks": totals[1],
@@ -65,7 +69,7 @@ def sections(
             "failed": dg.MetadataValue.json(failed),
             "max_chunk_tokens": policy.max_tokens,
             "preview": dg.MetadataValue.md(_preview(rebuilt)),
-        }
+        },
     )
 
 

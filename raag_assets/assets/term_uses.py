@@ -6,6 +6,7 @@ from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from resources import PostgresResource
 
+from .checks import ENDPOINTS_CHECK
 from .edges import edges
 from .graph_metadata import rebuild_stage
 
@@ -18,6 +19,7 @@ TERM_USES_VERSION = "1"
     code_version=TERM_USES_VERSION,
     group_name="graph",
     kinds={"postgres"},
+    check_specs=[dg.AssetCheckSpec(ENDPOINTS_CHECK, asset="term_uses")],
     description="uses_term edges: every section that uses a term defined elsewhere, linked to "
     "the defining section (own document first, then cited documents).",
 )

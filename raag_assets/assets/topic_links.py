@@ -6,6 +6,7 @@ from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from resources import PostgresResource
 
+from .checks import ENDPOINTS_CHECK
 from .graph_metadata import rebuild_stage
 from .term_uses import term_uses
 
@@ -18,6 +19,7 @@ TOPIC_LINKS_VERSION = "1"
     code_version=TOPIC_LINKS_VERSION,
     group_name="graph",
     kinds={"postgres"},
+    check_specs=[dg.AssetCheckSpec(ENDPOINTS_CHECK, asset="topic_links")],
     description="topically_related edges: each section's closest sections in other documents "
     "by Jaccard overlap of their topic arrays.",
 )

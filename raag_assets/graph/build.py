@@ -25,19 +25,22 @@ class Extraction:
 
 
 def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Parse) -> Extraction:
+    """The graph of live documents and their sections; earlier versions of changed documents
+    (in `docs`, without sections) only get the supersedes edge from the version after them."""
     out = Extraction()
     by_doc: dict[str, list[SectionInfo]] = {}
     for s in sections:
         by_doc.setdefault(s.doc_id, []).append(s)
     docs = titled(docs, sections)
-    draft = Corpus(docs, sections)
+    live = [d for d in docs if d.superseded_by is None]
+    draft = Corpus(live, sections)
     doc_level = document_edges(docs, draft)
     for s in sections:
         doc_level.extend(text_document_edges(s, draft))
     superseded = {e.dst_doc_id for e in doc_level if e.edge_type == "supersedes" and e.dst_doc_id}
-    corpus = Corpus(docs, sections, superseded)
+    corpus = Corpus(live, sections, superseded)
     section_level: list[Edge] = []
-    for doc in docs:
+    for doc in live:
         secs = by_doc.get(doc.doc_id, [])
         try:
             edges, parked, topics = _document(secs, corpus, parse)

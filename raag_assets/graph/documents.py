@@ -40,12 +40,23 @@ def document_edges(docs: Sequence[DocInfo], corpus: Corpus) -> list[Edge]:
     edges: list[Edge] = []
     ids = {d.doc_id for d in docs}
     for d in docs:
-        if d.supersedes and d.supersedes in ids:
+        if d.superseded_by and d.superseded_by in ids:
+            edges.append(
+                _doc_edge(
+                    "supersedes",
+                    d.superseded_by,
+                    d.doc_id,
+                    f"new version of {d.source_name}: {d.superseded_by} > {d.doc_id}",
+                    1.0,
+                )
+            )
+        # an earlier version's supersedes/amends metadata is the live version's to assert
+        if d.supersedes and d.supersedes in ids and not d.superseded_by:
             edges.append(
                 _doc_edge("supersedes", d.doc_id, d.supersedes, f"supersedes: {d.supersedes}", 1.0)
             )
         amends = d.metadata.get("amends")
-        if isinstance(amends, str) and amends in ids:
+        if isinstance(amends, str) and amends in ids and not d.superseded_by:
             edges.append(_doc_edge("amends", d.doc_id, amends, f"amends: {amends}", 1.0))
         if d.effective_from:
             edges.append(
@@ -70,6 +81,7 @@ def file_name_versions(docs: Sequence[DocInfo]) -> list[Edge]:
     """Within a family of names ('leave-policy-rev-a', 'leave-policy-rev-b'; 'GPL-2',
     'GPL-3'), each version supersedes the one before it."""
     families: dict[str, list[tuple[tuple[int, ...], DocInfo]]] = {}
+    docs = [d for d in docs if d.superseded_by is None]  # earlier versions: see above
     for d in docs:
         found = version_of(d.doc_id)
         if found:

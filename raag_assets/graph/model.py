@@ -46,6 +46,7 @@ class DocInfo:
     effective_to: dt.date | None = None
     supersedes: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    superseded_by: str | None = None  # set on an earlier version of a changed document
 
 
 @dataclass(frozen=True)

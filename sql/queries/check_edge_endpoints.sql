@@ -1,7 +1,8 @@
--- Edges whose source or target section is missing (should be none).
+-- Edges (of one stage, or all) whose source or target is missing (should be none).
 SELECT count(*)
 FROM edges e
 WHERE e.tenant_id = %(tenant)s
+  AND (%(stage)s::text IS NULL OR e.stage = %(stage)s)
   AND ((e.src_section_id IS NOT NULL AND NOT EXISTS (
             SELECT 1 FROM sections s WHERE s.tenant_id = e.tenant_id AND s.section_id = e.src_section_id))
     OR (e.dst_section_id IS NOT NULL AND NOT EXISTS (

@@ -11,6 +11,7 @@ WITH q AS (
     FROM chunks c, q
     WHERE c.tenant_id = %(tenant)s
       AND c.tsv @@ q.match
+      AND (c.live OR %(history)s)
       AND (%(tags_any)s::text[] IS NULL OR c.tags && %(tags_any)s::text[])
       AND (%(tags_all)s::text[] IS NULL OR c.tags @> %(tags_all)s::text[])
       AND c.metadata @> %(metadata)s::jsonb

@@ -1,4 +1,7 @@
-SELECT section_id, doc_id, ordinal, label, heading, level, parent_id, text
-FROM sections
-WHERE tenant_id = %(tenant)s
-ORDER BY doc_id, ordinal
+-- Sections of live documents: earlier versions take no part in the graph (their near-copies
+-- of the live text would crowd out links between documents).
+SELECT s.section_id, s.doc_id, s.ordinal, s.label, s.heading, s.level, s.parent_id, s.text
+FROM sections s
+JOIN documents d ON d.tenant_id = s.tenant_id AND d.doc_id = s.doc_id
+WHERE s.tenant_id = %(tenant)s AND d.version_of IS NULL
+ORDER BY s.doc_id, s.ordinal

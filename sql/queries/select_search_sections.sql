@@ -6,4 +6,5 @@ FROM sections s
 JOIN documents d ON d.tenant_id = s.tenant_id AND d.doc_id = s.doc_id
 LEFT JOIN section_topics t ON t.tenant_id = s.tenant_id AND t.section_id = s.section_id
 WHERE s.tenant_id = %(tenant)s AND s.section_id = ANY(%(ids)s::text[])
+  AND (d.version_of IS NULL OR %(history)s)
 ORDER BY s.doc_id, s.ordinal

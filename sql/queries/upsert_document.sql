@@ -11,4 +11,4 @@ ON CONFLICT (tenant_id, doc_id) DO UPDATE SET
     effective_to = EXCLUDED.effective_to, supersedes = EXCLUDED.supersedes,
     content_hash = EXCLUDED.content_hash, page_count = EXCLUDED.page_count,
     raw_text = EXCLUDED.raw_text, text = EXCLUDED.text, lines = EXCLUDED.lines,
-    sectioned_hash = NULL
+    sectioned_hash = NULL, version = documents.version + 1
