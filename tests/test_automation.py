@@ -6,6 +6,7 @@ import shutil
 
 import dagster as dg
 
+from raag_assets.assets.documents import documents
 from raag_assets.definitions import build_defs, default_resources
 from raag_assets.partitions import tenants
 from resources import LandingResource
@@ -69,3 +70,28 @@ def test_schedule_retries_every_tenant_once_a_day(tmp_path):
         ("a", "a:2026-11-22"),
         ("b", "b:2026-11-22"),
     ]
+
+
+def test_downstream_stages_follow_an_upstream_partition_by_declarative_automation(
+    make_store, tmp_path
+):
+    store = make_store()
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    assert store.ingest([tmp_path], "auto").success
+    defs = build_defs(store.resources)
+    first = dg.evaluate_automation_conditions(defs=defs, instance=store.instance)
+    assert first.total_requested == 0  # everything is up to date
+
+    # Someone re-materialises only `documents` for the tenant (say, from the UI).
+    assert dg.materialize(
+        [documents], partition_key="auto", resources=store.resources, instance=store.instance
+    ).success
+    second = dg.evaluate_automation_conditions(
+        defs=defs, instance=store.instance, cursor=first.cursor
+    )
+    requested = {
+        key.to_user_string(): second.get_requested_partitions(key)
+        for key in (dg.AssetKey(name) for name in ("sections", "edges", "resolved_references"))
+    }
+    # the whole chain below it is requested for that tenant only, in one evaluation
+    assert requested == {name: {"auto"} for name in requested}

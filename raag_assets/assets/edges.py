@@ -10,6 +10,7 @@ from resources import PostgresResource, SpacyResource
 
 from .checks import ENDPOINTS_CHECK, endpoints_check
 from .graph_metadata import edge_metadata, errors_table, timing, unchanged
+from .policy import FOLLOW_UPSTREAM
 from .sections import sections
 
 EDGES_VERSION = "1"
@@ -17,6 +18,7 @@ EDGES_VERSION = "1"
 
 @dg.asset(
     partitions_def=tenants,
+    automation_condition=FOLLOW_UPSTREAM,
     deps=[sections],
     code_version=EDGES_VERSION,
     group_name="graph",

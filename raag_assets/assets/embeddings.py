@@ -9,6 +9,7 @@ from raag_assets.store import chunks_to_embed, tenant_summary, write_embeddings
 from resources import EmbedderResource, PostgresResource
 
 from .checks import EMBEDDINGS_CHECK, embeddings_check
+from .policy import FOLLOW_UPSTREAM
 from .topic_links import topic_links
 
 EMBEDDINGS_VERSION = "1"
@@ -18,6 +19,7 @@ WRITE_BATCH = 128
 
 @dg.asset(
     partitions_def=tenants,
+    automation_condition=FOLLOW_UPSTREAM,
     deps=[topic_links],
     code_version=EMBEDDINGS_VERSION,
     group_name="ingest",

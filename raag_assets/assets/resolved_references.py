@@ -14,12 +14,14 @@ from resources import EmbedderResource, PostgresResource
 from .checks import ENDPOINTS_CHECK, PARKED_CHECK, endpoints_check, parked_check
 from .embeddings import embeddings
 from .graph_metadata import downstream_fingerprint, edge_metadata, timing, unchanged
+from .policy import FOLLOW_UPSTREAM
 
 RESOLVED_REFERENCES_VERSION = "1"
 
 
 @dg.asset(
     partitions_def=tenants,
+    automation_condition=FOLLOW_UPSTREAM,
     deps=[embeddings],
     code_version=RESOLVED_REFERENCES_VERSION,
     group_name="graph",

@@ -9,12 +9,14 @@ from resources import EmbedderResource, PostgresResource
 
 from .checks import SECTIONS_CHECK, sections_check
 from .documents import documents
+from .policy import FOLLOW_UPSTREAM
 
 SECTIONS_VERSION = f"{SECTIONER_VERSION}.{CHUNKER_VERSION}"
 
 
 @dg.asset(
     partitions_def=tenants,
+    automation_condition=FOLLOW_UPSTREAM,
     deps=[documents],
     code_version=SECTIONS_VERSION,
     group_name="ingest",

@@ -9,12 +9,14 @@ from resources import PostgresResource
 from .checks import ENDPOINTS_CHECK
 from .edges import edges
 from .graph_metadata import rebuild_stage
+from .policy import FOLLOW_UPSTREAM
 
 TERM_USES_VERSION = "1"
 
 
 @dg.asset(
     partitions_def=tenants,
+    automation_condition=FOLLOW_UPSTREAM,
     deps=[edges],
     code_version=TERM_USES_VERSION,
     group_name="graph",

@@ -8,6 +8,7 @@ from resources import PostgresResource
 
 from .checks import ENDPOINTS_CHECK
 from .graph_metadata import rebuild_stage
+from .policy import FOLLOW_UPSTREAM
 from .term_uses import term_uses
 
 TOPIC_LINKS_VERSION = "1"
@@ -15,6 +16,7 @@ TOPIC_LINKS_VERSION = "1"
 
 @dg.asset(
     partitions_def=tenants,
+    automation_condition=FOLLOW_UPSTREAM,
     deps=[term_uses],
     code_version=TOPIC_LINKS_VERSION,
     group_name="graph",
