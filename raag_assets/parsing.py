@@ -122,6 +122,7 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
         if not data.startswith(b"%PDF-"):
             raise BadDocument("not a PDF: the file has a .pdf name but no %PDF header")
         raw_text, lines, pages, pdf_meta = _parse_pdf(data)
+        raw_text = raw_text.replace("\x00", "")  # Postgres text cannot hold NUL
         meta_in = {**pdf_meta, **sidecar}
     else:
         text = decode_text(data)
@@ -131,6 +132,8 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
         meta_in = {**front, **sidecar}
         if not any(line.text for line in lines):
             raise BadDocument("no text content (only whitespace)")
+    if "\\u0000" in canonical_json(meta_in):
+        raise BadDocument("metadata holds a NUL character (\\u0000), which cannot be stored")
     meta = build_meta(meta_in, path.name)
     content_hash = sha256_hex(data, canonical_json(sidecar))
     return ParsedDocument(path.name, fmt, meta, raw_text, lines, pages, content_hash)
@@ -140,11 +143,17 @@ def decode_text(data: bytes) -> str:
     """Decode UTF-8 (BOM allowed) or BOM-marked UTF-16; refuse binary data."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
-            return data.decode("utf-16")
+            text = data.decode("utf-16")
         except UnicodeDecodeError as exc:
             raise BadDocument(f"invalid UTF-16 text at byte {exc.start}") from exc
-    if b"\x00" in data[:8192]:
-        raise BadDocument("binary data (NUL bytes), not text: give it a .pdf name if it is a PDF")
+        if "\x00" in text:
+            raise BadDocument("binary data (a NUL character in UTF-16 text), not text")
+        return text
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise BadDocument(
+            f"binary data (NUL byte at offset {nul}), not text: give it a .pdf name if it is a PDF"
+        )
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -179,7 +188,11 @@ def _read_sidecar(path: Path) -> dict[str, Any]:
         path.with_name(path.name + SIDECAR_SUFFIX),
         path.with_name(path.stem + SIDECAR_SUFFIX),
     ):
-        if candidate != path and candidate.is_file():
+        try:
+            exists = candidate != path and candidate.is_file()
+        except OSError:  # e.g. the name plus the suffix is too long: there can be no sidecar
+            exists = False
+        if exists:
             try:
                 data = json.loads(candidate.read_text(encoding="utf-8"))
             except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -49,12 +49,22 @@ class RetrievalPlan:
             tags = getattr(self, name)
             if isinstance(tags, str) or not all(isinstance(t, str) for t in tags):
                 raise InvalidFilter(f"{name} must be a list of strings, e.g. ['hr']")
+            for tag in tags:
+                check_text(tag, name)
         for key, value in self.metadata.items():
             if not isinstance(key, str) or not isinstance(value, str | int | float | bool):
                 raise InvalidFilter(
                     f"metadata filter {key!r} must map to a string, number or boolean "
                     "(top-level equality only)"
                 )
+            check_text(key, "metadata filter key")
+            check_text(value, "metadata filter value")
+
+
+def check_text(value: object, what: str) -> None:
+    """Refuse text Postgres cannot hold (a NUL character) before it reaches a query."""
+    if isinstance(value, str) and "\x00" in value:
+        raise InvalidFilter(f"{what} contains a NUL character (\\x00); remove it")
 
 
 class Candidate(NamedTuple):
@@ -121,6 +131,7 @@ def retrieve_as_reader(
 ) -> list[Candidate]:
     """retrieve() for a caller already inside `db.tenant_reader(conn, tenant)`."""
     plan = plan or RetrievalPlan()
+    check_text(query, "query")
     query = " ".join(query.split())
     if not query:
         raise InvalidFilter("query is empty")

@@ -23,7 +23,7 @@ from raag_assets import db, enrich, graph_store
 from raag_assets.enrich import Candidate, GraphEdge, Hit, SectionView
 from raag_assets.errors import InvalidFilter
 from raag_assets.query_analysis import analyze
-from raag_assets.retrieval import Mode, RetrievalPlan, retrieve_as_reader
+from raag_assets.retrieval import Mode, RetrievalPlan, check_text, retrieve_as_reader
 
 EmbedFn = Callable[[list[str]], np.ndarray]
 DEFAULT_K = 8
@@ -78,6 +78,8 @@ def search(
         raise InvalidFilter(f"max_expansion_hops must be 0, 1 or 2, got {max_expansion_hops}")
     if not 1 <= k <= 100:
         raise InvalidFilter(f"k must be between 1 and 100, got {k}")
+    check_text(query, "query")
+    check_text(scope_context, "scope_context")
     as_of = _date(as_of_date)
     timings: dict[str, float] = {}
     clock = _Clock()
