@@ -1,4 +1,5 @@
 import datetime as dt
+import time
 
 import dagster as dg
 
@@ -34,6 +35,7 @@ def documents(
     context: dg.AssetExecutionContext, postgres: PostgresResource, landing: LandingResource
 ) -> dg.MaterializeResult:
     tenant = validate_tenant(context.partition_key)
+    started = time.perf_counter()
     stored = {}
     added, changed, unchanged, versions = [], [], [], []
     parsed: dict[str, ParsedDocument] = {}
@@ -84,6 +86,7 @@ def documents(
             "skipped": len(skipped),
             "skipped_files": dg.MetadataValue.md(_skipped_table(skipped)),
             "preview": dg.MetadataValue.md(_preview(parsed)),
+            "seconds": round(time.perf_counter() - started, 2),
         },
     )
 

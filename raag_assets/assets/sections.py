@@ -1,3 +1,5 @@
+import time
+
 import dagster as dg
 
 from raag_assets.chunking import CHUNKER_VERSION, chunk_sections
@@ -29,6 +31,7 @@ def sections(
     context: dg.AssetExecutionContext, postgres: PostgresResource, embedder: EmbedderResource
 ) -> dg.MaterializeResult:
     tenant = validate_tenant(context.partition_key)
+    started = time.perf_counter()
     policy = embedder.chunk_policy
     # The chunk size is part of what a document was sectioned with: changing it re-sections.
     version = f"{SECTIONS_VERSION}.{policy.max_tokens}"
@@ -71,6 +74,7 @@ def sections(
             "failed": dg.MetadataValue.json(failed),
             "max_chunk_tokens": policy.max_tokens,
             "preview": dg.MetadataValue.md(_preview(rebuilt)),
+            "seconds": round(time.perf_counter() - started, 2),
         },
     )
 
