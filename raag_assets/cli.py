@@ -182,14 +182,13 @@ def retrieve(
     """The plain candidate stage: hybrid (vector + full-text, RRF) chunks, no graph."""
     from raag_assets.retrieval import RetrievalPlan
     from raag_assets.retrieval import retrieve as run_retrieve
-    from resources.embedder import shared_embedder
+    from raag_assets.search import default_embed
 
     plan = RetrievalPlan(
         k=k or 12, mode=mode, tags_any=tags_any, tags_all=tags_all, metadata=_parse_meta(meta)
     )  # type: ignore[arg-type]
-    embedder = shared_embedder(os.environ.get("RAAG_EMBED_MODEL", "all-MiniLM-L6-v2"), 32)
     with db.connect() as conn:
-        results = run_retrieve(conn, query, tenant, embedder.embed, plan)
+        results = run_retrieve(conn, query, tenant, default_embed(), plan)
     if as_json:
         payload = {
             "query": query,
@@ -373,6 +372,119 @@ def ui(port: int, host: str) -> None:
     dagster = str(Path(sys.executable).parent / "dagster")
     err.print(f"Dagster UI on http://{host}:{port}  (DAGSTER_HOME={os.environ['DAGSTER_HOME']})")
     os.execv(dagster, [dagster, "dev", *target, "--host", host, "--port", str(port)])
+
+
+@main.command()
+@click.option("--port", default=8000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+def serve(port: int, host: str) -> None:
+    """Start the REST service (OpenAPI at /docs); keys come from `raag api-key create`."""
+    import uvicorn
+
+    from raag_assets.rest import create_app
+
+    with db.connect():
+        pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before serving
+    uvicorn.run(create_app(), host=host, port=port, log_level="info")
+
+
+@main.group(name="api-key")
+def api_key() -> None:
+    """API keys for the REST and MCP adapters (one or more per tenant)."""
+
+
+@api_key.command(name="create")
+@click.option("--tenant", required=True)
+@click.option("--label", default="", help="What the key is for, e.g. 'support bot'.")
+def api_key_create(tenant: str, label: str) -> None:
+    """Create a key for a tenant and print it (only its hash is stored)."""
+    from raag_assets.service import create_api_key
+
+    click.echo(create_api_key(tenant, label))
+
+
+@main.command()
+@click.option("--tenant", required=True, help="The tenant the agent may read.")
+def mcp(tenant: str) -> None:
+    """Serve the MCP tools (search, get_section, follow_edge) for one tenant over stdio."""
+    from raag_assets.mcp_server import build_server
+
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+    build_server(tenant).run("stdio")
+
+
+@main.command(name="eval")
+@click.argument("folder", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.option("--tenant", default=None, help="Tenant to ingest into (default: beir-<folder>).")
+@click.option("--split", default="test", show_default=True, help="qrels/<split>.tsv")
+@click.option("--max-queries", type=int, default=None, help="A fixed sample of queries.")
+@click.option("--max-docs", type=int, default=None, help="Judged documents plus others up to N.")
+@click.option("--json", "as_json", is_flag=True)
+def eval_(
+    folder: Path,
+    tenant: str | None,
+    split: str,
+    max_queries: int | None,
+    max_docs: int | None,
+    as_json: bool,
+) -> None:
+    """nDCG@10, recall@10, MRR@10 on a BEIR folder: raag's retrieval modes and a BM25 baseline."""
+    from raag_assets import evaluation
+    from raag_assets.ingest import ingest as run_ingest
+    from raag_assets.search import default_embed
+    from raag_assets.settings import raag_home
+
+    data = evaluation.subset(evaluation.load_beir(folder, split), max_queries, max_docs)
+    tenant = tenant or f"beir-{folder.name.lower()}"[:40]
+    files = evaluation.write_corpus(data, raag_home() / "eval" / tenant)
+    err.print(f"{len(data.corpus)} documents, {len(data.queries)} queries: ingesting {tenant!r}")
+    with _progress(tenant, enabled=not as_json):
+        summary = run_ingest(files, tenant)
+    if not summary.success:
+        raise RaagError(f"ingest failed: {summary.error}")
+    embed = default_embed()
+    with db.connect() as conn:
+        rankers = {
+            "BM25 (bm25s)": evaluation.bm25_ranker(data),
+            **evaluation.raag_rankers(conn, tenant, embed),
+        }
+        scores = evaluation.evaluate(data, rankers)
+    rows = [
+        {
+            "system": s.name,
+            "ndcg@10": round(s.ndcg, 4),
+            "recall@10": round(s.recall, 4),
+            "mrr@10": round(s.mrr, 4),
+            "ms_per_query": round(s.ms_per_query, 1),
+        }
+        for s in scores
+    ]
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"documents": len(data.corpus), "queries": len(data.queries), "systems": rows},
+                indent=2,
+            )
+        )
+        return
+    table = Table(
+        "system",
+        "nDCG@10",
+        "recall@10",
+        "MRR@10",
+        "ms/query",
+        title=f"{folder.name} ({split}): {len(data.queries)} queries, {len(data.corpus)} documents",
+    )
+    for r in rows:
+        table.add_row(
+            r["system"],
+            f"{r['ndcg@10']:.3f}",
+            f"{r['recall@10']:.3f}",
+            f"{r['mrr@10']:.3f}",
+            f"{r['ms_per_query']:.0f}",
+        )
+    out.print(table)
 
 
 def _parse_meta(pairs: tuple[str, ...]) -> dict[str, Any]:

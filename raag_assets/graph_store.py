@@ -198,9 +198,14 @@ def replace_errors(
 
 
 def edges(
-    conn: psycopg.Connection, tenant: str, edge_type: str | None = None
+    conn: psycopg.Connection,
+    tenant: str,
+    edge_type: str | None = None,
+    section_id: str | None = None,
 ) -> list[dict[str, Any]]:
-    cur = conn.execute(load_sql("select_edges"), {"tenant": tenant, "edge_type": edge_type})
+    """The tenant's edges (of one type, or touching one section), in graph order."""
+    params = {"tenant": tenant, "edge_type": edge_type, "section_id": section_id}
+    cur = conn.execute(load_sql("select_edges"), params)
     names = [c.name for c in cur.description]
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
 

@@ -20,6 +20,7 @@ import numpy as np
 import psycopg
 
 from raag_assets import db, enrich, graph_store
+from raag_assets.embedding import Embedder
 from raag_assets.enrich import Candidate, GraphEdge, Hit, SectionView
 from raag_assets.errors import InvalidFilter
 from raag_assets.query_analysis import analyze
@@ -96,7 +97,7 @@ def search(
                 c,
                 analysis.query,
                 tenant,
-                embed or _default_embed(),
+                embed or default_embed(),
                 RetrievalPlan(
                     k=min(1000, max(12, 2 * k)),
                     mode=mode,
@@ -441,10 +442,15 @@ def _date(value: dt.date | str | None) -> dt.date | None:
         raise InvalidFilter(f"as_of_date must be a date like 2025-01-31, got {value!r}") from exc
 
 
-def _default_embed() -> EmbedFn:
+def default_embedder() -> Embedder:
+    """The configured embedding model (RAAG_EMBED_MODEL), loaded once per process."""
     from resources.embedder import shared_embedder
 
-    return shared_embedder(os.environ.get("RAAG_EMBED_MODEL", "all-MiniLM-L6-v2"), 32).embed
+    return shared_embedder(os.environ.get("RAAG_EMBED_MODEL", "all-MiniLM-L6-v2"), 32)
+
+
+def default_embed() -> EmbedFn:
+    return default_embedder().embed
 
 
 class _Clock:

@@ -185,7 +185,10 @@ def skipped_files(conn: psycopg.Connection, tenant: str) -> list[tuple[str, str]
     return conn.execute(load_sql("select_skipped_files"), {"tenant": tenant}).fetchall()
 
 
-def sections(conn: psycopg.Connection, tenant: str) -> list[dict[str, Any]]:
-    cur = conn.execute(load_sql("select_sections"), {"tenant": tenant})
+def sections(
+    conn: psycopg.Connection, tenant: str, doc_id: str | None = None
+) -> list[dict[str, Any]]:
+    """The section tree (of one document, or all), without texts."""
+    cur = conn.execute(load_sql("select_sections"), {"tenant": tenant, "doc_id": doc_id})
     names = [c.name for c in cur.description]
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]

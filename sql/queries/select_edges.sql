@@ -8,5 +8,7 @@ LEFT JOIN sections src ON src.tenant_id = e.tenant_id AND src.section_id = e.src
 LEFT JOIN sections dst ON dst.tenant_id = e.tenant_id AND dst.section_id = e.dst_section_id
 WHERE e.tenant_id = %(tenant)s
   AND (%(edge_type)s::text IS NULL OR e.edge_type = %(edge_type)s)
+  AND (%(section_id)s::text IS NULL OR e.src_section_id = %(section_id)s
+       OR e.dst_section_id = %(section_id)s)
 ORDER BY CASE e.stage WHEN 'edges' THEN 0 WHEN 'term_uses' THEN 1 WHEN 'topic_links' THEN 2
          ELSE 3 END, e.ordinal

@@ -1,0 +1,1 @@
+SELECT tenant_id FROM api_keys WHERE key_hash = %(key_hash)s
