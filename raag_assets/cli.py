@@ -414,6 +414,39 @@ def mcp(tenant: str) -> None:
     build_server(tenant).run("stdio")
 
 
+@main.command()
+@click.option(
+    "--new-version",
+    "reason",
+    default=None,
+    metavar="REASON",
+    help="Write the current outputs as the next expected version, saying why.",
+)
+def conformance(reason: str | None) -> None:
+    """Re-ingest the golden corpus into a fresh tenant and compare with the expected outputs."""
+    from raag_assets import conformance as golden
+    from raag_assets.definitions import default_resources
+    from raag_assets.ingest import local_instance
+
+    resources, instance = default_resources(), local_instance()
+    if reason is not None:
+        folder = golden.new_version(reason, resources, instance)
+        out.print(f"wrote {folder}")
+        return
+    report = golden.check(resources, instance)
+    for part, lines in report.differences.items():
+        out.print(f"[bold red]{part} differs[/] from v{report.version}:")
+        for line in lines:
+            out.print(line, highlight=False, markup=False)
+    if not report.passed:
+        sys.exit(1)
+    out.print(
+        f"conformance v{report.version}: passed (sections, chunks, edges, retrieve and search "
+        f"ids exact; embeddings within {golden.TOLERANCE}, max drift "
+        f"{report.embedding_drift:.1e})"
+    )
+
+
 @main.command(name="eval")
 @click.argument("folder", type=click.Path(path_type=Path, exists=True, file_okay=False))
 @click.option("--tenant", default=None, help="Tenant to ingest into (default: beir-<folder>).")

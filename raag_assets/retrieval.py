@@ -18,6 +18,7 @@ from raag_assets.errors import InvalidFilter
 
 Mode = Literal["hybrid", "vector", "fulltext"]
 FULLTEXT_CAP = 2000  # most rows full-text ranking looks at for one query
+RRF_K = 60  # Reciprocal Rank Fusion constant (ragd canonical)
 Key = tuple[str, int]  # (doc_id, chunk_index)
 EmbedFn = Callable[[list[str]], np.ndarray]
 
@@ -28,7 +29,7 @@ class RetrievalPlan:
 
     k: int = 12
     pool: int = 50
-    rrf_k: int = 60
+    rrf_k: int = RRF_K
     mode: Mode = "hybrid"
     tags_any: tuple[str, ...] = ()
     tags_all: tuple[str, ...] = ()
@@ -92,7 +93,7 @@ class Fused(NamedTuple):
     ranks: tuple[int | None, ...]
 
 
-def rrf_fuse(ranked: Sequence[Sequence[Key]], rrf_k: int = 60) -> list[Fused]:
+def rrf_fuse(ranked: Sequence[Sequence[Key]], rrf_k: int = RRF_K) -> list[Fused]:
     """Reciprocal Rank Fusion: score = sum(1 / (rrf_k + rank)), rank from 1.
 
     Ordered by score descending, then (doc_id, chunk_index) ascending.
