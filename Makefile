@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench bench-latency fault-kill fault-restart load graph-eval search-eval ui clean
+.PHONY: install demo test lint bench bench-latency fault-kill fault-restart load graph-eval search-eval eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -57,6 +57,12 @@ graph-eval: install
 
 search-eval: install
 	$(BIN)/python benchmarks/search_eval.py
+
+eval: install
+	$(BIN)/raag eval ../shared/data/scifact
+
+conformance: install
+	$(BIN)/raag conformance
 
 ui: install
 	$(BIN)/raag ui
