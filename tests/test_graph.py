@@ -177,6 +177,9 @@ def test_version_families_from_names():
     assert version_of("GPL-3") == ("gpl", (3,))
     assert version_of("MPL-2.0") == ("mpl", (2, 0))
     assert version_of("expenses") is None
+    # numeric ids (SciFact's abstracts) are ids, not versions of a one-digit family
+    assert version_of("6157837") is None and version_of("2024") is None
+    assert version_of("guide-2024") == ("guide", (2024,))
 
 
 @pytest.mark.parametrize(

@@ -29,8 +29,8 @@ def _version_key(value: str) -> tuple[int, ...]:
 def version_of(name: str) -> tuple[str, tuple[int, ...]] | None:
     """(family, version) from a doc_id or file name: 'policy-rev-a' -> ('policy', (1,))."""
     m = _VERSIONED.match(name)
-    if not m:
-        return None
+    if not m or not re.search(r"[^\W\d_]", m.group("base")):
+        return None  # '6157837' is an id, not version 157837 of '6'
     base = re.sub(r"[\s._-]+", "-", m.group("base").lower()).strip("-")
     value = m.group("rev") or m.group("num")
     return base, _version_key(value)
