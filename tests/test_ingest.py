@@ -59,6 +59,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("003_stage_fingerprints",),
         ("004_tenant_readers",),
         ("005_document_versions",),
+        ("006_api_keys",),
     ]
 
 
