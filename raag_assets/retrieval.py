@@ -1,6 +1,6 @@
 """retrieve(): the canonical candidate stage (ragd spec §4).
 
-Vector top-k by cosine through HNSW and Postgres full-text top-k by ts_rank_cd, pool 50 each,
+Vector top-k by cosine through HNSW and Postgres full-text top-k ranked by BM25, pool 50 each,
 fused by Reciprocal Rank Fusion (k=60), final 12; filters tags_any, tags_all and top-level
 metadata equality; ties broken by (doc_id, chunk_index). No Dagster here.
 """
@@ -172,7 +172,7 @@ def _vector_keys(conn: psycopg.Connection, embedding: np.ndarray, params: dict) 
 
 
 def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[Key]:
-    """Rows matching a selective lexeme, ranked by all of them. A lexeme in more than
+    """Rows matching a selective lexeme, ranked by BM25 over all of them. A lexeme in more than
     FULLTEXT_CAP chunks ("leave" in an HR corpus) does not pick rows, only ranks them; if
     every lexeme is that common, rows must contain all of them. Either way at most
     FULLTEXT_CAP rows are ranked, so a common-word query costs about what a rare one does."""
@@ -186,7 +186,14 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
     match, op = (selective, " | ") if selective else (lexemes, " & ")
     rows = conn.execute(
         load_sql("retrieve_fulltext"),
-        {**params, "match": match, "op": op, "rank": lexemes, "cap": FULLTEXT_CAP},
+        {
+            **params,
+            "match": match,
+            "op": op,
+            "rank": lexemes,
+            "df": [n for _, n in counts],
+            "cap": FULLTEXT_CAP,
+        },
     ).fetchall()
     return [(r[0], r[1]) for r in rows]
 
