@@ -172,9 +172,11 @@ def _vector_keys(conn: psycopg.Connection, embedding: np.ndarray, params: dict) 
 
 
 def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[Key]:
-    """Rows matching a selective lexeme, ranked by BM25 over all of them. A lexeme in more than
-    FULLTEXT_CAP chunks ("leave" in an HR corpus) does not pick rows, only ranks them; if
-    every lexeme is that common, rows must contain all of them. Either way at most
+    """Rows matching the query's rarest lexemes, ranked by BM25 over all of them.
+
+    The rarest lexemes pick rows, as many as together match at most FULLTEXT_CAP chunks, so
+    no match is cut off arbitrarily; commoner ones ("leave" in an HR corpus) only rank. If
+    even the rarest lexeme is that common, rows must contain all of them. Either way at most
     FULLTEXT_CAP rows are ranked, so a common-word query costs about what a rare one does."""
     counts = conn.execute(
         load_sql("fulltext_lexeme_counts"), {**params, "query": query, "cap": FULLTEXT_CAP}
@@ -182,8 +184,7 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
     if not counts:
         return []
     lexemes = [lexeme for lexeme, _ in counts]
-    selective = [lexeme for lexeme, n in counts if n <= FULLTEXT_CAP]
-    match, op = (selective, " | ") if selective else (lexemes, " & ")
+    match, op = pick_matching_lexemes(counts, FULLTEXT_CAP)
     rows = conn.execute(
         load_sql("retrieve_fulltext"),
         {
@@ -196,6 +197,22 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
         },
     ).fetchall()
     return [(r[0], r[1]) for r in rows]
+
+
+def pick_matching_lexemes(counts: Sequence[tuple[str, int]], cap: int) -> tuple[list[str], str]:
+    """The lexemes that select full-text rows, and how to join them: the rarest first while
+    their match counts add up to at most `cap` (OR), else every lexeme (AND)."""
+    chosen, total = [], 0
+    for lexeme, n in sorted(counts, key=lambda c: (c[1], c[0])):
+        if n == 0:
+            continue  # matches nothing; it cannot pick a row
+        if total + n > cap:
+            break
+        chosen.append(lexeme)
+        total += n
+    if chosen:
+        return chosen, " | "
+    return [lexeme for lexeme, _ in counts], " & "
 
 
 def _load(conn: psycopg.Connection, tenant: str, fused: list[Fused]) -> list[Candidate]:

@@ -132,3 +132,14 @@ def test_unknown_tenant_and_empty_query(demo_store, embedder):
         _search(demo_store, embedder, "leave", tenant="nobody")
     with pytest.raises(InvalidFilter, match="query is empty"):
         _search(demo_store, embedder, "   \n ")
+
+
+def test_the_rarest_lexemes_pick_fulltext_rows_up_to_the_cap():
+    from raag_assets.retrieval import pick_matching_lexemes
+
+    counts = [("leav", 1900), ("carri", 40), ("unus", 300), ("zebra", 0), ("year", 1500)]
+    # 40 + 300 + 1500 = 1840 <= 2000; adding 1900 would pass the cap
+    assert pick_matching_lexemes(counts, 2000) == (["carri", "unus", "year"], " | ")
+    # every lexeme too common on its own: rows must contain all of them
+    assert pick_matching_lexemes([("a", 2001), ("b", 2001)], 2000) == (["a", "b"], " & ")
+    assert pick_matching_lexemes([("zebra", 0)], 2000) == (["zebra"], " & ")

@@ -1,5 +1,5 @@
 -- Full-text candidates ranked by BM25 (k1 = 1.2, b = 0.75) over the query's lexemes, with
--- bounded work: rows are matched on the query's selective lexemes (%(match)s, joined by
+-- bounded work: rows are matched on the query's rarest lexemes (%(match)s, joined by
 -- %(op)s), at most %(cap)s of them are scored, and every lexeme of the query scores (its
 -- document frequency %(df)s counted up to the cap, so a very common word's weight is an upper
 -- bound). Term frequency is the lexeme's position count in chunks.tsv; a chunk's length is its
