@@ -23,7 +23,7 @@ os.environ.pop("RAAG_DATABASE_URL", None)
 import numpy as np  # noqa: E402
 from psycopg.types.json import Jsonb  # noqa: E402
 
-from raag_assets import db  # noqa: E402
+from raag_assets import db, store  # noqa: E402
 from raag_assets.identity import sha256_hex  # noqa: E402
 from raag_assets.retrieval import FULLTEXT_CAP, RetrievalPlan, retrieve  # noqa: E402
 from raag_assets.search import search  # noqa: E402
@@ -156,6 +156,7 @@ def populate(conn, tenant: str, n_chunks: int, rng: np.random.Generator, vocab, 
                             0.9,
                         )
                     )
+    store.count_live_chunks(conn, tenant)  # what the sections stage keeps for full-text IDF
     conn.execute(f'ANALYZE "chunks__{tenant}"')
     conn.execute(f'ANALYZE "edges__{tenant}"')
 
@@ -250,7 +251,7 @@ def main() -> None:
             )
 
         filters = {"tenant": "big", "pool": 50, "tags_any": None, "tags_all": None,
-                   "metadata": Jsonb({}), "doc_ids": None}  # fmt: skip
+                   "metadata": Jsonb({}), "doc_ids": None, "history": False}  # fmt: skip
         explain(
             conn,
             "vector candidates",
@@ -258,7 +259,8 @@ def main() -> None:
             {**filters, "embedding": embed([QUERIES[0]])[0]},
             setup=("SET LOCAL hnsw.ef_search = 50", "SET LOCAL hnsw.iterative_scan = strict_order"),
         )
-        words = {"match": ["licens", "work"], "op": " & ", "rank": ["licens", "work"]}
+        words = {"match": ["licens", "work"], "op": " & ", "rank": ["licens", "work"],
+                 "df": [FULLTEXT_CAP + 1, FULLTEXT_CAP + 1]}  # fmt: skip
         explain(
             conn,
             "full-text candidates for a common-word query",

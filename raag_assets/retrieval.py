@@ -194,6 +194,7 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
             "rank": lexemes,
             "df": [n for _, n in counts],
             "cap": FULLTEXT_CAP,
+            "rescore": 4 * params["pool"],
         },
     ).fetchall()
     return [(r[0], r[1]) for r in rows]

@@ -192,3 +192,8 @@ def sections(
     cur = conn.execute(load_sql("select_sections"), {"tenant": tenant, "doc_id": doc_id})
     names = [c.name for c in cur.description]
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def count_live_chunks(conn: psycopg.Connection, tenant: str) -> None:
+    """Keep tenants.live_chunks (full-text IDF's N) equal to the tenant's live chunks."""
+    conn.execute(load_sql("update_live_chunks"), {"tenant": tenant})

@@ -60,6 +60,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("004_tenant_readers",),
         ("005_document_versions",),
         ("006_api_keys",),
+        ("007_live_chunk_counts",),
     ]
 
 

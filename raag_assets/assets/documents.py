@@ -10,6 +10,7 @@ from raag_assets.parsing import ParsedDocument, parse_file
 from raag_assets.partitions import tenants
 from raag_assets.store import (
     archive_version,
+    count_live_chunks,
     delete_documents_not_in,
     document_hashes,
     replace_skipped_files,
@@ -73,6 +74,7 @@ def documents(
         with conn.transaction():
             removed = delete_documents_not_in(conn, tenant, keep)
             replace_skipped_files(conn, tenant, skipped)
+            count_live_chunks(conn, tenant)  # removed documents took chunks with them
         check = versions_check(conn, tenant)
     return dg.MaterializeResult(
         check_results=[check],

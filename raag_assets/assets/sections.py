@@ -6,7 +6,7 @@ from raag_assets.chunking import CHUNKER_VERSION, chunk_sections
 from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from raag_assets.sectioning import SECTIONER_VERSION, build_sections
-from raag_assets.store import documents_to_section, replace_sections
+from raag_assets.store import count_live_chunks, documents_to_section, replace_sections
 from resources import EmbedderResource, PostgresResource
 
 from .checks import SECTIONS_CHECK, sections_check
@@ -58,6 +58,8 @@ def sections(
                     "labels": [s.label for s in secs[:12]],
                 }
             )
+        with conn.transaction():
+            count_live_chunks(conn, tenant)
         totals = conn.execute(
             "SELECT (SELECT count(*) FROM sections WHERE tenant_id = %(t)s),"
             " (SELECT count(*) FROM chunks WHERE tenant_id = %(t)s)",

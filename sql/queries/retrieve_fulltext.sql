@@ -2,13 +2,15 @@
 -- bounded work: rows are matched on the query's rarest lexemes (%(match)s, joined by
 -- %(op)s), at most %(cap)s of them are scored, and every lexeme of the query scores (its
 -- document frequency %(df)s counted up to the cap, so a very common word's weight is an upper
--- bound). Term frequency is the lexeme's position count in chunks.tsv; a chunk's length is its
--- number of positions, against the mean of the scored chunks.
+-- bound; N is tenants.live_chunks, kept by the ingest stages). Scoring is in two passes: all
+-- matched rows with each lexeme counted once (cheap: tsvector @@), then the best %(rescore)s
+-- again with true term frequencies (position counts, which need the tsvector unpacked).
+-- A chunk's length is its number of distinct lexemes, against the mean of the matched rows.
 WITH q AS (
     SELECT to_tsquery('simple', array_to_string(
                ARRAY(SELECT quote_literal(x) FROM unnest(%(match)s::text[]) AS x), %(op)s)) AS match
 ), candidates AS MATERIALIZED (
-    SELECT c.doc_id, c.chunk_index, c.tsv
+    SELECT c.doc_id, c.chunk_index, c.tsv, length(c.tsv) AS len
     FROM chunks c, q
     WHERE c.tenant_id = %(tenant)s
       AND c.tsv @@ q.match
@@ -19,25 +21,34 @@ WITH q AS (
       AND (%(doc_ids)s::text[] IS NULL OR c.doc_id = ANY(%(doc_ids)s::text[]))
     LIMIT %(cap)s
 ), total AS (
-    SELECT greatest(count(*), 1)::float8 AS n FROM chunks
-    WHERE tenant_id = %(tenant)s AND (live OR %(history)s)
+    SELECT greatest(max(x.live_chunks)::float8, max(t.df) + 1, 1) AS n
+    FROM unnest(%(df)s::int[]) AS t(df), tenants x
+    WHERE x.tenant_id = %(tenant)s
 ), terms AS (
-    SELECT t.lexeme, ln(1 + (total.n - t.df + 0.5) / (t.df + 0.5)) AS idf
+    SELECT t.lexeme, to_tsquery('simple', quote_literal(t.lexeme)) AS query,
+           ln(1 + (total.n - t.df + 0.5) / (t.df + 0.5)) AS idf
     FROM unnest(%(rank)s::text[], %(df)s::int[]) AS t(lexeme, df), total
-), sized AS (
-    SELECT c.doc_id, c.chunk_index, c.tsv,
-           (SELECT coalesce(sum(cardinality(u.positions)), 0) FROM unnest(c.tsv) AS u) AS len
-    FROM candidates c
+    WHERE t.df > 0
 ), stats AS (
-    SELECT greatest(avg(len), 1)::float8 AS avglen FROM sized
+    SELECT greatest(avg(len), 1)::float8 AS avglen FROM candidates
+), coarse AS MATERIALIZED (
+    SELECT c.doc_id, c.chunk_index,
+           sum(t.idf * 2.2 / (1 + 1.2 * (0.25 + 0.75 * c.len / stats.avglen))) AS rank
+    FROM candidates c
+    CROSS JOIN stats
+    JOIN terms t ON c.tsv @@ t.query
+    GROUP BY c.doc_id, c.chunk_index
+    ORDER BY rank DESC, c.doc_id, c.chunk_index
+    LIMIT %(rescore)s
 )
-SELECT s.doc_id, s.chunk_index,
-       sum(t.idf * u.tf * 2.2 / (u.tf + 1.2 * (0.25 + 0.75 * s.len / stats.avglen))) AS rank
-FROM sized s
+SELECT c.doc_id, c.chunk_index,
+       sum(t.idf * u.tf * 2.2 / (u.tf + 1.2 * (0.25 + 0.75 * c.len / stats.avglen))) AS rank
+FROM coarse k
+JOIN candidates c ON c.doc_id = k.doc_id AND c.chunk_index = k.chunk_index
 CROSS JOIN stats
 CROSS JOIN LATERAL (SELECT v.lexeme, cardinality(v.positions)::float8 AS tf
-                    FROM unnest(s.tsv) AS v) AS u
+                    FROM unnest(c.tsv) AS v) AS u
 JOIN terms t ON t.lexeme = u.lexeme
-GROUP BY s.doc_id, s.chunk_index
-ORDER BY rank DESC, s.doc_id, s.chunk_index
+GROUP BY c.doc_id, c.chunk_index
+ORDER BY rank DESC, c.doc_id, c.chunk_index
 LIMIT %(pool)s
