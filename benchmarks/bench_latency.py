@@ -260,7 +260,7 @@ def main() -> None:
             setup=("SET LOCAL hnsw.ef_search = 50", "SET LOCAL hnsw.iterative_scan = strict_order"),
         )
         words = {"match": ["licens", "work"], "op": " & ", "rank": ["licens", "work"],
-                 "df": [FULLTEXT_CAP + 1, FULLTEXT_CAP + 1]}  # fmt: skip
+                 "df": [FULLTEXT_CAP + 1, FULLTEXT_CAP + 1], "rescore": 200}  # fmt: skip
         explain(
             conn,
             "full-text candidates for a common-word query",
