@@ -154,9 +154,14 @@ def main() -> None:
             sys.exit(1)
         print("converged: the store equals a clean ingest")
     finally:
-        for home in base.iterdir():
-            subprocess.run(["pkill", "-f", str(home / "pgdata")], check=False)
-        shutil.rmtree(base, ignore_errors=True)
+        remove_stores(base)
+
+
+def remove_stores(base: Path) -> None:
+    """Stop the embedded servers of the stores under `base` and delete them."""
+    for home in base.iterdir():
+        subprocess.run(["pkill", "-f", str(home / "pgdata")], check=False)
+    shutil.rmtree(base, ignore_errors=True)
 
 
 if __name__ == "__main__":

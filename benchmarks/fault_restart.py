@@ -7,7 +7,6 @@ Run: make fault-restart   (about 1 minute)
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 RAAG = str(Path(sys.executable).parent / "raag")
 sys.path.insert(0, str(Path(__file__).parent))
 
-from fault_kill import TABLES, snapshot  # noqa: E402
+from fault_kill import TABLES, remove_stores, snapshot  # noqa: E402
 
 
 def run(home: Path, **kw) -> subprocess.Popen:
@@ -73,9 +72,7 @@ def main() -> None:
             sys.exit(1)
         print("converged after the restart")
     finally:
-        for home in base.iterdir():
-            subprocess.run(["pkill", "-f", str(home / "pgdata")], check=False)
-        shutil.rmtree(base, ignore_errors=True)
+        remove_stores(base)
 
 
 if __name__ == "__main__":

@@ -69,12 +69,10 @@ def subset(data: BeirSet, max_queries: int | None, max_docs: int | None, seed: i
     if max_queries is not None and max_queries < len(qids):
         qids = sorted(rng.sample(qids, max_queries), key=_natural)
     judged = sorted({d for q in qids for d in data.qrels[q] if d in data.corpus}, key=_natural)
-    keep = list(judged)
+    keep = list(data.corpus)
     if max_docs is not None:
         others = sorted(set(data.corpus) - set(judged), key=_natural)
-        keep += rng.sample(others, max(0, min(len(others), max_docs - len(judged))))
-    else:
-        keep = list(data.corpus)
+        keep = judged + rng.sample(others, max(0, min(len(others), max_docs - len(judged))))
     return BeirSet(
         {d: data.corpus[d] for d in sorted(keep, key=_natural)},
         {q: data.queries[q] for q in qids},

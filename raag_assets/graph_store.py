@@ -202,9 +202,11 @@ def edges(
     tenant: str,
     edge_type: str | None = None,
     section_id: str | None = None,
+    limit: int | None = None,
 ) -> list[dict[str, Any]]:
-    """The tenant's edges (of one type, or touching one section), in graph order."""
-    params = {"tenant": tenant, "edge_type": edge_type, "section_id": section_id}
+    """The tenant's edges (of one type, or touching one section), in graph order; the first
+    `limit` of them if given."""
+    params = {"tenant": tenant, "edge_type": edge_type, "section_id": section_id, "limit": limit}
     cur = conn.execute(load_sql("select_edges"), params)
     names = [c.name for c in cur.description]
     return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]

@@ -27,7 +27,7 @@ from raag_assets.errors import (
 from raag_assets.graph.model import EDGE_TYPES
 
 TenantId = Annotated[str, Path(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$", examples=["demo"])]
-# Status and code for each error the library raises on purpose.
+# Status and code for each error the library raises on purpose; the last row catches the rest.
 ERRORS: list[tuple[type[Exception], int, str]] = [
     (service.Unauthorized, 401, "unauthorized"),
     (InvalidTenant, 400, "invalid_tenant"),
@@ -102,10 +102,8 @@ def create_app(database_url: str | None = None) -> FastAPI:
 
     @app.exception_handler(RaagError)
     async def raag_error(_: Request, exc: RaagError) -> JSONResponse:
-        for kind, status, code in ERRORS:
-            if isinstance(exc, kind):
-                return _error(status, code, str(exc))
-        return _error(400, "invalid_request", str(exc))
+        status, code = next((s, c) for kind, s, c in ERRORS if isinstance(exc, kind))
+        return _error(status, code, str(exc))
 
     @app.exception_handler(psycopg.OperationalError)
     async def unavailable(_: Request, exc: psycopg.OperationalError) -> JSONResponse:

@@ -20,7 +20,7 @@ import numpy as np
 import psycopg
 
 from raag_assets import db, enrich, graph_store
-from raag_assets.embedding import Embedder
+from raag_assets.embedding import DEFAULT_MODEL, Embedder
 from raag_assets.enrich import Candidate, GraphEdge, Hit, SectionView
 from raag_assets.errors import InvalidFilter
 from raag_assets.query_analysis import analyze
@@ -82,6 +82,7 @@ def search(
     check_text(query, "query")
     check_text(scope_context, "scope_context")
     as_of = _date(as_of_date)
+    history = as_of is not None  # earlier versions of changed documents answer as-of queries
     timings: dict[str, float] = {}
     clock = _Clock()
     with (
@@ -105,13 +106,12 @@ def search(
                     tags_all=tuple(tags_all),
                     metadata=dict(metadata or {}),
                     doc_ids=analysis.doc_ids,
-                    history=as_of is not None,
+                    history=history,
                 ),
             )
         )[:k]
         timings["candidates"] = clock.lap()
         superseded = graph_store.superseded_documents(c, tenant)
-        history = as_of is not None  # earlier versions of changed documents answer as-of queries
         sections = _sections(c, tenant, [h.section_id for h in hits], superseded, history)
         candidates = [
             Candidate(sections[h.section_id], 0, h.score, hit=h)
@@ -446,7 +446,7 @@ def default_embedder() -> Embedder:
     """The configured embedding model (RAAG_EMBED_MODEL), loaded once per process."""
     from resources.embedder import shared_embedder
 
-    return shared_embedder(os.environ.get("RAAG_EMBED_MODEL", "all-MiniLM-L6-v2"), 32)
+    return shared_embedder(os.environ.get("RAAG_EMBED_MODEL", DEFAULT_MODEL), 32)
 
 
 def default_embed() -> EmbedFn:

@@ -3,6 +3,7 @@ connection, reads as the tenant's reader role, and returns JSON-ready values. Th
 add transport, validation and authentication; no behaviour of their own."""
 
 import hashlib
+import json
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -10,11 +11,11 @@ from typing import Any
 
 import psycopg
 
-from raag_assets import db, graph_store, store
+from raag_assets import db, graph_store, retrieval, store
 from raag_assets.context import context_pack
-from raag_assets.errors import DocumentNotFound, RaagError
+from raag_assets.errors import DocumentNotFound, InvalidFilter, RaagError
 from raag_assets.graph.model import EDGE_TYPES
-from raag_assets.retrieval import Mode, RetrievalPlan, retrieve_as_reader
+from raag_assets.retrieval import Mode, RetrievalPlan
 from raag_assets.search import default_embed, default_embedder, search
 
 
@@ -89,15 +90,13 @@ def retrieve(
     plan = RetrievalPlan(
         k=k, mode=mode, tags_any=tuple(tags_any), tags_all=tuple(tags_all), metadata=metadata or {}
     )
-    with reading(tenant, url) as conn:
-        found = retrieve_as_reader(conn, query, tenant, default_embed(), plan)
+    with db.connect(url) as conn:
+        found = retrieval.retrieve(conn, query, tenant, default_embed(), plan)
     return [{**c.as_dict(), "score": round(c.score, 6)} for c in found]
 
 
 def search_results(tenant: str, query: str, url: str | None = None, **options: Any) -> dict:
     """search()'s EnrichedResults as canonical JSON values (rounded as in `to_json`)."""
-    import json
-
     with db.connect(url) as conn:
         result = search(query, tenant, conn=conn, **options)
     return json.loads(result.to_json(indent=None))
@@ -134,13 +133,7 @@ def sections(tenant: str, doc_id: str | None = None, url: str | None = None) -> 
 def section(tenant: str, section_id: str, url: str | None = None) -> dict[str, Any]:
     """One section's text with every edge that touches it."""
     with reading(tenant, url) as conn:
-        cur = conn.execute(
-            db.load_sql("select_section"), {"tenant": tenant, "section_id": section_id}
-        )
-        row = cur.fetchone()
-        if row is None:
-            raise DocumentNotFound(f"tenant {tenant!r} has no section {section_id!r}")
-        found = dict(zip([c.name for c in cur.description], row, strict=True))
+        found = _section(conn, tenant, section_id)
         found["edges"] = [_edge(e) for e in graph_store.edges(conn, tenant, None, section_id)]
     return found
 
@@ -152,12 +145,8 @@ def edges(
     limit: int = 500,
     url: str | None = None,
 ) -> list[dict[str, Any]]:
-    if edge_type is not None and edge_type not in EDGE_TYPES:
-        from raag_assets.errors import InvalidFilter
-
-        raise InvalidFilter(f"edge type must be one of {', '.join(EDGE_TYPES)}; got {edge_type!r}")
     with reading(tenant, url) as conn:
-        return [_edge(e) for e in graph_store.edges(conn, tenant, edge_type, section_id)[:limit]]
+        return _edges(conn, tenant, edge_type, section_id, limit)
 
 
 def follow(
@@ -165,13 +154,33 @@ def follow(
 ) -> list[dict[str, Any]]:
     """The sections one edge away from `section_id` (either direction), with the edge."""
     out = []
-    for e in edges(tenant, edge_type, section_id, url=url):
-        other = e["dst_section_id"] if e["src_section_id"] == section_id else e["src_section_id"]
-        if other and other != section_id:
-            target = section(tenant, other, url)
-            target.pop("edges")
-            out.append({"edge": e, "section": target})
+    with reading(tenant, url) as conn:
+        for e in _edges(conn, tenant, edge_type, section_id, 500):
+            src, dst = e["src_section_id"], e["dst_section_id"]
+            other = dst if src == section_id else src
+            if other and other != section_id:
+                out.append({"edge": e, "section": _section(conn, tenant, other)})
     return out
+
+
+def _section(conn: psycopg.Connection, tenant: str, section_id: str) -> dict[str, Any]:
+    cur = conn.execute(db.load_sql("select_section"), {"tenant": tenant, "section_id": section_id})
+    row = cur.fetchone()
+    if row is None:
+        raise DocumentNotFound(f"tenant {tenant!r} has no section {section_id!r}")
+    return dict(zip([c.name for c in cur.description], row, strict=True))
+
+
+def _edges(
+    conn: psycopg.Connection,
+    tenant: str,
+    edge_type: str | None,
+    section_id: str | None,
+    limit: int,
+) -> list[dict[str, Any]]:
+    if edge_type is not None and edge_type not in EDGE_TYPES:
+        raise InvalidFilter(f"edge type must be one of {', '.join(EDGE_TYPES)}; got {edge_type!r}")
+    return [_edge(e) for e in graph_store.edges(conn, tenant, edge_type, section_id, limit)]
 
 
 def _edge(e: dict[str, Any]) -> dict[str, Any]:

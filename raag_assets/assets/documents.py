@@ -37,7 +37,7 @@ def documents(
 ) -> dg.MaterializeResult:
     tenant = validate_tenant(context.partition_key)
     started = time.perf_counter()
-    stored = {}
+    today = dt.date.today()  # a changed file's new version is in force from today
     added, changed, unchanged, versions = [], [], [], []
     parsed: dict[str, ParsedDocument] = {}
     skipped: dict[str, str] = {}
@@ -60,15 +60,13 @@ def documents(
             if stored.get(doc.doc_id) == doc.content_hash:
                 unchanged.append(doc.doc_id)
                 continue
-            (changed if doc.doc_id in stored else added).append(doc.doc_id)
+            is_change = doc.doc_id in stored
+            (changed if is_change else added).append(doc.doc_id)
             with conn.transaction():  # one document per transaction: a failure loses no other
-                if doc.doc_id in stored:  # a changed file: keep the version it replaces
-                    today = dt.date.today()
+                if is_change:  # keep the version it replaces
                     declared = doc.meta.effective_from
                     versions.append(archive_version(conn, tenant, doc.doc_id, declared, today))
-                    upsert_document(conn, tenant, doc, in_force_from=today)
-                else:
-                    upsert_document(conn, tenant, doc)
+                upsert_document(conn, tenant, doc, in_force_from=today if is_change else None)
         # A skipped file keeps whatever was stored for it before; only files gone are removed.
         keep = set(parsed) | {doc_id_from_name(name) for name in skipped}
         with conn.transaction():

@@ -12,3 +12,4 @@ WHERE e.tenant_id = %(tenant)s
        OR e.dst_section_id = %(section_id)s)
 ORDER BY CASE e.stage WHEN 'edges' THEN 0 WHEN 'term_uses' THEN 1 WHEN 'topic_links' THEN 2
          ELSE 3 END, e.ordinal
+LIMIT %(limit)s
