@@ -241,7 +241,7 @@ def main(argv: list[str]) -> int:
     total = sum(check_file(f, docs, problems) for f in files)
     for problem in problems:
         print(problem)
-    print(f"{len(files)} files, {total} lines, {len(problems)} problems", file=sys.stderr)
+    print(f"{len(files)} files, {total} lines, {len(problems)} problems")
     return 1 if problems else 0
 
 
