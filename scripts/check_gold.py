@@ -173,10 +173,12 @@ def check_line(
         problems.append(f"{where}: applies_to dst {dst!r} is not FROM/TO")
     if kind == "applies_to_scope" and (not isinstance(dst, str) or dst != dst.lower()):
         problems.append(f"{where}: applies_to_scope dst {dst!r} is not a lower-case phrase")
-    for doc_id in {str(edge["doc"]), str(edge["dst_doc"])}:
+    # a whole-document target may lie outside the corpus (e.g. "Obsoletes: 2060"): not loaded
+    targets = {str(edge["doc"])} | ({str(edge["dst_doc"])} if dst is not None else set())
+    for doc_id in targets:
         if doc_id not in docs:
             docs[doc_id] = load_doc(doc_id, problems)
-    doc, target = docs[str(edge["doc"])], docs[str(edge["dst_doc"])]
+    doc, target = docs[str(edge["doc"])], docs.get(str(edge["dst_doc"]))
     if doc is None:
         return
     text = doc.text
