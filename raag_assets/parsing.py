@@ -170,15 +170,20 @@ def text_lines(text: str) -> tuple[tuple[Line, ...], int | None]:
     its lines, dropping the underline art between them."""
     spans: list[tuple[str, int]] = []  # (raw line, page)
     page = 1
+    marked = False  # a "[Page N]" footer just ended the page: its form feed is no new one
     for raw in text.split("\n"):
         parts = raw.split("\f")
         for n, part in enumerate(parts):
             if n:
-                page += 1
+                page += 0 if marked else 1
+                marked = False
                 spans.append(("", page))  # a page break ends a paragraph
             spans.extend((p, page) for p in _unflatten(part))
             if _PAGE_MARK.search(normalize_line(part)):
                 page += 1
+                marked = True
+            elif part.strip():
+                marked = False
     paged = page > 1
     texts = [normalize_line(t) for t, _ in spans]
     drop = _furniture(texts)
@@ -197,7 +202,8 @@ def text_lines(text: str) -> tuple[tuple[Line, ...], int | None]:
                 lines.append(Line("", pg if paged else None))
             pending_break = False
         lines.append(Line(t, pg if paged else None))
-    return tuple(lines), (page if paged else None)
+    last = max((ln.page or 1 for ln in lines if ln.text), default=1)
+    return tuple(lines), (last if paged else None)
 
 
 def _unflatten(raw: str) -> list[str]:

@@ -60,7 +60,7 @@ _OCR_KEYWORD = re.compile(r"^([A-Za-z0-9§|]{6,8})(?=\s+(?:\d|[IVXLC]+\b))")
 _OCR_LETTERS = str.maketrans({"0": "o", "1": "l", "|": "l", "5": "s", "3": "e"})
 _KEYWORDS = ("section", "article")
 _TERMINAL = re.compile(r"[.,;:!?]$")
-_RUN_IN = re.compile(r"^([^.]{3,60})\.(?:\s+\S|(?=[A-Z][a-z]))")
+_RUN_IN = re.compile(r"^([^.]{3,100})\.(?:\s+\S|(?=[A-Z][a-z]))")
 _SMALL_WORDS = {
     "a",
     "an",
@@ -84,6 +84,7 @@ _SMALL_WORDS = {
     "these",
     "your",
     "its",
+    "etc",
 }
 
 # A paragraph at most this long may be a heading wrapped over lines.
@@ -271,7 +272,7 @@ def _text_heading(
         # A numbered paragraph: the number labels it; a run-in title ("Grant of Copyright
         # License. Subject to ...") or else its first line names it.
         run_in = _RUN_IN.match(numbering.rest)
-        title = run_in.group(1) if run_in and _is_title(run_in.group(1)) else numbering.rest
+        title = run_in.group(1) if run_in and _run_in_title(numbering.rest) else numbering.rest
         return _Heading(
             i, numbering.label, _tidy(title), numbering.level, i + 1, lead=numbering.rest
         )
@@ -412,7 +413,7 @@ def _roman(numeral: str) -> int:
 def _run_in_title(rest: str) -> bool:
     """ "Right to Use. ETI grants ...": the clause opens with its own title."""
     m = _RUN_IN.match(rest)
-    return bool(m and _is_title(m.group(1)))
+    return bool(m and _is_title(m.group(1), max_chars=100, max_words=14))
 
 
 def _repair_keyword(text: str) -> str:
@@ -474,12 +475,12 @@ def _paragraph(lines: list[Line], i: int) -> list[Line]:
     return out
 
 
-def _is_title(text: str) -> bool:
+def _is_title(text: str, max_chars: int = 70, max_words: int = 10) -> bool:
     """A short line in Title Case or CAPITALS, not ending like a sentence."""
-    if len(text) > 70 or _TERMINAL.search(text) or not text[0].isupper():
+    if not text or len(text) > max_chars or _TERMINAL.search(text) or not text[0].isupper():
         return False
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", text)]
-    if not words or len(words) > 10:
+    if not words or len(words) > max_words:
         return False
     significant = [w for w in words if w.lower() not in _SMALL_WORDS]
     capitalised = [w for w in significant if w[0].isupper()]
