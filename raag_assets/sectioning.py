@@ -115,6 +115,7 @@ class _Heading:
     body_from: int  # first line index of the body
     lead: str = ""  # text of the heading line that also belongs to the body
     numbered: bool = True  # False for a heading that is only a name ("Abstract", "RECITALS")
+    contents: bool = False  # the table of contents
 
 
 @dataclass(frozen=True)
@@ -182,7 +183,7 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
         if toc and i == toc.start:
             name = "Table of Contents"
             # numbered=True: like a numbered heading, the contents end the title block
-            headings.append(_Heading(i, name, name, 1, i + 1, toc.lead))
+            headings.append(_Heading(i, name, name, 1, i + 1, toc.lead, contents=True))
             i = toc.end
             continue
         text = lines[i].text
@@ -208,9 +209,11 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
         numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
         if numbering and numbering.key is not None:
             last_key = numbering.key
+        elif numbering and _APPENDIX.match(text):
+            last_key = None  # an exhibit or schedule numbers its own items from 1
         headings.append(head)
         i = head.body_from
-    return headings
+    return _drop_empty_names(lines, headings, toc) if fmt == "text" else headings
 
 
 def _markdown_heading(lines: list[Line], i: int, underlined: set[int]) -> _Heading | None:
@@ -349,19 +352,44 @@ def _absorb_title(lines: list[Line], headings: list[_Heading]) -> tuple[list[_He
     at most a banner line ("Exhibit 10.4") precedes them."""
     absorbed: list[_Heading] = []
     for n, head in enumerate(headings):
+        if head.contents:  # contents on the title pages: the title goes on after them
+            absorbed.append(head)
+            continue
         end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
-        before = not _has_prose(lines[: head.line]) if n == 0 else False
-        if head.numbered or not (before or not _has_prose(lines[head.body_from : end])):
+        opening = n == 0 and not _has_prose(lines[: head.line])
+        # after the contents the title page may start again: the name as it was given before
+        before = " ".join(ln.text for ln in lines[: head.line]).lower()
+        after_contents = bool(absorbed) and absorbed[-1].contents and head.heading.lower() in before
+        if head.numbered or not (
+            opening or after_contents or not _has_prose(lines[head.body_from : end])
+        ):
             break
         absorbed.append(head)
     if not absorbed:
         return headings, None
     front = [ln for ln in lines[: headings[0].line] if ln.text]
     name = None
-    if len(front) <= 1:  # the longest name without a date ("Dated as of ...") names it
-        names = [h.heading for h in absorbed if not re.search(r"\d", h.heading)]
-        name = max(names or [absorbed[0].heading], key=len)
+    names = [h.heading for h in absorbed if not h.contents]
+    if len(front) <= 1 and names:  # the longest name without a date ("Dated as of") names it
+        name = max([x for x in names if not re.search(r"\d", x)] or names[:1], key=len)
     return headings[len(absorbed) :], name
+
+
+def _drop_empty_names(
+    lines: list[Line], headings: list[_Heading], toc: _Contents | None
+) -> list[_Heading]:
+    """Within the numbered text, a name that heads no prose is not a section but a line of
+    the one before it: a signature block's party, an address, a table's column heading."""
+    kept: list[_Heading] = []
+    numbered = False
+    for n, head in enumerate(headings):
+        end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
+        listed = toc is not None and head.heading.lower() in toc.names
+        if numbered and not (head.numbered or listed or _has_prose(lines[head.body_from : end])):
+            continue
+        numbered = numbered or (head.numbered and not head.contents)
+        kept.append(head)
+    return kept
 
 
 def _has_prose(lines: list[Line]) -> bool:

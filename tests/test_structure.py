@@ -161,7 +161,9 @@ def test_contract_headings_and_title_block():
     sections = sections_of(path)
     assert (sections[0].label, sections[0].heading) == ("Title", "INTELLECTUAL PROPERTY AGREEMENT")
     assert "Dated as of September 30, 2019" in sections[0].text
-    assert sections[1].label == "Table of Contents"
+    # contents on the title pages, and the preamble after them, are part of the title block
+    assert sections[1].label == "RECITALS"
+    assert "Section 2.02. Recordation" in sections[0].text
 
 
 def test_sonos_file_name_ingests_with_a_safe_doc_id():

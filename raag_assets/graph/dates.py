@@ -146,7 +146,7 @@ _VERSION_LINE = re.compile(
     re.IGNORECASE,
 )
 _TITLE_DATE = re.compile(rf"(?:{_DAY_DATE}|{_MONTH_DATE})", re.IGNORECASE)
-_ART = re.compile(r"\s*[-_=]{3,}\s*")
+_ART = re.compile(r"\s+[-=]{3,}(?=\s|$)")
 HEAD_CHARS = 12_000  # the date that dates a document is stated near its beginning
 TITLE_LINES = 12  # a bare date in these first lines dates the document (an RFC header)
 
