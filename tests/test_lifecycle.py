@@ -12,7 +12,8 @@ from raag_assets.search import search
 from tests.conftest import EXAMPLES
 
 SECTIONS = "SELECT section_id, text FROM sections WHERE tenant_id = %s AND doc_id = %s ORDER BY 1"
-CHUNKS = "SELECT chunk_index, embedding::text FROM chunks WHERE tenant_id = %s AND doc_id = %s"
+CHUNKS = "SELECT chunk_index, embedding::text FROM chunks WHERE tenant_id = %s AND doc_id = %s "
+CHUNKS += "ORDER BY chunk_index"
 
 
 def test_delete_document_retracts_it_and_parks_references_again(make_store, tmp_path):

@@ -9,6 +9,7 @@ import pytest
 
 from raag_assets.search import search
 from raag_assets.store import Placement, StoredVersion, place_version
+from raag_assets.store import documents as store_documents
 
 # (stated effective date, the allowance that version sets)
 HISTORY = [
@@ -81,6 +82,16 @@ def test_dated_versions_out_of_order_take_their_place_by_date(make_store, embedd
     # versions are numbered by arrival: the 2021 file came first
     by_start = {r[2]: r for r in store.rows(DOCS, "shuffled")}
     assert by_start[_starts()[2]][1] == 1
+    # the document listing: versions in numeric order, the live one last; each superseded by
+    # the next one by date, not by number
+    with store.connect() as conn:
+        listed = store_documents(conn, "shuffled")
+    base = "remote-allowance"
+    assert [r["doc_id"] for r in listed] == [f"{base}@v{n}" for n in (1, 2, 4, 5)] + [base]
+    by_date = sorted(listed, key=lambda r: r["effective_from"])
+    for older, newer in zip(by_date, by_date[1:], strict=False):
+        assert older["superseded_by"] == [newer["doc_id"]]
+        assert newer["supersedes"] == [older["doc_id"]]
 
     # a file that returns to an earlier content is that version, not a sixth one
     _land(tmp_path, 1)
