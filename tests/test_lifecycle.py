@@ -12,7 +12,8 @@ from raag_assets.search import search
 from tests.conftest import EXAMPLES
 
 SECTIONS = "SELECT section_id, text FROM sections WHERE tenant_id = %s AND doc_id = %s ORDER BY 1"
-CHUNKS = "SELECT chunk_index, embedding::text FROM chunks WHERE tenant_id = %s AND doc_id = %s"
+CHUNKS = "SELECT chunk_index, embedding::text FROM chunks WHERE tenant_id = %s AND doc_id = %s "
+CHUNKS += "ORDER BY chunk_index"
 
 
 def test_delete_document_retracts_it_and_parks_references_again(make_store, tmp_path):
@@ -88,7 +89,8 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_answers_as_of_quer
     today = dt.date.today()
     yesterday = today - dt.timedelta(days=1)
     assert store.rows(DOCS, "ver") == [
-        ("expenses", 1, None, None, None),
+        # expenses states its date: "Version 2, issued 15 August 2024"
+        ("expenses", 1, None, dt.date(2024, 8, 15), None),
         ("travel", 2, None, today, None),
         ("travel@v1", 1, "travel", None, yesterday),
     ]
