@@ -13,8 +13,16 @@ from raag_assets.graph.build import extract
 from raag_assets.graph.dates import find_dates
 from raag_assets.graph.documents import version_of
 from raag_assets.graph.model import EDGE_TYPES, DocInfo, SectionInfo
+from raag_assets.graph.patterns import definitions
 from raag_assets.graph.references import Corpus, find_mentions
-from raag_assets.graph.terms import term_pattern
+from raag_assets.graph.terms import (
+    Term,
+    distinctive,
+    names_a_party,
+    party_names,
+    term_pattern,
+    term_uses,
+)
 from resources.nlp import load_pipeline
 from tests.conftest import EXAMPLES, Store
 
@@ -183,14 +191,107 @@ def test_version_families_from_names():
     ("term", "text", "hit"),
     [
         ("Leave Year", "the next Leave Year", True),
-        ("Leave Year", "the next leave year", False),  # capitalised terms as drafted
+        ("Leave Year", "the next leave years", True),  # multi-word terms in any case
+        ("Product", "each Product shipped", True),
+        ("Product", "a product of the parties", False),  # single capitalised: as drafted
+        ("Licensed Product", "the Licensed Product's price", True),  # possessive
         ("convey", "you may not be conveying it", True),
-        ("modify", "if you modified the work", True),
         ("The Library", "other Libraries", True),
-        ("This License", "under this License", True),
         ("Object code", "its object code form", True),
-        ("you", "your rights", False),
     ],
 )
 def test_term_patterns(term, text, hit):
     assert bool(term_pattern(term).search(text)) is hit
+
+
+@pytest.mark.parametrize(
+    ("term", "evidence", "expected"),
+    [
+        ("Licensed Product", '"Licensed Product" means', True),
+        ("Confidential Information", '"Confidential Information" shall mean', True),
+        ("covered work", 'A "covered work" means', True),
+        ("you", 'addressed as "you"', False),  # pronoun
+        ("This License", '"This License" refers to', False),  # the document itself
+        ("Agreement", '(this "Agreement")', False),
+        ("NTL", '("NTL")', False),  # a party's short name
+        ("Company", '(the "Company")', False),
+        ("convey", 'To "convey" a work means', False),  # a verb
+        ("based on", 'a work "based on" the earlier work', False),
+        ("normally used", '"normally used" refers to', False),
+        ("affiliate", '"affiliate" means', False),  # an ordinary word defined
+        ("Person", '"Person" means', False),
+        ("Grantee", '"Grantee" shall mean', False),  # a party (see below)
+    ],
+)
+def test_terms_of_art(term, evidence, expected):
+    parties = {"NTL", "Company", "Grantee"}
+    assert distinctive(term, evidence, parties, {"person"}) is expected
+
+
+def test_party_names_and_definitions_that_point_at_parties():
+    front = 'NORTEL LIMITED, a Canadian corporation ("NTL"), and Redwater LLC (the "Contractor")'
+    assert party_names(front) == {"NTL", "Contractor"}
+    assert names_a_party("has the meaning specified in the preamble hereof.", set())
+    assert names_a_party("shall mean either NTL or the applicable Subsidiary", {"NTL"})
+    assert not names_a_party("means the close of business on the date", {"NTL"})
+
+
+def test_longest_term_wins_and_terms_resolve_in_their_own_document_first():
+    sections = [
+        _section(
+            "a", "1", '"Licensed Product" means a widget. "Licensed Product Revenue" means money.'
+        ),
+        _section("a", "2", "Licensed Product Revenue is paid yearly.", 1),
+        _section("a", "3", "Each Licensed Product is tested.", 2),
+        _section("b", "1", '"Licensed Product" means a gadget.'),
+        _section("b", "2", "Each Licensed Product is sold.", 1),
+        _section("c", "1", "A Licensed Product is shipped.", 1),  # c cites nothing
+    ]
+    terms = [
+        Term("licensed product", "Licensed Product", "a", "a-1"),
+        Term("licensed product revenue", "Licensed Product Revenue", "a", "a-1"),
+        Term("licensed product", "Licensed Product", "b", "b-1"),
+    ]
+    uses = {
+        (e.src_section_id, e.term, e.dst_section_id)
+        for e in term_uses(sections, terms, {"c": {"b"}}, set())
+    }
+    assert uses == {
+        ("a-2", "Licensed Product Revenue", "a-1"),
+        ("a-3", "Licensed Product", "a-1"),
+        ("b-2", "Licensed Product", "b-1"),
+        ("c-1", "Licensed Product", "b-1"),  # the cited document's definition
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        (
+            'THIS AGREEMENT (this "Agreement") between Acme Inc. ("Acme") and Bolt LLC',
+            {"Agreement", "Acme"},
+        ),
+        ('a license (each such license being a "Patent License")', {"Patent License"}),
+        (
+            'the form in Exhibit B (the "Enterprise License") save as amended',
+            {"Enterprise License"},
+        ),
+        ("the product (as defined herein)", set()),
+        ('hereinafter referred to as "Supplier"', {"Supplier"}),
+    ],
+)
+def test_definitions_in_passing(text, terms):
+    found = {e.term for e in definitions(_section("d", "1", text))}
+    assert found == terms
+
+
+def test_headed_definitions_in_a_definitions_section():
+    text = (
+        "Whenever used in this Agreement, the following terms have the respective meanings set "
+        "forth below. Business Day. Any day other than a Saturday. Commission or SEC. The "
+        "Securities and Exchange Commission. Holder. The registered owner of any Note."
+    )
+    found = {e.term for e in definitions(_section("d", "1.01", text))}
+    assert found == {"Business Day", "Commission", "SEC", "Holder"}
+    # the same layout outside a definitions section defines nothing
+    assert definitions(_section("d", "2", "Notices. All notices shall be in writing.")) == []

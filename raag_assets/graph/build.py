@@ -9,7 +9,13 @@ from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, dedupe
 from raag_assets.graph.patterns import section_edges, step_sequences
 from raag_assets.graph.references import Corpus
-from raag_assets.graph.terms import Term
+from raag_assets.graph.terms import (
+    Term,
+    distinctive,
+    lower_case_words,
+    names_a_party,
+    party_names,
+)
 from raag_assets.sectioning import FRONT_LABEL
 
 Parse = Callable[[list[str]], list]  # texts -> spaCy Docs, in order
@@ -52,16 +58,7 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
         out.topics.update(topics)
     ok = [s for s in sections if s.doc_id not in out.errors]
     out.edges = dedupe([*doc_level, *section_level, *step_sequences(ok)])
-    seen: set[tuple[str, str]] = set()
-    for e in sorted(
-        (e for e in out.edges if e.edge_type == "defines"),
-        key=lambda e: (e.src_doc_id, corpus.by_id[e.src_section_id].ordinal, e.position),
-    ):
-        if (e.src_doc_id, e.normalized_target) not in seen:
-            seen.add((e.src_doc_id, e.normalized_target))
-            out.terms.append(
-                Term(e.normalized_target, e.term or "", e.src_doc_id, e.src_section_id or "")
-            )
+    out.terms = terms_of_art(out.edges, corpus)
     return out
 
 
@@ -97,3 +94,47 @@ def _document(
         parked.extend(unresolved)
         topics[section.section_id] = layer2.topics(doc)
     return edges, parked, topics
+
+
+def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
+    """The first definition of each term per document, kept when the term is distinctive
+    (terms.distinctive): only those are looked for in use."""
+    lower = lower_case_words(corpus.sections)
+    parties: dict[str, set[str]] = {}
+    for doc_id, secs in corpus.by_doc.items():
+        front = [s for s in secs if not any(c.isdigit() for c in s.label)][:3]
+        parties[doc_id] = party_names(" ".join(s.text[:3000] for s in front[:1] or secs[:1]))
+    defines = sorted(
+        (e for e in edges if e.edge_type == "defines"),
+        key=lambda e: (e.src_doc_id, corpus.by_id[e.src_section_id].ordinal, e.position),
+    )
+    first: dict[tuple[str, str], tuple[Edge, str, str]] = {}  # -> (edge, body, evidence)
+    for e in defines:
+        if (e.src_doc_id, e.normalized_target) in first:
+            continue
+        term = e.term or ""
+        text = corpus.by_id[e.src_section_id].text
+        at = text.find(term, e.position)
+        body = text[at + len(term) :][:300].lstrip("”\"’') ") if at >= 0 else ""
+        evidence = text[max(0, e.position - 4) : e.position + len(e.matched_text) + 40]
+        first[(e.src_doc_id, e.normalized_target)] = (e, body, evidence)
+    # A party's short name may be defined through another ("Grantee" means either Entrust or
+    # Nortel; "Entrust" means ETI and its Subsidiaries): grow each document's parties to a
+    # fixed point.
+    changed = True
+    while changed:
+        changed = False
+        for e, body, _ in first.values():
+            doc_parties = parties.setdefault(e.src_doc_id, set())
+            term = e.term or ""
+            single = len(term.split()) == 1
+            if single and term not in doc_parties and names_a_party(body, doc_parties):
+                doc_parties.add(term)
+                changed = True
+    out = []
+    for e, _, evidence in first.values():
+        if distinctive(e.term or "", evidence, parties.get(e.src_doc_id, set()), lower):
+            out.append(
+                Term(e.normalized_target, e.term or "", e.src_doc_id, e.src_section_id or "")
+            )
+    return out

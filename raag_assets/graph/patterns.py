@@ -52,6 +52,35 @@ _DEFINITION_CALLED = re.compile(
 _HEADING_TERM = re.compile(
     r"^[“\"](?P<term>[^“”\"]{1,60})[”\"](?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"]{1,40})[”\"]\))?"
 )
+# '(the "Enterprise License")', '("NTL")', '(each, a "Party")': a term defined in passing.
+_PAREN = re.compile(r"\((?P<inner>[^()]{2,160})\)")
+_QUOTED = re.compile(r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]")
+_PAREN_GLUE = re.compile(
+    r"(?:the|a|an|this|each|such|collectively|individually|together|jointly|severally|"
+    r"hereinafter|herein|hereafter|referred|to|as|and|or|being|called|also|known|"
+    r"license|licence|agreement|[,;:])*",
+    re.IGNORECASE,
+)
+_REFERRED_AS = re.compile(
+    r"\b(?:hereinafter|hereafter|herein)\s+(?:referred\s+to\s+as|called)\s+(?:the\s+|a\s+|an\s+)?"
+    r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]",
+    re.IGNORECASE,
+)
+# A section of definitions: its heading, or the sentence that opens it, says so.
+_DEFINITIONS_SECTION = re.compile(
+    r"\bdefinitions?\b|\bdefined\s+terms\b|\binterpretation\b|"
+    r"\bfollowing\s+(?:terms|words|expressions)\b[^.]{0,60}\bmeanings?\b|"
+    r"\bterms\s+(?:shall\s+)?have\s+the\s+(?:following|respective)\s+meanings?\b",
+    re.IGNORECASE,
+)
+# In a definitions section, an entry headed by the term: "Business Day. Any day other than",
+# "Affiliate: any entity", "object code means ...".
+_HEADED_ENTRY = re.compile(
+    r"(?:^|\n|\s{3,}|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?"
+    r"(?!(?:The|A|An|This|That|These|Any|Each|All|No|In|If|For)\s)"
+    r"(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,6})"
+    r"(?:\s*(?:\.|:|—|–)\s+(?=[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
+)
 _STARTS_DEFINITION = re.compile(r"^(?:means|shall\s+mean|refers\s+to|is\s+defined\s+as)\b")
 _SCOPE_NOUNS = (
     r"employees?|staff|workers?|contractors?|managers?|members?|users?|roles?|persons?|"
@@ -253,9 +282,28 @@ def definitions(section: SectionInfo) -> list[Edge]:
             found.append((m.start(), m.group("alias"), m.group(0)))
     for m in _DEFINITION_CALLED.finditer(section.text):
         found.append((m.start(), m.group("term"), m.group(0)))
+    for m in _REFERRED_AS.finditer(section.text):
+        found.append((m.start(), m.group("term"), m.group(0)))
+    for m in _PAREN.finditer(section.text):
+        quoted = list(_QUOTED.finditer(m.group("inner")))
+        glue = _QUOTED.sub(" ", m.group("inner"))
+        if quoted and _PAREN_GLUE.fullmatch(" ".join(glue.split()).replace(" ", "")) is not None:
+            for q in quoted:
+                found.append((m.start(), q.group("term"), m.group(0)))
+    marker = _DEFINITIONS_SECTION.search(section.heading) or _DEFINITIONS_SECTION.search(
+        section.text
+    )
+    if marker:
+        start = 0 if marker.string is section.heading else marker.end()
+        for m in _HEADED_ENTRY.finditer(section.text, start):
+            term = m.group("term")
+            if term.split()[-1].lower() in ("of", "or", "and", "the", "for", "to", "in", "on"):
+                continue
+            for part in re.split(r"\s+or\s+", term):
+                found.append((m.start("term"), part, m.group(0).strip()))
     edges = []
     for position, term, evidence in found:
-        term = " ".join(term.split()).strip(" ,.")
+        term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.")
         if not term or len(term.split()) > 6:
             continue
         edges.append(

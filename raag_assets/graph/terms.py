@@ -1,10 +1,80 @@
-"""uses_term: sections that use a term defined elsewhere in the tenant."""
+"""Terms of art and where they are used.
+
+`defines` keeps every definition; a term becomes a term of art (stored in `terms`, and a
+`uses_term` edge wherever it is used) only when its definition changes what the words mean
+to a reader (GRAPH_GOLD.md): not pronouns, not the parties' short names, not the document
+naming itself, not verbs or ordinary words that a drafter chose to define. Distinctiveness is
+judged from the term, its definition and the corpus, never from a list of our documents'
+words.
+"""
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from raag_assets.graph.model import Edge, SectionInfo
+
+# Closed grammatical classes, not vocabulary of any document.
+_PRONOUNS = {
+    "i",
+    "me",
+    "my",
+    "we",
+    "us",
+    "our",
+    "ours",
+    "you",
+    "your",
+    "yours",
+    "he",
+    "him",
+    "his",
+    "she",
+    "her",
+    "hers",
+    "it",
+    "its",
+    "they",
+    "them",
+    "their",
+    "theirs",
+}
+_DETERMINERS = r"(?:the|a|an|this|these|that|those|such|each|any|said)"
+# Nouns a document calls itself by ("this Agreement", "the License").
+_SELF_NOUNS = {
+    "agreement",
+    "license",
+    "licence",
+    "contract",
+    "policy",
+    "amendment",
+    "document",
+    "handbook",
+    "guideline",
+    "guidelines",
+    "standard",
+    "specification",
+    "memo",
+    "memorandum",
+    "addendum",
+    "schedule",
+    "exhibit",
+    "annex",
+    "appendix",
+    "terms",
+    "conditions",
+    "plan",
+    "charter",
+    "deed",
+    "instrument",
+    "lease",
+    "order",
+    "statement",
+}
+# Zipf frequency (wordfreq) at or above which a word is common English: a single word that
+# common reads the same without its definition.
+COMMON_ZIPF = 3.0
 
 
 @dataclass(frozen=True)
@@ -15,28 +85,130 @@ class Term:
     section_id: str
 
 
-def term_pattern(term: str) -> re.Pattern[str]:
-    """Capitalised terms ("Leave Year", "Program") match with their capitals, as drafted;
-    lower-case ones ("covered work", "convey") in any case, with plural and verb endings. A
-    multi-word term capitalised only because a sentence began with it ("Object code") is a
-    lower-case term."""
-    words = re.sub(r"^(?:the|a|an)\s+", "", term, flags=re.IGNORECASE).split()
-    if (
-        len(words) > 1
-        and words[0][:1].isupper()
-        and " ".join(words)[1:] == " ".join(words)[1:].lower()
+@lru_cache(maxsize=65536)
+def zipf(word: str) -> float:
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en")
+
+
+def _words(term: str) -> list[str]:
+    return re.sub(rf"^{_DETERMINERS}\s+", "", term.strip(), flags=re.IGNORECASE).split()
+
+
+def is_self_reference(term: str) -> bool:
+    """'this License', 'Agreement', 'the Contract': the document naming itself."""
+    words = [w.casefold().strip("'’") for w in _words(term)]
+    return (
+        len(words) == 1
+        and words[0] in _SELF_NOUNS
+        or (term.strip().casefold().split()[0] in ("this", "these") and words[-1] in _SELF_NOUNS)
+    )
+
+
+def party_names(front_text: str) -> set[str]:
+    """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
+    LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee")."""
+    out = set()
+    for m in re.finditer(
+        r"\(\s*(?:(?:the|each|individually|collectively|together|hereinafter|referred|to|as|"
+        r"herein|a|an|and|or|,|;)\s*)*[“\"](?P<name>[^“”\"]{1,40})[”\"]",
+        front_text,
+        re.IGNORECASE,
     ):
-        words[0] = words[0].lower()
-    # "This License" and "this License" are one term: a demonstrative takes either case
-    first_any_case = words[0].lower() in ("this", "these", "that")
+        out.add(m.group("name").strip())
+    return out
+
+
+def definition_is_verbal(evidence: str, term: str) -> bool:
+    """'To "convey" a work means', 'a work "based on" the earlier work': a verb or a phrase
+    defined, not a noun."""
+    quoted = re.escape(term)
+    return bool(
+        re.search(rf"\bto\s+[“\"]{quoted}[”\"]", evidence, re.IGNORECASE)
+        or re.search(rf"[“\"]{quoted}[”\"]\s+(?:a|an|the|such|that|this)\b", evidence)
+    )
+
+
+def names_a_party(body: str, parties: set[str]) -> bool:
+    """A definition that points at a party: 'has the meaning specified in the preamble',
+    'shall mean ETI and all Subsidiaries thereof', 'means either NTL or ETI'."""
+    if re.match(
+        r"\s*(?:has|have)\s+the\s+meanings?\s+\w+\s+(?:\w+\s+)?(?:in\s+)?the\s+"
+        r"(?:preamble|recitals|parties|introduct)",
+        body,
+        re.IGNORECASE,
+    ):
+        return True
+    m = re.match(
+        r"\s*(?:(?:shall\s+)?means?|refers?\s+to)\s+(?:either\s+)?(?:the\s+)?"
+        r"(?P<first>[A-Z][\w.&-]*)",
+        body,
+    )
+    return bool(m and m.group("first").rstrip(".,") in parties)
+
+
+def distinctive(
+    term: str,
+    evidence: str,
+    parties: set[str],
+    lower_words: set[str],
+) -> bool:
+    """Is `term` a term of art whose uses should bring its definition to a reader?
+
+    `parties`: the parties' short names in this document; `lower_words`: words the tenant's
+    text uses in lower case (ordinary use).
+    """
+    words = _words(term)
+    if not words:
+        return False
+    folded = [w.casefold() for w in words]
+    if len(words) == 1 and folded[0] in _PRONOUNS or is_self_reference(term):
+        return False
+    if term in parties or " ".join(words) in parties:
+        return False
+    if definition_is_verbal(evidence, term):
+        return False
+    if not any(c.isalpha() for c in term):
+        return False
+    if len(words) > 1:
+        # a phrase of adverbs/participles ("normally used", "knowingly relying") reads as
+        # ordinary English: a noun phrase ends in a noun, not a -ly/-ed/-ing word or a particle
+        last = folded[-1]
+        return not (
+            last in ("on", "in", "to", "of", "by", "with", "for")
+            or re.fullmatch(r"\w+(?:ly|ed|ing)", folded[0])
+            and re.fullmatch(r"\w+(?:ed|ing)", last)
+        )
+    word = words[0]
+    if word.islower():
+        return False  # a lower-case single word defined: an ordinary word given a meaning
+    if word.isupper() and len(word) <= 6:
+        return False  # an acronym: a name (party, body, statute), not a coined noun
+    # A capitalised single word: a coined noun unless it is common English or the tenant
+    # also uses it in lower case as an ordinary word.
+    return folded[0] not in lower_words and zipf(folded[0]) < COMMON_ZIPF
+
+
+def lower_case_words(sections: Iterable[SectionInfo]) -> set[str]:
+    """Words the text uses in lower case (not at a sentence start): its ordinary vocabulary."""
+    out: set[str] = set()
+    for s in sections:
+        out.update(re.findall(r"(?<=[a-z,;] )[a-z][a-z-]+", s.text))
+    return out
+
+
+def term_pattern(term: str) -> re.Pattern[str]:
+    """How a term is found in text. A capitalised single word matches as drafted ("Product",
+    not "product"); a multi-word term in any case, with plurals and possessives; lower-case
+    terms also with verb endings."""
+    words = _words(term) or term.split()
     *head, last = words
     last_re = _inflected(last) if last.islower() and last.isalpha() else _plural(last)
-    parts = [*(re.escape(w) for w in head), last_re]
-    if first_any_case:
-        parts[0] = f"(?i:{parts[0][0]}){parts[0][1:]}"
-    body = r"\s+".join(parts)
-    flags = 0 if any(c.isupper() for c in " ".join(words)) else re.IGNORECASE
-    return re.compile(rf"(?<![\w-]){body}(?![\w-])", flags)
+    body = r"\s+".join([*(re.escape(w) for w in head), last_re])
+    single_cap = len(words) == 1 and not words[0].islower()
+    flags = 0 if single_cap else re.IGNORECASE
+    return re.compile(rf"(?<![\w-]){body}(?:['’]s?)?(?![\w-])", flags)
 
 
 def _inflected(word: str) -> str:
@@ -51,7 +223,33 @@ def _inflected(word: str) -> str:
 def _plural(word: str) -> str:
     if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
         return re.escape(word[:-1]) + r"(?:y|ies)"
-    return re.escape(word) + r"s?"
+    if word.endswith("s"):
+        return re.escape(word) + r"(?:es)?"
+    return re.escape(word) + r"(?:s|es)?"
+
+
+def _vocabulary(
+    doc_id: str,
+    by_key: dict[str, list[Term]],
+    related: dict[str, set[str]],
+    superseded: set[str],
+    defining_docs: set[str],
+) -> dict[str, Term]:
+    """The terms a document's sections may use: its own, then those of documents it cites;
+    a document that defines nothing itself borrows the tenant's (preferring live versions)."""
+    out: dict[str, Term] = {}
+    cited = related.get(doc_id, set())
+    for key, defs in by_key.items():
+        own = [t for t in defs if t.doc_id == doc_id]
+        pool = own or [t for t in defs if t.doc_id in cited]
+        if not pool and doc_id not in defining_docs:
+            pool = defs
+        if pool:
+            out[key] = sorted(
+                pool,
+                key=lambda t: (t.doc_id in superseded, t.doc_id != doc_id, t.doc_id, t.section_id),
+            )[0]
+    return out
 
 
 def term_uses(
@@ -60,55 +258,52 @@ def term_uses(
     related_docs: dict[str, set[str]],
     superseded: set[str],
 ) -> list[Edge]:
-    """One uses_term edge per (section, term), to the section that defines the term.
-
-    A term's definition is looked for in the using section's own document first, then in
-    documents it references, then (for multi-word capitalised terms only, which do not occur
-    by accident) anywhere in the tenant, preferring documents not superseded.
-    """
+    """One uses_term edge per (section, term), to the section that defines the term. Where
+    terms overlap, the longest match wins ("Licensed Product Revenue" is not a use of
+    "Licensed Product"); a section does not use what it defines."""
     by_key: dict[str, list[Term]] = {}
     for t in terms:
         by_key.setdefault(t.key, []).append(t)
-    patterns: dict[str, re.Pattern[str]] = {}  # by definition: each is matched as it is drafted
+    defining_docs = {t.doc_id for t in terms}
+    defined_in: dict[str, set[str]] = {}
+    for t in terms:
+        defined_in.setdefault(t.section_id, set()).add(t.key)
+    patterns: dict[str, re.Pattern[str]] = {}
+    vocab: dict[str, dict[str, Term]] = {}
     edges = []
     for s in sections:
-        for key in sorted(by_key):
-            definition = _definition_for(s, by_key[key], related_docs, superseded)
-            if definition is None or definition.section_id == s.section_id:
-                continue
-            if any(t.section_id == s.section_id for t in by_key[key]):
-                continue  # the section defines it itself
+        if s.doc_id not in vocab:
+            vocab[s.doc_id] = _vocabulary(s.doc_id, by_key, related_docs, superseded, defining_docs)
+        found: list[tuple[int, int, str, Term]] = []
+        for key, definition in sorted(vocab[s.doc_id].items()):
             if definition.term not in patterns:
                 patterns[definition.term] = term_pattern(definition.term)
-            m = patterns[definition.term].search(s.text)
-            if m is None:
-                continue
+            for m in patterns[definition.term].finditer(s.text):
+                found.append((m.start(), m.end(), key, definition))
+        taken: list[tuple[int, int]] = []
+        used: dict[str, tuple[int, str, Term]] = {}
+        for start, end, key, definition in sorted(found, key=lambda x: (x[0] - x[1], x[0])):
+            if any(start < b and a < end for a, b in taken):
+                continue  # inside a longer term
+            taken.append((start, end))
+            if key not in used or start < used[key][0]:
+                used[key] = (start, s.text[start:end], definition)
+        for key, (start, text, definition) in sorted(used.items(), key=lambda x: x[1][0]):
+            if definition.section_id == s.section_id or key in defined_in.get(s.section_id, ()):
+                continue  # the section defines it itself
             edges.append(
                 Edge(
                     "uses_term",
                     layer=1,
                     src_doc_id=s.doc_id,
                     src_section_id=s.section_id,
-                    matched_text=m.group(0),
+                    matched_text=text,
                     normalized_target=key,
                     confidence=1.0 if definition.doc_id == s.doc_id else 0.9,
                     dst_doc_id=definition.doc_id,
                     dst_section_id=definition.section_id,
                     term=definition.term,
-                    position=m.start(),
+                    position=start,
                 )
             )
     return edges
-
-
-def _definition_for(
-    s: SectionInfo, defs: list[Term], related: dict[str, set[str]], superseded: set[str]
-) -> Term | None:
-    own = [t for t in defs if t.doc_id == s.doc_id]
-    if own:
-        return own[0]
-    cited = [t for t in defs if t.doc_id in related.get(s.doc_id, set())]
-    distinctive = len(defs[0].term.split()) > 1 and any(c.isupper() for c in defs[0].term)
-    pool = cited or (defs if distinctive else [])
-    pool = sorted(pool, key=lambda t: (t.doc_id in superseded, t.doc_id, t.section_id))
-    return pool[0] if pool else None
