@@ -133,12 +133,54 @@ def test_edges_are_deterministic_in_content_and_order():
         ("section 3 of the GNU GPL.", ("3",), "GNU GPL", None),
         ("as defined in Secti0n 4.2 of the Leave Policy", ("4.2",), "Leave Policy", "Secti0n"),
         ("in Article IV hereof", ("Article IV",), None, None),
+        ("Sections 4.1, 4.2, and 4.5 apply", ("4.1", "4.2", "4.5"), None, None),
+        ("Clauses 9.1 or 9.3", ("9.1", "9.3"), None, None),
+        ("Articles II through IV", ("Article II", "Article III", "Article IV"), None, None),
+        ("Sections 2.01 through 2.03", ("2.01", "2.02", "2.03"), None, None),
+        ("as provided in Sections 5.02(c) and 9.03, below", ("5.02(c)", "9.03"), None, None),
+        ("set forth in Exhibits C and D hereto", ("Exhibit C", "Exhibit D"), None, None),
+        ("in Exhibit A of the Transfer Agreement", ("Exhibit A",), "Transfer Agreement", None),
     ],
 )
 def test_section_mentions(text, labels, doc, raw):
     [m] = [m for m in find_mentions(text) if m.kind == "labels"]
     assert (m.labels, m.doc_name) == (labels, doc)
     assert (m.raw or "").startswith(raw or "")
+
+
+def test_documents_cited_by_name_number_and_version():
+    found = [(m.doc_name, m.text) for m in find_mentions(
+        "See RFC 2060 and [RFC-2822]; version 2 of the GNU General Public License applies. "
+        "The Services Agreement prevails; this Agreement is separate."
+    )]  # fmt: skip
+    assert found == [
+        ("RFC 2060", "RFC 2060"),
+        ("RFC 2822", "RFC-2822"),
+        ("GNU General Public License (Version 2)", "version 2 of the GNU General Public License"),
+        ("Services Agreement", "The Services Agreement"),
+    ]
+    docs = [
+        DocInfo("GPL-2", "GPL-2", title="GNU GENERAL PUBLIC LICENSE"),
+        DocInfo("GPL-3", "GPL-3", title="GNU GENERAL PUBLIC LICENSE"),
+        DocInfo("rfc2060", "rfc2060.txt"),
+    ]
+    corpus = Corpus(docs, [], superseded={"GPL-2"})
+    assert corpus.find_doc("GNU General Public License (Version 2)")[0] == "GPL-2"
+    assert corpus.find_doc("GNU General Public License")[0] == "GPL-3"  # the live version
+    assert corpus.find_doc("RFC 2060") == ("rfc2060", 1.0)
+
+
+def test_lettered_items_and_label_styles_resolve_to_the_headed_section():
+    sections = [
+        _section("k", "Article VI", "Licences.", 0),
+        _section("k", "6.03", "Rights.", 1),
+        _section("k", "Exhibit A", "Prices.", 2),
+    ]
+    corpus = Corpus([DocInfo("k", "k.txt")], sections)
+    assert corpus.find_label("k", "6.03(b)(ii)")[0].label == "6.03"
+    assert corpus.find_label("k", "Article 6")[0].label == "Article VI"
+    assert corpus.find_label("k", "Exhibit A")[0].label == "Exhibit A"
+    assert corpus.find_label("k", "7.01")[0] is None
 
 
 def test_words_that_only_look_like_references_are_not():

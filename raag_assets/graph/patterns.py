@@ -147,7 +147,12 @@ def section_edges(
     parked: list[Unresolved] = []
     spans = list(iter_sentences(text))
     mentions: list[tuple[int, int, Mention]] = []
-    heading_mentions = [replace(m, start=0, end=0) for m in find_mentions(section.heading)]
+    doc = corpus.docs.get(section.doc_id)
+    # a document's own title ("Amendment 1 to the Leave Policy") names it, and cites nothing
+    is_title = doc is not None and section.heading == doc.title
+    heading_mentions = [
+        replace(m, start=0, end=0) for m in ([] if is_title else find_mentions(section.heading))
+    ]
     for m in [*heading_mentions, *find_mentions(text)]:
         s_start, s_end = next(((a, b) for a, b in spans if a <= m.start < b), (0, 0))
         mentions.append((s_start, s_end, m))
@@ -190,7 +195,8 @@ def section_edges(
                 edges.append(
                     Edge("depends_on", confidence=0.85 * confidence, condition=sentence, **base)
                 )
-            if _AMENDED_AFTER.match(after) or _AMENDS.search(before):
+            # a whole document amended is the document's relation (graph/documents.py)
+            if dst[1] and (_AMENDED_AFTER.match(after) or _AMENDS.search(before)):
                 edges.append(Edge("amends", confidence=0.9 * confidence, **base))
     edges.extend(definitions(section))
     edges.extend(date_edges(section))
