@@ -13,6 +13,8 @@ TENANT_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 # Doc ids appear in citations, CLI output and file paths: letters, digits and a few marks.
 DOC_ID_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._+() -]{0,127}$")
 DOCUMENT_EXTENSIONS = (".pdf", ".md", ".markdown", ".txt")
+_DROPPED = re.compile(r"[,;]")
+_SPACE_RUN = re.compile(r" {2,}")
 
 
 def validate_tenant(tenant: str) -> str:
@@ -29,13 +31,20 @@ def doc_id_from_name(file_name: str) -> str:
     """doc_id from a file name: the name without a known document extension.
 
     `GPL-3.txt` -> `GPL-3`; `MPL-2.0` stays `MPL-2.0` (".0" is not a document extension).
+    Punctuation that ordinary names carry but ids avoid is tidied: commas and semicolons go,
+    runs of spaces become one, and spaces at either end are trimmed
+    (`Sonos, Inc. - Manufacturing Agreement .txt` -> `Sonos Inc. - Manufacturing Agreement`).
+    Anything else unsafe (quotes, slashes, control or invisible characters) is kept, so that
+    validate_doc_id refuses it.
     """
     name = PurePath(file_name).name
     lower = name.lower()
     for ext in DOCUMENT_EXTENSIONS:
         if lower.endswith(ext) and len(name) > len(ext):
-            return name[: -len(ext)]
-    return name
+            name = name[: -len(ext)]
+            break
+    tidy = _SPACE_RUN.sub(" ", _DROPPED.sub("", name)).strip(" ")
+    return tidy or name
 
 
 def validate_doc_id(doc_id: object, source: str) -> str:

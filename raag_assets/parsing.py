@@ -20,6 +20,24 @@ from raag_assets.normalize import normalize_line
 SIDECAR_SUFFIX = ".meta.json"
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 _PAGE_FOOTER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
+# Page furniture of plain-text documents: "[Page 12]" footers (RFCs), "- 3 -", "Page 3 of 20",
+# a bare page number or a roman one on a line of its own.
+_PAGE_MARK = re.compile(r"\[page\s+\d{1,4}\]$", re.IGNORECASE)
+_PAGE_NUMBER = re.compile(
+    r"^(?:(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?|-\s*\d{1,4}\s*-|[ivxlc]{1,6})$",
+    re.IGNORECASE,
+)
+# EDGAR exports stamp every page with "Source: <filer>, <form>, <date>".
+_SOURCE_BANNER = re.compile(
+    r"^source:\s+\S.*,\s*[\w/-]+,\s*\d{1,2}/\d{1,2}/\d{2,4}$", re.IGNORECASE
+)
+_TERMINAL_PUNCT = re.compile(r"[.:;!?)\]\"”]$")
+# A line this long with runs of 5+ spaces inside is a flattened page: its runs are line breaks
+# (a number before its title, "5.3    Waiver", is no break).
+_FLAT_LINE = 200
+_FLAT_BREAK = re.compile(r"\s{5,}")
+_LABEL_ONLY = re.compile(r"^(?:(?:section|article|§)\s*)?[\dA-Za-z]{1,3}(?:\.\d{1,3})*\.?$", re.I)
+_ART_ONLY = re.compile(r"^[-_=~*]{3,}$")
 _TAG_RE = re.compile(r"^[^\x00-\x1f\x7f]{1,64}$")
 _KNOWN_KEYS = {
     "doc_id",
@@ -128,7 +146,10 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
         text = decode_text(data)
         text, front = split_front_matter(text)
         raw_text = text
-        lines, pages = tuple(Line(normalize_line(s)) for s in text.splitlines()), None
+        if fmt == "text":
+            lines, pages = text_lines(text)
+        else:
+            lines, pages = tuple(Line(normalize_line(s)) for s in text.splitlines()), None
         meta_in = {**front, **sidecar}
         if not any(line.text for line in lines):
             raise BadDocument("no text content (only whitespace)")
@@ -137,6 +158,94 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
     meta = build_meta(meta_in, path.name)
     content_hash = sha256_hex(data, canonical_json(sidecar))
     return ParsedDocument(path.name, fmt, meta, raw_text, lines, pages, content_hash)
+
+
+def text_lines(text: str) -> tuple[tuple[Line, ...], int | None]:
+    """Lines of a plain-text document with its page furniture dropped.
+
+    Form feeds and "[Page N]" footers end pages (lines get their page number when the text
+    has any); page numbers, footers and running headers or banners that recur on every page
+    are dropped, and a paragraph a page break interrupted is joined again. A flattened line
+    (a whole page on one line, its line breaks turned into runs of spaces) is split back into
+    its lines, dropping the underline art between them."""
+    spans: list[tuple[str, int]] = []  # (raw line, page)
+    page = 1
+    for raw in text.split("\n"):
+        parts = raw.split("\f")
+        for n, part in enumerate(parts):
+            if n:
+                page += 1
+                spans.append(("", page))  # a page break ends a paragraph
+            spans.extend((p, page) for p in _unflatten(part))
+            if _PAGE_MARK.search(normalize_line(part)):
+                page += 1
+    paged = page > 1
+    texts = [normalize_line(t) for t, _ in spans]
+    drop = _furniture(texts)
+    lines: list[Line] = []
+    pending_break = False
+    for (_, pg), t, dropped in zip(spans, texts, drop, strict=True):
+        if dropped:
+            pending_break = True
+            continue
+        if pending_break and t:
+            # A page break inside a sentence: the paragraph goes on across it.
+            while lines and not lines[-1].text:
+                lines.pop()
+            prev = lines[-1].text if lines else ""
+            if not prev or _TERMINAL_PUNCT.search(prev) or not t[0].islower():
+                lines.append(Line("", pg if paged else None))
+            pending_break = False
+        lines.append(Line(t, pg if paged else None))
+    return tuple(lines), (page if paged else None)
+
+
+def _unflatten(raw: str) -> list[str]:
+    if len(raw) <= _FLAT_LINE or not _FLAT_BREAK.search(raw.strip()):
+        return [raw]
+    out: list[str] = []
+    for part in _FLAT_BREAK.split(raw.strip()):
+        if _ART_ONLY.match(part):
+            continue
+        if out and _LABEL_ONLY.match(out[-1]):
+            out[-1] = f"{out[-1]} {part}"
+            continue
+        # a part that goes on a sentence is the next line of the same paragraph
+        if out and out[-1] and not _TERMINAL_PUNCT.search(out[-1]) and part[:1].islower():
+            out.append(part)
+        else:
+            out.extend(["", part] if out else [part])
+    return out
+
+
+def _furniture(texts: list[str]) -> list[bool]:
+    """Which lines are page furniture: page marks and numbers standing alone, and short lines
+    standing alone that recur (digits aside) all through the document."""
+    n = len(texts)
+
+    def alone(i: int) -> bool:
+        return (i == 0 or not texts[i - 1]) and (i == n - 1 or not texts[i + 1])
+
+    drop = [
+        bool(t)
+        and (
+            bool(_PAGE_MARK.search(t))
+            or bool(_SOURCE_BANNER.match(t))
+            or (alone(i) and bool(_PAGE_NUMBER.match(t)))
+        )
+        for i, t in enumerate(texts)
+    ]
+    where: dict[str, list[int]] = {}
+    for i, t in enumerate(texts):
+        if t and not drop[i] and len(t) <= 100 and alone(i) and re.search(r"[A-Za-z]{2}", t):
+            where.setdefault(re.sub(r"\d+", "#", t.lower()), []).append(i)
+    for found in where.values():
+        # recurring all through the document, about once a page (a page runs some 50-60
+        # lines), not a block repeated in one place nor a party named in each signature block
+        if len(found) >= max(3, n / 80) and found[-1] - found[0] >= n / 2:
+            for i in found:
+                drop[i] = True
+    return drop
 
 
 def decode_text(data: bytes) -> str:

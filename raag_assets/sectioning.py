@@ -16,8 +16,8 @@ from raag_assets.identity import section_id
 from raag_assets.normalize import join_lines
 from raag_assets.parsing import Line
 
-SECTIONER_VERSION = "1"
-FRONT_LABEL = "Front matter"
+SECTIONER_VERSION = "2"
+FRONT_LABEL = "Title"
 BODY_LABEL = "Body"
 
 _ATX = re.compile(r"^(#{1,6})\s+(.+?)(?:\s+#+)?$")
@@ -30,12 +30,37 @@ _SECTION = re.compile(
     re.IGNORECASE,
 )
 _ARTICLE = re.compile(r"^article\s+([ivxlcdm]+|\d{1,3})\b\.?\s*[-–—:.]?\s*(.*)$", re.IGNORECASE)
+# "Exhibit 10.6" is a filing's exhibit number (an EDGAR banner), not an exhibit of the text.
 _APPENDIX = re.compile(
-    r"^(exhibit|appendix|annex|schedule)\s+([A-Z]|\d{1,2})\b\.?\s*[-–—:.]?\s*(.*)$", re.IGNORECASE
+    r"^(exhibit|appendix|annex|schedule)\s+([A-Z](?:-\d{1,2})?|\d{1,2})\b(?!\.\d)\.?\s*[-–—:.]?\s*(.*)$",
+    re.IGNORECASE,
 )
 _NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.?)\s+(\S.*)$")
+# A lettered appendix of a standard ("A. References", "A.1 Informative References"): a
+# heading only when the document's table of contents lists its letter.
+_LETTERED = re.compile(r"^([A-Z](?:\.\d{1,3})*)\.?\s+(\S.*)$")
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+# A table of contents: its heading, and what its entries look like (a page number or dot
+# leaders at the end, or several entries run together on one line).
+_TOC_HEAD = re.compile(r"^(?:table\s+of\s+contents|contents)\b", re.IGNORECASE)
+_TOC_ENTRY_END = re.compile(r"(?:\.{3,}|\s(?:\d{1,3}|[ivx]{1,5}))$", re.IGNORECASE)
+_TOC_RUN = re.compile(r"\s\d{1,3}\s+(?:article|section|schedule|exhibit|annex|\d{1,2}\.\d)", re.I)
+_TOC_LABELS = re.compile(
+    r"(?:^|\s\d{1,3}\s+)(?:(?P<kw>article|section|§)\s+(?P<kwnum>[ivxlcdm]+\b|\d{1,3}(?:\.\d{1,3})*)"
+    r"|(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?=\.?\s))\.?\s+[A-Z\[\"“(])",
+    re.IGNORECASE,
+)
+_TOC_PAGE = re.compile(r"[\s.]*(?:\d{1,3}|[ivx]{1,5})?$", re.IGNORECASE)
+_FILING_EXHIBIT = re.compile(r"^exhibit\s+\d{1,3}\.\d{1,3}\b", re.IGNORECASE)
+_LABEL_VALUE = re.compile(r"\S:\s+\S")
+_UNDERLINE_ART = re.compile(r"\s*[-_=]{3,}\s*$")
+# OCR damage in the keyword of a heading ("Secti0n 4", "ARTlCLE II"): letters a scanner
+# confuses, mapped back before fuzzy matching.
+_OCR_KEYWORD = re.compile(r"^([A-Za-z0-9§|]{6,8})(?=\s+(?:\d|[IVXLC]+\b))")
+_OCR_LETTERS = str.maketrans({"0": "o", "1": "l", "|": "l", "5": "s", "3": "e"})
+_KEYWORDS = ("section", "article")
 _TERMINAL = re.compile(r"[.,;:!?]$")
-_RUN_IN = re.compile(r"^([^.]{3,60})\.\s+\S")
+_RUN_IN = re.compile(r"^([^.]{3,60})\.(?:\s+\S|(?=[A-Z][a-z]))")
 _SMALL_WORDS = {
     "a",
     "an",
@@ -88,6 +113,19 @@ class _Heading:
     level: int
     body_from: int  # first line index of the body
     lead: str = ""  # text of the heading line that also belongs to the body
+    numbered: bool = True  # False for a heading that is only a name ("Abstract", "RECITALS")
+
+
+@dataclass(frozen=True)
+class _Contents:
+    """A table of contents: lines [start, end), the rest of its heading line, the labels it
+    lists (evidence for which numbered lines are headings)."""
+
+    start: int
+    end: int
+    lead: str
+    labels: frozenset[str]
+    names: frozenset[str]  # its entries without page numbers, lower case
 
 
 @dataclass(frozen=True)
@@ -103,7 +141,10 @@ def build_sections(doc_id: str, lines: Sequence[Line], fmt: str) -> list[Section
     """Split a document's lines into an ordered section tree with stable ids."""
     clean, underlined = _clean(lines, fmt)
     headings = _find_headings(clean, underlined, fmt)
-    return _assemble(doc_id, clean, headings)
+    name = None
+    if fmt == "text":
+        headings, name = _absorb_title(clean, headings)
+    return _assemble(doc_id, clean, headings, name)
 
 
 def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
@@ -130,11 +171,19 @@ def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
 def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_Heading]:
     body_size = _body_font_size(lines) if fmt == "pdf" else None
     heading_sizes = _heading_sizes(lines, body_size) if body_size else []
+    toc = _table_of_contents(lines) if fmt != "markdown" else None
+    listed = set(toc.labels) if toc else set()
     headings: list[_Heading] = []
     last_key: tuple[int, ...] | None = None
     in_fence = False
     i = 0
     while i < len(lines):
+        if toc and i == toc.start:
+            name = "Table of Contents"
+            # numbered=True: like a numbered heading, the contents end the title block
+            headings.append(_Heading(i, name, name, 1, i + 1, toc.lead))
+            i = toc.end
+            continue
         text = lines[i].text
         if fmt == "markdown" and _FENCE.match(text):
             in_fence = not in_fence
@@ -148,10 +197,13 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
             para_start = i == 0 or not lines[i - 1].text
             emphasised = _emphasised(lines[i], body_size)
             if emphasised or para_start or i in underlined:
-                head = _text_heading(lines, i, underlined, last_key, emphasised, heading_sizes)
+                head = _text_heading(
+                    lines, i, underlined, last_key, emphasised, heading_sizes, toc, listed
+                )
         if head is None:
             i += 1
             continue
+        listed.discard(head.label)  # a listed label heads one section; later ones are lists
         numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
         if numbering and numbering.key is not None:
             last_key = numbering.key
@@ -179,16 +231,21 @@ def _text_heading(
     last_key: tuple[int, ...] | None,
     emphasised: bool,
     heading_sizes: list[float],
+    toc: _Contents | None = None,
+    listed: set[str] | None = None,
 ) -> _Heading | None:
+    listed = listed or set()
     text = lines[i].text
+    if _FILING_EXHIBIT.match(text):
+        return None  # the filing's exhibit banner ("EXHIBIT 10.32") is part of the title
     para = _paragraph(lines, i)
     para_text = join_lines([ln.text for ln in para])
     short = i in underlined or _is_heading_block(para, para_text)
     # A font-marked heading is numbered like a Markdown one ("1 Scope", no dot needed).
-    numbering = _numbering(text, markdown=emphasised)
+    numbering = _numbering(text, markdown=emphasised) or (toc and _lettered(text, toc.labels))
     if numbering:
         continues = numbering.key is None or _continues(numbering.key, last_key)
-        if not (numbering.explicit or continues or emphasised):
+        if not (numbering.explicit or continues or emphasised or numbering.label in listed):
             return None
         if emphasised:  # the font marks exactly one line as the heading
             heading = _tidy(numbering.rest) or numbering.label
@@ -196,7 +253,19 @@ def _text_heading(
         if short:
             heading = _numbering(para_text, markdown=False)
             rest = heading.rest if heading else numbering.rest
-            return _Heading(i, numbering.label, _tidy(rest), numbering.level, i + len(para))
+            body_from = i + len(para)
+            if _run_in_title(rest):  # "Section 3.01 Right to Use. ETI grants ..."
+                title = _RUN_IN.match(rest).group(1)  # type: ignore[union-attr]
+                return _Heading(i, numbering.label, _tidy(title), numbering.level, body_from, rest)
+            if numbering.explicit and not _tidy(rest):
+                # "ARTICLE II" with its title as the next line of its own: "NTL TECHNOLOGY"
+                j = body_from
+                while j < len(lines) and not lines[j].text:
+                    j += 1
+                nxt = _paragraph(lines, j)
+                if len(nxt) == 1 and _is_title(_tidy(nxt[0].text)):
+                    rest, body_from = nxt[0].text, j + 1
+            return _Heading(i, numbering.label, _tidy(rest), numbering.level, body_from)
         if numbering.explicit and not numbering.rest:
             return None
         # A numbered paragraph: the number labels it; a run-in title ("Grant of Copyright
@@ -209,31 +278,156 @@ def _text_heading(
     if emphasised and len(text) <= _HEADING_MAX_CHARS and not text.endswith((",", ";")):
         size = lines[i].size
         level = heading_sizes.index(size) + 1 if size in heading_sizes else len(heading_sizes) + 1
-        return _Heading(i, _tidy(text), _tidy(text), level, i + 1)
+        return _Heading(i, _tidy(text), _tidy(text), level, i + 1, numbered=False)
     if (i in underlined or (len(para) == 1 and _is_title(text))) and len(text) <= 100:
-        return _Heading(i, _tidy(text), _tidy(text), 1, i + 1)
+        if _LABEL_VALUE.search(text):
+            return None  # "Name: J. Smith", "Example: S: * 23 EXISTS"
+        if toc and last_key is not None and _tidy(text).lower() not in toc.names:
+            return None  # inside the numbered text, a name heads a section only if listed
+        return _Heading(i, _tidy(text), _tidy(text), 1, i + 1, numbered=False)
     return None
 
 
+def _lettered(text: str, listed: frozenset[str]) -> _Numbering | None:
+    m = _LETTERED.match(text)
+    if not m or m.group(1).split(".")[0] not in listed or not _is_title(m.group(2)):
+        return None  # "A client MUST ..." is a sentence
+    label = m.group(1)
+    return _Numbering(label, m.group(2).strip(), label.count(".") + 1, False, None)
+
+
+def _table_of_contents(lines: list[Line]) -> _Contents | None:
+    """The document's table of contents, if it has one: from its heading to the first line
+    that is not an entry (the text starting, a title line, a heading repeated from it)."""
+    start = next((i for i, ln in enumerate(lines) if _TOC_HEAD.match(ln.text)), None)
+    if start is None:
+        return None
+    lead = _TOC_HEAD.sub("", lines[start].text, count=1).strip()
+    lead = re.sub(r"^page\b\s*", "", lead, flags=re.IGNORECASE)
+    entries: list[str] = [lead] if lead else []
+    first: str | None = None
+    end = start + 1
+    for i in range(start + 1, len(lines)):
+        text = lines[i].text
+        if not text or text.lower() == "page":
+            end = i + 1
+            continue
+        numbering = _numbering(text, markdown=True)
+        is_entry = bool(_TOC_ENTRY_END.search(text) or len(_TOC_RUN.findall(text)) >= 2)
+        if not is_entry and numbering is None:
+            break
+        if not is_entry and numbering and first is not None and numbering.label == first:
+            break  # the first entry again, without a page number: the text has begun
+        if numbering and first is None:
+            first = numbering.label
+        entries.append(text)
+        end = i + 1
+    labels: set[str] = set()
+    for entry in entries:
+        for m in _TOC_LABELS.finditer(entry):
+            if m.group("kw"):
+                number = m.group("kwnum")
+                article = m.group("kw").lower() == "article"
+                labels.add(f"Article {number.upper()}" if article else number)
+            else:
+                labels.add(m.group("num"))
+    if not labels:
+        return None  # a heading called "Contents" with no entries under it
+    while end > start + 1 and not lines[end - 1].text:
+        end -= 1
+    names = {_TOC_PAGE.sub("", entry).lower() for entry in entries}
+    return _Contents(start, end, lead, frozenset(labels), frozenset(names))
+
+
+def _absorb_title(lines: list[Line], headings: list[_Heading]) -> tuple[list[_Heading], str | None]:
+    """The document's name and what goes with it (banner, parties, date line) belong to the
+    `Title` block: leading headings that are names, up to the first numbered heading, the
+    contents, or a name that heads prose ("Status of this Memo", "Preamble"). The first
+    heading is a name there when only short lines precede it. The block is named by the name
+    it took in ("EXECUTION VERSION" / "INTELLECTUAL PROPERTY AGREEMENT": the longer) when
+    at most a banner line ("Exhibit 10.4") precedes them."""
+    absorbed: list[_Heading] = []
+    for n, head in enumerate(headings):
+        end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
+        before = not _has_prose(lines[: head.line]) if n == 0 else False
+        if head.numbered or not (before or not _has_prose(lines[head.body_from : end])):
+            break
+        absorbed.append(head)
+    if not absorbed:
+        return headings, None
+    front = [ln for ln in lines[: headings[0].line] if ln.text]
+    name = None
+    if len(front) <= 1:  # the longest name without a date ("Dated as of ...") names it
+        names = [h.heading for h in absorbed if not re.search(r"\d", h.heading)]
+        name = max(names or [absorbed[0].heading], key=len)
+    return headings[len(absorbed) :], name
+
+
+def _has_prose(lines: list[Line]) -> bool:
+    """A paragraph that reads as running text, not a name, a party or a date line."""
+    for n, line in enumerate(lines):
+        if line.text and (n == 0 or not lines[n - 1].text):
+            text = join_lines([ln.text for ln in _paragraph(lines, n)])
+            if len(text) >= 100 or (text.endswith(".") and len(text.split()) >= 8):
+                return True
+    return False
+
+
 def _numbering(text: str, markdown: bool) -> _Numbering | None:
+    text = _repair_keyword(text)
     if m := _SECTION.match(text):
         number, sep, rest = m.group(1), m.group(2), m.group(3).strip()
-        if sep is None and rest and not _is_title(rest):
+        titled = _is_title(rest.rstrip(".")) or _run_in_title(rest)
+        if sep is None and rest and not titled:
             return None  # "Section 4 applies to ..." is a sentence, not a heading
-        key = tuple(int(p) for p in re.findall(r"\d+", number))
-        return _Numbering(number, rest, len(key), True, None)
+        key = _key(number)
+        return _Numbering(number, rest, len(key), True, key)
     if m := _ARTICLE.match(text):
-        return _Numbering(f"Article {m.group(1).upper()}", m.group(2).strip(), 1, True, None)
+        number = m.group(1)
+        key = (int(number),) if number.isdigit() else (_roman(number),)
+        return _Numbering(f"Article {number.upper()}", m.group(2).strip(), 1, True, key)
     if m := _APPENDIX.match(text):
         label = f"{m.group(1).capitalize()} {m.group(2).upper()}"
         return _Numbering(label, m.group(3).strip(), 1, True, None)
     if m := _NUMBER.match(text):
         number, dot, rest = m.groups()
-        key = tuple(int(p) for p in number.split("."))
-        if not (markdown or dot or len(key) > 1):
+        key = _key(number)
+        if not (markdown or dot or "." in number):
             return None  # "2013 was a good year" is not section 2013
         return _Numbering(number, rest.strip(), len(key), False, key)
     return None
+
+
+def _key(number: str) -> tuple[int, ...]:
+    """Numeric path of a label; "2.0" (a drafting style for a top-level heading) is 2."""
+    key = tuple(int(p) for p in re.findall(r"\d+", number))
+    return key[:-1] if len(key) == 2 and key[-1] == 0 else key
+
+
+def _roman(numeral: str) -> int:
+    values = [_ROMAN[c] for c in numeral.lower()]
+    return sum(-v if n + 1 < len(values) and v < values[n + 1] else v for n, v in enumerate(values))
+
+
+def _run_in_title(rest: str) -> bool:
+    """ "Right to Use. ETI grants ...": the clause opens with its own title."""
+    m = _RUN_IN.match(rest)
+    return bool(m and _is_title(m.group(1)))
+
+
+def _repair_keyword(text: str) -> str:
+    """Read an OCR-damaged heading keyword as the keyword it was ("Secti0n 4" -> "Section 4");
+    the line's text itself is left as written."""
+    m = _OCR_KEYWORD.match(text)
+    if not m or m.group(1).lower() in _KEYWORDS:
+        return text
+    from rapidfuzz import fuzz
+
+    word = m.group(1).lower().translate(_OCR_LETTERS)
+    for keyword in _KEYWORDS:
+        if word == keyword or (len(word) == len(keyword) and fuzz.ratio(word, keyword) >= 85):
+            return keyword.capitalize() + text[m.end() :]
+    return text
 
 
 def _label_and_heading(title: str, markdown: bool) -> tuple[str, str]:
@@ -293,7 +487,7 @@ def _is_title(text: str) -> bool:
 
 
 def _tidy(text: str) -> str:
-    text = text.strip().strip("*_").strip()
+    text = _UNDERLINE_ART.sub("", text.strip()).strip("*_").strip()
     return text[:-1].rstrip() if text.endswith(".") and not text.endswith("..") else text
 
 
@@ -317,13 +511,15 @@ def _heading_sizes(lines: list[Line], body_size: float) -> list[float]:
     )
 
 
-def _assemble(doc_id: str, lines: list[Line], headings: list[_Heading]) -> list[Section]:
+def _assemble(
+    doc_id: str, lines: list[Line], headings: list[_Heading], name: str | None = None
+) -> list[Section]:
     blocks: list[tuple[str, str, int, list[Line], str, int | None]] = []
     first = headings[0].line if headings else len(lines)
     front = [ln for ln in lines[:first] if ln.text]
     if front:
         label = FRONT_LABEL if headings else BODY_LABEL
-        blocks.append((label, front[0].text[:100], 1, lines[:first], "", front[0].page))
+        blocks.append((label, name or front[0].text[:100], 1, lines[:first], "", front[0].page))
     for n, head in enumerate(headings):
         end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
         page = lines[head.line].page

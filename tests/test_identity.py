@@ -39,6 +39,9 @@ def test_hostile_or_malformed_tenants_are_refused(tenant):
         ("notes.txt", "notes"),
         ("archive.tar.gz", "archive.tar.gz"),
         ("some/dir/report v2.pdf", "report v2"),
+        # a real contract's file name: comma, spaces before the extension
+        ("Sonos, Inc. - Manufacturing Agreement .txt", "Sonos Inc. - Manufacturing Agreement"),
+        ("Acme;  Widget  Terms.md", "Acme Widget Terms"),
     ],
 )
 def test_doc_id_from_file_name(name, doc_id):
@@ -49,6 +52,12 @@ def test_doc_id_from_file_name(name, doc_id):
 def test_unsafe_doc_ids_are_refused(doc_id):
     with pytest.raises(BadDocument, match="unsafe doc_id"):
         validate_doc_id(doc_id, "test")
+
+
+@pytest.mark.parametrize("name", ['it\'s "quoted".md', "a\u202eb.txt", " .. .md", "x\u2215y.pdf"])
+def test_hostile_file_names_still_give_unsafe_doc_ids(name):
+    with pytest.raises(BadDocument, match="unsafe doc_id"):
+        validate_doc_id(doc_id_from_name(name), "test")
 
 
 def test_section_ids_are_stable_and_distinct():
