@@ -12,6 +12,7 @@ from raag_assets.graph.references import Corpus
 from raag_assets.graph.terms import (
     Term,
     distinctive,
+    is_pointer,
     lower_case_words,
     names_a_party,
     party_names,
@@ -108,33 +109,33 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         (e for e in edges if e.edge_type == "defines"),
         key=lambda e: (e.src_doc_id, corpus.by_id[e.src_section_id].ordinal, e.position),
     )
-    first: dict[tuple[str, str], tuple[Edge, str, str]] = {}  # -> (edge, body, evidence)
+    sites: dict[tuple[str, str], list[tuple[Edge, str, str]]] = {}  # (edge, body, evidence)
     for e in defines:
-        if (e.src_doc_id, e.normalized_target) in first:
-            continue
         term = e.term or ""
         text = corpus.by_id[e.src_section_id].text
         at = text.find(term, e.position)
         body = text[at + len(term) :][:300].lstrip("”\"’') ") if at >= 0 else ""
         evidence = text[max(0, e.position - 4) : e.position + len(e.matched_text) + 40]
-        first[(e.src_doc_id, e.normalized_target)] = (e, body, evidence)
+        sites.setdefault((e.src_doc_id, e.normalized_target), []).append((e, body, evidence))
     # A party's short name may be defined through another ("Grantee" means either Entrust or
     # Nortel; "Entrust" means ETI and its Subsidiaries): grow each document's parties to a
     # fixed point.
     changed = True
     while changed:
         changed = False
-        for e, body, _ in first.values():
-            doc_parties = parties.setdefault(e.src_doc_id, set())
+        for (doc_id, _), defs in sites.items():
+            e, body, _ = defs[0]
+            doc_parties = parties.setdefault(doc_id, set())
             term = e.term or ""
             single = len(term.split()) == 1
             if single and term not in doc_parties and names_a_party(body, doc_parties):
                 doc_parties.add(term)
                 changed = True
     out = []
-    for e, _, evidence in first.values():
-        if distinctive(e.term or "", evidence, parties.get(e.src_doc_id, set()), lower):
-            out.append(
-                Term(e.normalized_target, e.term or "", e.src_doc_id, e.src_section_id or "")
-            )
+    for (doc_id, key), defs in sites.items():
+        # the term's home is its substantive definition, not an index entry pointing at it
+        # ('"Confidential Information" has the meaning specified in Section 8.02')
+        e, _, evidence = next((d for d in defs if not is_pointer(d[1])), defs[0])
+        if distinctive(e.term or "", evidence, parties.get(doc_id, set()), lower):
+            out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))
     return out

@@ -281,7 +281,17 @@ def extract_files(paths: Sequence[Path], parse: Any) -> list[dict[str, Any]]:
     superseded = {e.dst_doc_id for e in result.edges if e.edge_type == "supersedes"}
     edges = [
         *result.edges,
-        *term_uses(sections, result.terms, cited, {d for d in superseded if d}),
+        *term_uses(
+            sections,
+            result.terms,
+            cited,
+            {d for d in superseded if d},
+            [
+                (e.src_section_id or "", e.normalized_target)
+                for e in result.edges
+                if e.edge_type == "defines"
+            ],
+        ),
         *topic_links(sections, result.topics),
     ]
     labels = {s.section_id: s.label for s in sections}

@@ -41,7 +41,8 @@ _DEFINITION = re.compile(
     r"(?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"\n]{1,40})[”\"]\))?"
     r"(?P<between>(?:,?\s+[\w'’-]+){0,7}?)\s*,?\s+"
     r"(?P<verb>(?:also\s+)?means|shall\s+mean|refers\s+to|shall\s+refer\s+to|"
-    r"is\s+defined\s+as|has\s+the\s+meaning|includes?|which\s+means|"
+    r"(?:is|shall\s+be)\s+defined\s+as|(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?|includes?|"
+    r"which\s+means|"
     r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those))\b"
 )
 # '... is called a "modified version"', 'Each licensee is addressed as "you"'
@@ -62,7 +63,8 @@ _PAREN_GLUE = re.compile(
     re.IGNORECASE,
 )
 _REFERRED_AS = re.compile(
-    r"\b(?:hereinafter|hereafter|herein)\s+(?:referred\s+to\s+as|called)\s+(?:the\s+|a\s+|an\s+)?"
+    r"\b(?:(?:hereinafter|hereafter|herein)\s+(?:referred\s+to\s+as|called)|"
+    r"(?:being\s+)?referred\s+to\s+(?:herein\s+)?as)\s+(?:the\s+|a\s+|an\s+)?"
     r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]",
     re.IGNORECASE,
 )
@@ -80,6 +82,15 @@ _HEADED_ENTRY = re.compile(
     r"(?!(?:The|A|An|This|That|These|Any|Each|All|No|In|If|For)\s)"
     r"(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,6})"
     r"(?:\s*(?:\.|:|—|–)\s+(?=[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
+)
+# Several terms given one meaning: '"Authority" and "Authorities" means', 'The terms "hereof",
+# "herein" or "hereunder" shall refer to'.
+_DEFINITION_LIST = re.compile(
+    r"(?P<terms>[“\"][^“”\"\n]{1,60}[”\"](?:\s*,\s*(?:and\s+|or\s+)?[“\"][^“”\"\n]{1,60}[”\"]|"
+    r"\s+(?:and|or)\s+[“\"][^“”\"\n]{1,60}[”\"])+)"
+    r"(?:\s*,?\s*and\s+similar\s+(?:expressions|words|terms))?\s*"
+    r"(?:(?:shall\s+)?(?:means?|refers?\s+to|mean\s+and\s+refer\s+to|refer\s+to)|"
+    r"(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?)\b"
 )
 _STARTS_DEFINITION = re.compile(r"^(?:means|shall\s+mean|refers\s+to|is\s+defined\s+as)\b")
 _SCOPE_NOUNS = (
@@ -288,6 +299,9 @@ def definitions(section: SectionInfo) -> list[Edge]:
             found.append((m.start(), m.group("alias"), m.group(0)))
     for m in _DEFINITION_CALLED.finditer(section.text):
         found.append((m.start(), m.group("term"), m.group(0)))
+    for m in _DEFINITION_LIST.finditer(section.text):
+        for q in _QUOTED.finditer(m.group("terms")):
+            found.append((m.start() + q.start(), q.group("term"), m.group(0)))
     for m in _REFERRED_AS.finditer(section.text):
         found.append((m.start(), m.group("term"), m.group(0)))
     for m in _PAREN.finditer(section.text):
@@ -305,6 +319,8 @@ def definitions(section: SectionInfo) -> list[Edge]:
             term = m.group("term")
             if term.split()[-1].lower() in ("of", "or", "and", "the", "for", "to", "in", "on"):
                 continue
+            if _DEFINITIONS_SECTION.fullmatch(term):
+                continue  # the run-in heading "Definitions." itself
             for part in re.split(r"\s+or\s+", term):
                 found.append((m.start("term"), part, m.group(0).strip()))
     edges = []

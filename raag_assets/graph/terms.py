@@ -106,6 +106,29 @@ def is_self_reference(term: str) -> bool:
     )
 
 
+def is_pointer(body: str) -> bool:
+    """A definition that only points at another part of the document: 'has the meaning
+    specified in Section 8.02', 'as defined in Article 4'."""
+    return bool(
+        re.match(
+            r"\s*(?:shall\s+)?(?:ha(?:s|ve)\s+the\s+meanings?|is\s+defined|as\s+defined)\b"
+            r"[^.;]{0,40}?\b(?:in|under|by)\s+(?:Section|Article|Clause|Schedule|Exhibit|"
+            r"Paragraph|§)",
+            body,
+            re.IGNORECASE,
+        )
+    )
+
+
+# What stands before a party's short name where it is introduced: a company form, or the
+# party's name in capitals.
+_PARTY_INTRO = re.compile(
+    r"(?:\b(?i:corporation|company|incorporated|inc|ltd|limited|llc|llp|lp|plc|gmbh|ag|sa|"
+    r"s\.a|n\.v|b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation)"
+    r"\b\.?|\b[A-Z][A-Z&.,' -]{2,}[A-Z.])\s*,?\s*$"
+)
+
+
 def party_names(front_text: str) -> set[str]:
     """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
     LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee")."""
@@ -116,7 +139,9 @@ def party_names(front_text: str) -> set[str]:
         front_text,
         re.IGNORECASE,
     ):
-        out.add(m.group("name").strip())
+        before = front_text[max(0, m.start() - 80) : m.start()]
+        if _PARTY_INTRO.search(before):
+            out.add(m.group("name").strip())
     return out
 
 
@@ -252,33 +277,45 @@ def _vocabulary(
     return out
 
 
+# A name followed by a company form is the company, not the term ("Entrust Technologies Inc.").
+_COMPANY_AFTER = re.compile(
+    r"\s*,?\s*(?:Inc|Incorporated|Ltd|Limited|LLC|L\.L\.C|LLP|plc|PLC|GmbH|AG|S\.A|N\.V|B\.V|"
+    r"Corp|Corporation|Co)\b"
+)
+
+
 def term_uses(
     sections: Sequence[SectionInfo],
     terms: Sequence[Term],
     related_docs: dict[str, set[str]],
     superseded: set[str],
+    defined_at: Iterable[tuple[str, str]] = (),
 ) -> list[Edge]:
     """One uses_term edge per (section, term), to the section that defines the term. Where
     terms overlap, the longest match wins ("Licensed Product Revenue" is not a use of
-    "Licensed Product"); a section does not use what it defines."""
+    "Licensed Product"); a section does not use what it defines (`defined_at`: every
+    (section_id, term key) with a definition, besides each term's home)."""
     by_key: dict[str, list[Term]] = {}
     for t in terms:
         by_key.setdefault(t.key, []).append(t)
     defining_docs = {t.doc_id for t in terms}
     defined_in: dict[str, set[str]] = {}
-    for t in terms:
-        defined_in.setdefault(t.section_id, set()).add(t.key)
+    for section_id, key in [*((t.section_id, t.key) for t in terms), *defined_at]:
+        defined_in.setdefault(section_id, set()).add(key)
     patterns: dict[str, re.Pattern[str]] = {}
     vocab: dict[str, dict[str, Term]] = {}
     edges = []
     for s in sections:
         if s.doc_id not in vocab:
             vocab[s.doc_id] = _vocabulary(s.doc_id, by_key, related_docs, superseded, defining_docs)
+        # a heading ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms too
+        text = f"{s.heading}\n{s.text}" if s.heading and s.heading not in s.text[:200] else s.text
+        offset = len(text) - len(s.text)
         found: list[tuple[int, int, str, Term]] = []
         for key, definition in sorted(vocab[s.doc_id].items()):
             if definition.term not in patterns:
                 patterns[definition.term] = term_pattern(definition.term)
-            for m in patterns[definition.term].finditer(s.text):
+            for m in patterns[definition.term].finditer(text):
                 found.append((m.start(), m.end(), key, definition))
         taken: list[tuple[int, int]] = []
         used: dict[str, tuple[int, str, Term]] = {}
@@ -286,9 +323,11 @@ def term_uses(
             if any(start < b and a < end for a, b in taken):
                 continue  # inside a longer term
             taken.append((start, end))
+            if _COMPANY_AFTER.match(text, end):
+                continue
             if key not in used or start < used[key][0]:
-                used[key] = (start, s.text[start:end], definition)
-        for key, (start, text, definition) in sorted(used.items(), key=lambda x: x[1][0]):
+                used[key] = (start, text[start:end], definition)
+        for key, (start, matched, definition) in sorted(used.items(), key=lambda x: x[1][0]):
             if definition.section_id == s.section_id or key in defined_in.get(s.section_id, ()):
                 continue  # the section defines it itself
             edges.append(
@@ -297,13 +336,13 @@ def term_uses(
                     layer=1,
                     src_doc_id=s.doc_id,
                     src_section_id=s.section_id,
-                    matched_text=text,
+                    matched_text=matched,
                     normalized_target=key,
                     confidence=1.0 if definition.doc_id == s.doc_id else 0.9,
                     dst_doc_id=definition.doc_id,
                     dst_section_id=definition.section_id,
                     term=definition.term,
-                    position=start,
+                    position=max(0, start - offset),
                 )
             )
     return edges
