@@ -273,7 +273,9 @@ def test_terms_of_art(term, evidence, expected):
 def test_party_names_and_definitions_that_point_at_parties():
     front = 'NORTEL LIMITED, a Canadian corporation ("NTL"), and Redwater LLC (the "Contractor")'
     assert party_names(front) == {"NTL", "Contractor"}
-    assert names_a_party("has the meaning specified in the preamble hereof.", set())
+    located = 'GOLD CORP, a company organized in Colorado, at 1 Main St ("GRC" or "the Company")'
+    assert party_names(located) == {"GRC", "the Company", "Company"}
+    assert party_names('mineral properties (the "Properties") in Mexico') == set()
     assert names_a_party("shall mean either NTL or the applicable Subsidiary", {"NTL"})
     assert not names_a_party("means the close of business on the date", {"NTL"})
 

@@ -16,6 +16,7 @@ from raag_assets.graph.terms import (
     lower_case_words,
     names_a_party,
     party_names,
+    tautological,
 )
 from raag_assets.sectioning import FRONT_LABEL
 
@@ -135,7 +136,11 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
     for (doc_id, key), defs in sites.items():
         # the term's home is its substantive definition, not an index entry pointing at it
         # ('"Confidential Information" has the meaning specified in Section 8.02')
-        e, _, evidence = next((d for d in defs if not is_pointer(d[1])), defs[0])
-        if distinctive(e.term or "", evidence, parties.get(doc_id, set()), lower):
+        e, body, evidence = next((d for d in defs if not is_pointer(d[1])), defs[0])
+        in_passing = e.matched_text.startswith("(")
+        term = e.term or ""
+        if tautological(term, body):
+            continue
+        if distinctive(term, evidence, parties.get(doc_id, set()), lower, in_passing):
             out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))
     return out

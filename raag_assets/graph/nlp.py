@@ -9,9 +9,10 @@ from raag_assets.graph.patterns import normalize_scope
 from raag_assets.graph.references import Corpus, Mention
 from raag_assets.graph.topics import topics_from_chunks
 
-# "the previous paragraph" points inside the same section, so paragraphs are not followed.
-_UNIT = {"section", "clause", "subsection", "provision", "article"}
-_BACK = {"preceding", "previous", "foregoing", "above", "prior"}
+# "the previous paragraph" points inside the same section, so paragraphs are not followed;
+# "the foregoing (provisions)" is vague: GRAPH_GOLD sends it to the document, not a neighbour.
+_UNIT = {"section", "clause", "subsection", "article"}
+_BACK = {"preceding", "previous", "above", "prior"}
 _FORWARD = {"following", "next", "below", "subsequent"}
 _CONDITION_MARKS = {"if", "unless", "provided", "when", "where"}
 _SCOPE_HEADS = {

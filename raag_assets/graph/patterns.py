@@ -55,7 +55,7 @@ _HEADING_TERM = re.compile(
 )
 # '(the "Enterprise License")', '("NTL")', '(each, a "Party")': a term defined in passing.
 _PAREN = re.compile(r"\((?P<inner>[^()]{2,160})\)")
-_QUOTED = re.compile(r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]")
+_QUOTED = re.compile(r"[“\"](?P<term>[^“”\"]{1,80}?)[”\"]")
 _PAREN_GLUE = re.compile(
     r"(?:the|a|an|this|each|such|collectively|individually|together|jointly|severally|"
     r"hereinafter|herein|hereafter|referred|to|as|and|or|being|called|also|known|"
@@ -78,7 +78,7 @@ _DEFINITIONS_SECTION = re.compile(
 # In a definitions section, an entry headed by the term: "Business Day. Any day other than",
 # "Affiliate: any entity", "object code means ...".
 _HEADED_ENTRY = re.compile(
-    r"(?:^|\n|\s{3,}|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?"
+    r"(?:^|\n|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?"
     r"(?!(?:The|A|An|This|That|These|Any|Each|All|No|In|If|For)\s)"
     r"(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,6})"
     r"(?:\s*(?:\.|:|—|–)\s+(?=[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"

@@ -440,7 +440,9 @@ class Corpus:
 def _label_variants(key: str) -> list[str]:
     """Ways one label may be written: with or without its keyword, Roman or Arabic."""
     out = [key]
-    m = re.fullmatch(r"(article|section|part|chapter|exhibit|schedule|annex|appendix)\s+(.+)", key)
+    if re.match(r"(?:exhibit|schedule|annex|appendix|attachment)\s", key):
+        return [key]  # "Exhibit 10.1" is never section 10.1
+    m = re.fullmatch(r"(article|section|part|chapter)\s+(.+)", key)
     word, rest = (m.group(1), m.group(2)) if m else ("", key)
     numbers = [rest]
     if rest.isdigit():

@@ -120,12 +120,16 @@ def is_pointer(body: str) -> bool:
     )
 
 
-# What stands before a party's short name where it is introduced: a company form, or the
-# party's name in capitals.
+# How a party is introduced before its short name: "ACME LIMITED, a Canadian corporation
+# (...)", "Acme, a company organized under the laws of ..., with registered office at ...
+# (...)", "Acme Inc. (...)".
+_COMPANY_FORMS = (
+    r"corporation|company|incorporated|inc|ltd|limited|llc|llp|lp|plc|gmbh|ag|sa|s\.a|n\.v|"
+    r"b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation|entity"
+)
 _PARTY_INTRO = re.compile(
-    r"(?:\b(?i:corporation|company|incorporated|inc|ltd|limited|llc|llp|lp|plc|gmbh|ag|sa|"
-    r"s\.a|n\.v|b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation)"
-    r"\b\.?|\b[A-Z][A-Z&.,' -]{2,}[A-Z.])\s*,?\s*$"
+    rf",\s+(?:a|an)\s+[^()]{{0,60}}?\b(?i:{_COMPANY_FORMS})\b[^()]*$"
+    rf"|\b(?i:{_COMPANY_FORMS})\.?\s*,?\s*$"
 )
 
 
@@ -133,16 +137,26 @@ def party_names(front_text: str) -> set[str]:
     """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
     LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee")."""
     out = set()
-    for m in re.finditer(
-        r"\(\s*(?:(?:the|each|individually|collectively|together|hereinafter|referred|to|as|"
-        r"herein|a|an|and|or|,|;)\s*)*[“\"](?P<name>[^“”\"]{1,40})[”\"]",
-        front_text,
-        re.IGNORECASE,
-    ):
-        before = front_text[max(0, m.start() - 80) : m.start()]
-        if _PARTY_INTRO.search(before):
-            out.add(m.group("name").strip())
+    for m in re.finditer(r"\((?P<inner>[^()]{1,160})\)", front_text):
+        before = front_text[max(0, m.start() - 300) : m.start()]
+        before = re.split(r"\n\s*\n|\)", before)[-1]  # back to the paragraph or the last party
+        if not _PARTY_INTRO.search(before):
+            continue
+        for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
+            name = " ".join(q.group("name").split())
+            out |= {name, " ".join(_words(name))}
     return out
+
+
+def names_a_party(body: str, parties: set[str]) -> bool:
+    """A definition that points at a party: 'shall mean ETI and all Subsidiaries thereof',
+    'means either NTL or ETI'."""
+    m = re.match(
+        r"\s*(?:(?:shall\s+)?means?|refers?\s+to)\s+(?:either\s+)?(?:the\s+)?"
+        r"(?P<first>[A-Z][\w.&-]*)",
+        body,
+    )
+    return bool(m and m.group("first").rstrip(".,") in parties)
 
 
 def definition_is_verbal(evidence: str, term: str) -> bool:
@@ -155,22 +169,15 @@ def definition_is_verbal(evidence: str, term: str) -> bool:
     )
 
 
-def names_a_party(body: str, parties: set[str]) -> bool:
-    """A definition that points at a party: 'has the meaning specified in the preamble',
-    'shall mean ETI and all Subsidiaries thereof', 'means either NTL or ETI'."""
-    if re.match(
-        r"\s*(?:has|have)\s+the\s+meanings?\s+\w+\s+(?:\w+\s+)?(?:in\s+)?the\s+"
-        r"(?:preamble|recitals|parties|introduct)",
-        body,
-        re.IGNORECASE,
-    ):
-        return True
-    m = re.match(
-        r"\s*(?:(?:shall\s+)?means?|refers?\s+to)\s+(?:either\s+)?(?:the\s+)?"
-        r"(?P<first>[A-Z][\w.&-]*)",
-        body,
-    )
-    return bool(m and m.group("first").rstrip(".,") in parties)
+def tautological(term: str, body: str) -> bool:
+    """A definition that repeats the term in its own words ('"Board of Directors" means the
+    board of directors of the Company'): the ordinary phrase, read the same without it."""
+    first_sentence = re.split(r"(?<=[.;])\s", body, maxsplit=1)[0][:200]
+    words = _words(term)
+    if len(words) < 2:
+        return False
+    phrase = r"\s+".join(re.escape(w) for w in words[:-1]) + r"\s+" + _plural(words[-1])
+    return re.search(rf"\b{phrase}\b", first_sentence, re.IGNORECASE) is not None
 
 
 def distinctive(
@@ -178,11 +185,13 @@ def distinctive(
     evidence: str,
     parties: set[str],
     lower_words: set[str],
+    in_passing: bool = False,
 ) -> bool:
     """Is `term` a term of art whose uses should bring its definition to a reader?
 
     `parties`: the parties' short names in this document; `lower_words`: words the tenant's
-    text uses in lower case (ordinary use).
+    text uses in lower case (ordinary use); `in_passing`: defined in a parenthesis after what
+    it names ('the right to buy ... (the "Option")'), a label for one particular thing.
     """
     words = _words(term)
     if not words:
@@ -210,6 +219,8 @@ def distinctive(
         return False  # a lower-case single word defined: an ordinary word given a meaning
     if word.isupper() and len(word) <= 6:
         return False  # an acronym: a name (party, body, statute), not a coined noun
+    if in_passing:
+        return True
     # A capitalised single word: a coined noun unless it is common English or the tenant
     # also uses it in lower case as an ordinary word.
     return folded[0] not in lower_words and zipf(folded[0]) < COMMON_ZIPF
@@ -246,8 +257,13 @@ def _inflected(word: str) -> str:
 
 
 def _plural(word: str) -> str:
+    """A noun with its plural, or a plural term with its singular ("Products", "Product")."""
     if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
         return re.escape(word[:-1]) + r"(?:y|ies)"
+    if word.endswith("ies") and len(word) > 4:
+        return re.escape(word[:-3]) + r"(?:y|ies)"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return re.escape(word[:-1]) + r"s?"
     if word.endswith("s"):
         return re.escape(word) + r"(?:es)?"
     return re.escape(word) + r"(?:s|es)?"
@@ -284,6 +300,15 @@ _COMPANY_AFTER = re.compile(
 )
 
 
+def _mixed_case(found: str, term: str) -> bool:
+    """'additional Shares' for "Additional Shares": capitals that follow neither the definition
+    nor plain lower case, so an ordinary word before the term "Shares"."""
+    a, b = found.split(), _words(term)
+    if len(a) < 2 or len(a) != len(b) or found.islower() or found.isupper():
+        return False
+    return any(x[:1].isupper() != y[:1].isupper() for x, y in zip(a, b, strict=True))
+
+
 def term_uses(
     sections: Sequence[SectionInfo],
     terms: Sequence[Term],
@@ -308,8 +333,9 @@ def term_uses(
     for s in sections:
         if s.doc_id not in vocab:
             vocab[s.doc_id] = _vocabulary(s.doc_id, by_key, related_docs, superseded, defining_docs)
-        # a heading ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms too
-        text = f"{s.heading}\n{s.text}" if s.heading and s.heading not in s.text[:200] else s.text
+        # a heading-only section ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms in
+        # its heading
+        text = s.text if s.text.strip() else s.heading
         offset = len(text) - len(s.text)
         found: list[tuple[int, int, str, Term]] = []
         for key, definition in sorted(vocab[s.doc_id].items()):
@@ -323,7 +349,7 @@ def term_uses(
             if any(start < b and a < end for a, b in taken):
                 continue  # inside a longer term
             taken.append((start, end))
-            if _COMPANY_AFTER.match(text, end):
+            if _COMPANY_AFTER.match(text, end) or _mixed_case(text[start:end], definition.term):
                 continue
             if key not in used or start < used[key][0]:
                 used[key] = (start, text[start:end], definition)
