@@ -9,26 +9,91 @@ from raag_assets.graph.dates import find_dates
 from raag_assets.graph.model import Edge, SectionInfo, Unresolved
 from raag_assets.graph.references import Corpus, Mention, find_mentions, iter_sentences
 
-# Cues right before a reference, within its sentence.
-_OVERRIDE_BEFORE = re.compile(
+# Relations by cue family (GRAPH_GOLD.md). A cue stands before the citation in its clause,
+# with only other citations and joining words between ("Subject to the provisions of
+# subsection (g) of this Section 4.1 and Section 8.2"): matched on the clause with every
+# citation masked as NUL characters.
+_MASK = "\x00"
+_TAIL = (
+    r"(?:\s|,|\x00|\b(?:and|or|for|the|other|provisions?|terms?|conditions?|sections?|articles?|"
+    r"clauses?|subsections?|paragraphs?|of|in|this|such|hereof|herein|hereunder|any|all|"
+    r"applicable|relevant|set\s+forth|contained)\b|\([^()]{0,60}\))*$"
+)
+_DOC_SELF = r"(?:Agreement|License|Licence|Contract|Policy|Amendment|Addendum|document|Deed|Terms)"
+_OVERRIDE_CUE = re.compile(
     r"\b(?:notwithstanding|in\s+spite\s+of|regardless\s+of|despite|prevails?\s+over|"
-    r"takes?\s+precedence\s+over|overrides?)\s+(?:anything\s+(?:to\s+the\s+contrary\s+)?in\s+)?$",
+    r"takes?\s+precedence\s+over|overrides?|supersedes?|in\s+lieu\s+of|as\s+an\s+exception\s+to|"
+    r"without\s+(?:being\s+)?(?:bound\s+by|regard\s+to)|(?:modif(?:y|ies)|var(?:y|ies))\s+the\s+"
+    r"(?:obligations?|requirements?|provisions?)\s+(?:in|of|under)|in\s+derogation\s+(?:of|from))"
+    r"(?:\s+anything(?:\s+to\s+the\s+contrary)?(?:\s+(?:contained|set\s+forth))?\s+in)?" + _TAIL,
     re.IGNORECASE,
 )
-_SUBJECT_TO_BEFORE = re.compile(
-    r"\b(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|"
-    r"only\s+(?:if|when)\s+(?:\S+\s+){0,6}?(?:under|in\s+accordance\s+with|per))\s+$",
+_DEPENDS_CUE = re.compile(
+    r"\b(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
+    r"in\s+accord(?:ance)?\s+with|pursuant\s+to|according\s+to|under\s+the\s+terms\s+of|"
+    r"in\s+compliance\s+with|in\s+the\s+manner\s+(?:set\s+(?:forth|out)|provided|described|specified)\s+in|"
+    r"(?:so|as)\s+long\s+as|only\s+(?:if|when)\b[^;.\x00]{0,60}?\b(?:under|in\s+accordance\s+with|"
+    r"pursuant\s+to)|if\s+permitted\s+(?:under|by)|upon\s+(?:termination|expiration)\s+"
+    r"(?:under|pursuant\s+to)|except\b[^;.\x00]{0,80}?)" + _TAIL,
     re.IGNORECASE,
 )
-# A condition earlier in the sentence that the reference completes:
-# "provided that ... in accordance with X", "requires ... under Clause 7".
-_CONDITION_CUE = re.compile(
-    r"\b(?:provided\s+that|on\s+condition\s+that|requires?|required)\b", re.IGNORECASE
-)
-_CONDITION_LINK = re.compile(
-    r"\b(?:in\s+accord(?:ance)?\s+with|under|per|as\s+(?:set\s+out|described|required)\s+in|"
-    r"pursuant\s+to|according\s+to)\s+$",
+# "as provided in X" conditions only inside a condition or exception ("unless terminated as
+# provided in Article X"); on its own it points at X ("as described in Section 3.1 above").
+_DEPENDS_WEAK = re.compile(
+    r"\b(?:as\s+(?:otherwise\s+|expressly\s+|specifically\s+)?(?:provided|set\s+(?:forth|out)|"
+    r"specified|required|permitted|described|contemplated)\s+(?:for\s+)?(?:in|under|by))" + _TAIL,
     re.IGNORECASE,
+)
+# "pursuant to" / "in accordance with" after a participle describes a thing ("the licenses
+# granted pursuant to Section 6.01"), it conditions nothing, unless a condition frames it.
+_DESCRIBED = re.compile(
+    r"\b(?:granted|issued|made|given|paid|delivered|executed|entered\s+into|provided|appointed|"
+    r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded)"
+    r"(?:\s+(?:to|by)\s+\S+(?:\s+\S+)?)?\s+(?:pursuant\s+to|in\s+accord(?:ance)?\s+with|according\s+to)\b",
+    re.IGNORECASE,
+)
+_CONDITION_MARK = re.compile(
+    r"\b(?:if|unless|provided\s+that|so\s+long\s+as|until|only|except|subject\s+to)\b", re.I
+)
+# The citation displaced by what follows it: "Section 6.1 shall be deemed to be amended",
+# "the benefits ... pursuant to Section 2.3 ... shall immediately terminate".
+_OVERRIDES_AFTER = re.compile(
+    r"^[\s,\x00]*(?:(?:and|or|above|hereof)[\s,\x00]*|\([^()]{0,60}\)[\s,\x00]*)*"
+    r"(?:shall|will|is|are)\s+(?:hereby\s+)?(?:immediately\s+|automatically\s+)?(?:be\s+deemed\s+"
+    r"(?:to\s+be\s+)?(?:amended|modified|varied)|terminate|cease|not\s+apply|be\s+suspended|"
+    r"be\s+of\s+no\s+(?:further\s+)?(?:force|effect)|(?:be\s+)?superseded)\b",
+    re.IGNORECASE,
+)
+# The condition stated after the citation: "so long as Section 8.2 is not invoked".
+_DEPENDS_AFTER = re.compile(
+    r"^(?:\s*(?:hereof|above|below|of\s+this\s+\w+))?\s*(?:are|is|do|does|shall|become|becomes|"
+    r"have\s+been|has\s+been)\s+(?:not\s+)?(?:been\s+)?(?:invoked|apply|applies|applicable|"
+    r"satisfied|met|complied\s+with|fulfilled|triggered|exercised)\b",
+    re.IGNORECASE,
+)
+# Vague targets are the document itself: "notwithstanding any other provision of this
+# Agreement", "notwithstanding the foregoing", "subject to the terms and conditions of this
+# Agreement", "except as otherwise provided herein".
+_VAGUE_OVERRIDE = re.compile(
+    r"\b(?:notwithstanding|regardless\s+of|in\s+spite\s+of|despite)\s+(?:anything|any\s+(?:other\s+)?"
+    r"(?:provisions?|terms?)|the\s+(?:foregoing|preceding|above)|the\s+(?:other\s+)?provisions\s+of\s+"
+    rf"this\s+{_DOC_SELF})\b(?P<rest>[^.;]{{0,60}})",
+    re.IGNORECASE,
+)
+_VAGUE_DEPENDS = re.compile(
+    r"\b(?:subject\s+to\s+(?:the\s+foregoing|(?:all\s+of\s+)?the\s+(?:terms|provisions|conditions)"
+    rf"(?:\s+and\s+conditions)?\s+(?:of|in|set\s+forth\s+in)\s+this\s+{_DOC_SELF})|"
+    r"except\s+as\s+(?:otherwise\s+|expressly\s+|specifically\s+)?(?:provided|set\s+(?:forth|out)|"
+    r"contemplated|permitted|stated|agreed)\s+(?:herein|hereunder|(?:in|by|under)\s+this\s+"
+    rf"{_DOC_SELF})|in\s+accordance\s+with\s+the\s+(?:terms|provisions)(?:\s+and\s+conditions)?\s+"
+    rf"of\s+this\s+{_DOC_SELF})\b(?P<rest>[^.;]{{0,30}})",
+    re.IGNORECASE,
+)
+# What makes a vague cue specific after all: a citation, or another document named
+# ("notwithstanding any provision of the Enterprise License").
+_SPECIFIC = re.compile(
+    r"^\W*(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:(?:Sections?|Articles?|Clauses?|§)|"
+    r"(?:the|any)\s+[A-Z])"
 )
 _AMENDED_AFTER = re.compile(
     r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied)\b", re.IGNORECASE
@@ -164,14 +229,19 @@ def section_edges(
     heading_mentions = [
         replace(m, start=0, end=0) for m in ([] if is_title else find_mentions(section.heading))
     ]
-    for m in [*heading_mentions, *find_mentions(text)]:
+    found = find_mentions(text)
+    masked = _masked(text, found)
+    for m in [*heading_mentions, *found]:
         s_start, s_end = next(((a, b) for a, b in spans if a <= m.start < b), (0, 0))
         mentions.append((s_start, s_end, m))
         targets, unresolved = resolve(m, section, corpus)
         parked.extend(unresolved)
-        before = text[s_start : m.start]
-        after = text[m.end : s_end]
+        # the clause before the citation: back to the sentence start or the last ";"
+        clause_start = max(s_start, masked.rfind(";", s_start, m.start) + 1)
+        before = masked[clause_start : m.start]
+        after = masked[m.end : s_end]
         sentence = text[s_start:s_end].strip()
+        defines_here = bool(_DEFINITION.search(sentence))
         for dst, confidence, normalized in targets:
             base = {
                 "layer": 1,
@@ -185,35 +255,79 @@ def section_edges(
                 "position": m.start,
             }
             edges.append(Edge("references", confidence=confidence, **base))
-            if override := _OVERRIDE_BEFORE.search(before):
+            if m.end == 0:
+                continue  # a heading's citation has no clause around it
+            if override := _OVERRIDE_CUE.search(before):
+                cue = text[clause_start + override.start() : m.end]
                 edges.append(
-                    Edge(
-                        "overrides",
-                        confidence=0.95 * confidence,
-                        **{**base, "matched_text": override.group(0) + m.text},
-                    )
+                    Edge("overrides", confidence=0.9 * confidence, **{**base, "matched_text": cue})
                 )
-            if subject_to := _SUBJECT_TO_BEFORE.search(before):
+            if not override and (displaced := _OVERRIDES_AFTER.match(after)):
+                override = displaced
+                edges.append(Edge("overrides", confidence=0.8 * confidence, **base))
+            depends = _DEPENDS_CUE.search(before)
+            if depends is None and (weak := _DEPENDS_WEAK.search(before)):
+                depends = weak if _CONDITION_MARK.search(before[: weak.start()]) else None
+            described = depends and _DESCRIBED.search(before[max(0, depends.start() - 40) :])
+            if described and not _CONDITION_MARK.search(before[: depends.start()]):
+                depends = None
+            if defines_here:
+                depends = None  # a definition's "except ..." scopes a meaning, not a duty
+            if override:
+                depends = None
+            if depends or (not override and _DEPENDS_AFTER.match(after)):
+                start = clause_start + depends.start() if depends else m.start
+                end = m.end if depends else m.end + _DEPENDS_AFTER.match(after).end()
                 edges.append(
                     Edge(
                         "depends_on",
-                        confidence=0.95 * confidence,
+                        confidence=0.85 * confidence,
                         condition=sentence,
-                        **{**base, "matched_text": subject_to.group(0) + m.text},
+                        **{**base, "matched_text": " ".join(text[start:end].split())},
                     )
-                )
-            elif _CONDITION_LINK.search(before) and _CONDITION_CUE.search(before):
-                edges.append(
-                    Edge("depends_on", confidence=0.85 * confidence, condition=sentence, **base)
                 )
             # a whole document amended is the document's relation (graph/documents.py)
             if dst[1] and (_AMENDED_AFTER.match(after) or _AMENDS.search(before)):
                 edges.append(Edge("amends", confidence=0.9 * confidence, **base))
+    edges.extend(vague_relations(section, masked))
     edges.extend(definitions(section))
     edges.extend(date_edges(section))
     edges.extend(scope_edges(section))
     edges.extend(step_mentions(section, corpus))
     return edges, parked, mentions
+
+
+def _masked(text: str, mentions: Sequence[Mention]) -> str:
+    """The text with each citation blanked to NUL characters and EDGAR underline runs to
+    spaces, offsets kept, so cues can be matched across lists of citations."""
+    chars = list(re.sub(r"-{3,}", lambda m: " " * len(m.group(0)), text))
+    for m in mentions:
+        chars[m.start : m.end] = _MASK * (m.end - m.start)
+    return "".join(chars)
+
+
+def vague_relations(section: SectionInfo, masked: str) -> list[Edge]:
+    """Overrides and conditions whose target is vague ("any other provision of this
+    Agreement", "the foregoing"): the target is the document itself."""
+    edges = []
+    for edge_type, pattern in (("overrides", _VAGUE_OVERRIDE), ("depends_on", _VAGUE_DEPENDS)):
+        for m in pattern.finditer(masked):
+            if _SPECIFIC.match(m.group("rest")) or _MASK in m.group("rest")[:25]:
+                continue  # "notwithstanding anything in Section 5": the citation is the target
+            edges.append(
+                Edge(
+                    edge_type,
+                    layer=1,
+                    src_doc_id=section.doc_id,
+                    src_section_id=section.section_id,
+                    matched_text=" ".join(section.text[m.start() : m.start("rest")].split()),
+                    normalized_target=section.doc_id,
+                    confidence=0.75,
+                    dst_doc_id=section.doc_id,
+                    position=m.start(),
+                )
+            )
+    return edges
 
 
 Target = tuple[tuple[str, str | None], float, str]  # ((doc_id, section_id), confidence, normalized)
