@@ -229,12 +229,16 @@ def section_edges(
     heading_mentions = [
         replace(m, start=0, end=0) for m in ([] if is_title else find_mentions(section.heading))
     ]
-    found = find_mentions(text)
-    masked = _masked(text, found)
-    for m in [*heading_mentions, *found]:
+    found = [*heading_mentions, *find_mentions(text)]
+    resolved = [resolve(m, section, corpus) for m in found]
+    # a name that resolves to no document here ("the Patent License", a defined term) is not
+    # masked as a citation
+    masked = _masked(
+        text, [m for m, (t, _) in zip(found, resolved, strict=True) if m.kind != "document" or t]
+    )
+    for m, (targets, unresolved) in zip(found, resolved, strict=True):
         s_start, s_end = next(((a, b) for a, b in spans if a <= m.start < b), (0, 0))
         mentions.append((s_start, s_end, m))
-        targets, unresolved = resolve(m, section, corpus)
         parked.extend(unresolved)
         # the clause before the citation: back to the sentence start or the last ";"
         clause_start = max(s_start, masked.rfind(";", s_start, m.start) + 1)
