@@ -247,27 +247,39 @@ def test_term_patterns(term, text, hit):
 
 
 @pytest.mark.parametrize(
-    ("term", "evidence", "expected"),
+    ("term", "evidence", "body", "expected"),
     [
-        ("Licensed Product", '"Licensed Product" means', True),
-        ("Confidential Information", '"Confidential Information" shall mean', True),
-        ("covered work", 'A "covered work" means', True),
-        ("you", 'addressed as "you"', False),  # pronoun
-        ("This License", '"This License" refers to', False),  # the document itself
-        ("Agreement", '(this "Agreement")', False),
-        ("NTL", '("NTL")', False),  # a party's short name
-        ("Company", '(the "Company")', False),
-        ("convey", 'To "convey" a work means', False),  # a verb
-        ("based on", 'a work "based on" the earlier work', False),
-        ("normally used", '"normally used" refers to', False),
-        ("affiliate", '"affiliate" means', False),  # an ordinary word defined
-        ("Person", '"Person" means', False),
-        ("Grantee", '"Grantee" shall mean', False),  # a party (see below)
+        ("Licensed Product", '"Licensed Product" means', "means a widget sold by Acme", True),
+        ("Confidential Information", '"Confidential Information" shall mean', "all data", True),
+        ("covered work", 'A "covered work" means', "either the unmodified Program or a work", True),
+        ("source code", 'The "source code" means', "the preferred form of the work", False),
+        ("you", 'addressed as "you"', "", False),  # pronoun
+        ("This License", '"This License" refers to', "refers to version 3", False),  # itself
+        ("Agreement", '(this "Agreement")', "is made as of", False),
+        ("NTL", '("NTL")', "", False),  # a party's short name
+        ("Company", '(the "Company")', "", False),
+        ("Party", '"Party" means', "means any one of them", False),
+        ("convey", 'To "convey" a work means', "a work means any kind of propagation", False),
+        ("based on", 'a work "based on" the earlier work', "the earlier work", False),
+        ("normally used", '"normally used" refers to', "refers to a typical use", False),
+        ("affiliate", '"affiliate" means', "any entity controlling", False),  # lower-case word
+        ("Patent", '"Patent" shall mean', "shall mean any patent and utility model", False),
+        ("Board of Directors", '"Board of Directors" means', "the board of directors of X", False),
+        ("Person", '"Person" means', "an individual, partnership, association", False),
+        ("Trustee", "Trustee.", "Bank, National Association, or its successors", False),
+        ("Affiliate", '"Affiliate" shall', "shall have the meaning in the Securities Act", False),
+        ("Securities Act", "Securities Act.", "The Securities Act of 1933, as amended", False),
+        ("Holder", "Holder.", "The registered owner of any Note", True),
+        ("Notes", "Notes.", "The renewable, subordinated notes of the Company", True),
+        ("Option", '(the "Option")', "to subscribe for additional shares", True),
     ],
 )
-def test_terms_of_art(term, evidence, expected):
-    parties = {"NTL", "Company", "Grantee"}
-    assert distinctive(term, evidence, parties, {"person"}) is expected
+def test_terms_of_art(term, evidence, body, expected):
+    parties = {"NTL", "Company"}
+    doc_terms = ["Program", "Note", term]
+    assert (
+        distinctive(term, evidence, parties, body, doc_terms, evidence.startswith("(")) is expected
+    )
 
 
 def test_party_names_and_definitions_that_point_at_parties():

@@ -1,6 +1,7 @@
 """The `edges` stage as one pure function: Layers 1 and 2 over a tenant's sections, one
 document at a time, so a document that fails is reported and the rest of the graph is built."""
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -8,15 +9,13 @@ from raag_assets.graph import nlp as layer2
 from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, dedupe
 from raag_assets.graph.patterns import section_edges, step_sequences
-from raag_assets.graph.references import Corpus
+from raag_assets.graph.references import DOC_NAME, Corpus
 from raag_assets.graph.terms import (
     Term,
     distinctive,
     is_pointer,
-    lower_case_words,
     names_a_party,
     party_names,
-    tautological,
 )
 from raag_assets.sectioning import FRONT_LABEL
 
@@ -98,14 +97,26 @@ def _document(
     return edges, parked, topics
 
 
+_DOC_ALIAS = re.compile(
+    rf"\s*(?:refers\s+to|(?:shall\s+)?means?)\s+(?:version\s+[\d.]+\s+of\s+)?the\s+"
+    rf"(?P<name>{DOC_NAME})",
+    re.IGNORECASE,
+)
+
+
 def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
     """The first definition of each term per document, kept when the term is distinctive
     (terms.distinctive): only those are looked for in use."""
-    lower = lower_case_words(corpus.sections)
     parties: dict[str, set[str]] = {}
     for doc_id, secs in corpus.by_doc.items():
-        front = [s for s in secs if not any(c.isdigit() for c in s.label)][:3]
-        parties[doc_id] = party_names(" ".join(s.text[:3000] for s in front[:1] or secs[:1]))
+        # the parties are introduced before the first numbered section (title, preamble,
+        # recitals, a table of contents between them)
+        front = []
+        for s in secs:
+            if any(c.isdigit() for c in s.label):
+                break
+            front.append(s.text[:20000])
+        parties[doc_id] = party_names("\n\n".join(front or [secs[0].text[:20000]]))
     defines = sorted(
         (e for e in edges if e.edge_type == "defines"),
         key=lambda e: (e.src_doc_id, corpus.by_id[e.src_section_id].ordinal, e.position),
@@ -115,7 +126,7 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         term = e.term or ""
         text = corpus.by_id[e.src_section_id].text
         at = text.find(term, e.position)
-        body = text[at + len(term) :][:300].lstrip("”\"’') ") if at >= 0 else ""
+        body = text[at + len(term) :][:500].lstrip("”\"’').:; ") if at >= 0 else ""
         evidence = text[max(0, e.position - 4) : e.position + len(e.matched_text) + 40]
         sites.setdefault((e.src_doc_id, e.normalized_target), []).append((e, body, evidence))
     # A party's short name may be defined through another ("Grantee" means either Entrust or
@@ -139,8 +150,10 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         e, body, evidence = next((d for d in defs if not is_pointer(d[1])), defs[0])
         in_passing = e.matched_text.startswith("(")
         term = e.term or ""
-        if tautological(term, body):
-            continue
-        if distinctive(term, evidence, parties.get(doc_id, set()), lower, in_passing):
+        doc_terms = [d[0][0].term or "" for (d_id, _), d in sites.items() if d_id == doc_id]
+        alias = _DOC_ALIAS.match(body)
+        if alias and corpus.find_doc(alias.group("name"))[0] not in (None, doc_id):
+            continue  # '"GNU GPL" refers to the GNU General Public License': a document's name
+        if distinctive(term, evidence, parties.get(doc_id, set()), body, doc_terms, in_passing):
             out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))
     return out

@@ -7,7 +7,13 @@ from dataclasses import replace
 
 from raag_assets.graph.dates import find_dates
 from raag_assets.graph.model import Edge, SectionInfo, Unresolved
-from raag_assets.graph.references import Corpus, Mention, find_mentions, iter_sentences
+from raag_assets.graph.references import (
+    Corpus,
+    Mention,
+    find_mentions,
+    is_contents,
+    iter_sentences,
+)
 
 # Relations by cue family (GRAPH_GOLD.md). A cue stands before the citation in its clause,
 # with only other citations and joining words between ("Subject to the provisions of
@@ -143,7 +149,7 @@ _DEFINITIONS_SECTION = re.compile(
 # In a definitions section, an entry headed by the term: "Business Day. Any day other than",
 # "Affiliate: any entity", "object code means ...".
 _HEADED_ENTRY = re.compile(
-    r"(?:^|\n|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?"
+    r"(?:^|\n\s*\n|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?"
     r"(?!(?:The|A|An|This|That|These|Any|Each|All|No|In|If|For)\s)"
     r"(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,6})"
     r"(?:\s*(?:\.|:|—|–)\s+(?=[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
@@ -221,6 +227,8 @@ def section_edges(
     text = section.text
     edges: list[Edge] = []
     parked: list[Unresolved] = []
+    if is_contents(section):
+        return definitions(section), parked, []  # a table of contents cites nothing
     spans = list(iter_sentences(text))
     mentions: list[tuple[int, int, Mention]] = []
     doc = corpus.docs.get(section.doc_id)

@@ -465,6 +465,13 @@ def _covers(alias: str, name: str) -> bool:
     return bool(wanted) and wanted <= set(alias.split())
 
 
+def is_contents(section: SectionInfo) -> bool:
+    """A table of contents: headed so, or mostly lines of section numbers and titles."""
+    if re.fullmatch(r"(?:table\s+of\s+)?contents|index", section.heading.strip(), re.IGNORECASE):
+        return True
+    return section.label.casefold() in ("table of contents", "contents")
+
+
 def iter_sentences(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of each sentence: split after . ! ? ; followed by space and a capital."""
     start = 0

@@ -11,9 +11,10 @@ words.
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from raag_assets.graph.model import Edge, SectionInfo
+from raag_assets.graph.patterns import term_key
+from raag_assets.graph.references import is_contents
 
 # Closed grammatical classes, not vocabulary of any document.
 _PRONOUNS = {
@@ -72,9 +73,6 @@ _SELF_NOUNS = {
     "order",
     "statement",
 }
-# Zipf frequency (wordfreq) at or above which a word is common English: a single word that
-# common reads the same without its definition.
-COMMON_ZIPF = 3.0
 
 
 @dataclass(frozen=True)
@@ -83,13 +81,6 @@ class Term:
     term: str  # as defined
     doc_id: str
     section_id: str
-
-
-@lru_cache(maxsize=65536)
-def zipf(word: str) -> float:
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word, "en")
 
 
 def _words(term: str) -> list[str]:
@@ -169,51 +160,88 @@ def definition_is_verbal(evidence: str, term: str) -> bool:
     )
 
 
+def _first_sentence(body: str) -> str:
+    return re.split(r"(?<=[.;])\s", body, maxsplit=1)[0][:400]
+
+
 def tautological(term: str, body: str) -> bool:
-    """A definition that repeats the term in its own words ('"Board of Directors" means the
-    board of directors of the Company'): the ordinary phrase, read the same without it."""
-    first_sentence = re.split(r"(?<=[.;])\s", body, maxsplit=1)[0][:200]
+    """A definition that repeats the term in its own words, in lower case ('"Board of
+    Directors" means the board of directors of the Company', '"Patent" shall mean any patent',
+    '"Laws" means all applicable laws'): the ordinary word, read the same without it. A
+    single word repeated after "the" names one particular thing ('"Notes": the renewable
+    notes of the Company') and is not tautological."""
     words = _words(term)
-    if len(words) < 2:
+    if not words:
         return False
-    phrase = r"\s+".join(re.escape(w) for w in words[:-1]) + r"\s+" + _plural(words[-1])
-    return re.search(rf"\b{phrase}\b", first_sentence, re.IGNORECASE) is not None
+    phrase = r"\s+".join([*(re.escape(w.lower()) for w in words[:-1]), _plural(words[-1].lower())])
+    for m in re.finditer(rf"(?<![\w-]){phrase}(?!\w)", _first_sentence(body)):
+        if len(words) > 1:
+            return True
+        lead = _first_sentence(body)[: m.start()].split()[-4:]
+        if "the" not in [w.lower() for w in lead]:
+            return True
+    return False
+
+
+# A definition that lists kinds of entity defines a word for a party or a person
+# ('"Person" means an individual, partnership, ...', '"Trustee": ... Bank, National
+# Association'), not a term of art.
+_ENTITY_WORDS = re.compile(
+    rf"\b(?:{_COMPANY_FORMS}|commission|agency|authority|government|body|association)\b",
+    re.IGNORECASE,
+)
+# A definition borrowed from another document ('has the meaning ascribed thereto in the
+# Securities Act'): the word keeps the meaning the law gives it.
+_OUTSIDE_POINTER = re.compile(
+    r"^\s*(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?\b[^.;]{0,40}?\b(?:in|under|by)\s+(?:the\s+)?"
+    r"[A-Z][\w]*(?:\s+[A-Z][\w]*)*\s+(?:Act|Code|Law|Regulations?|Rules?|Treaty|Directive)\b"
+)
 
 
 def distinctive(
     term: str,
     evidence: str,
     parties: set[str],
-    lower_words: set[str],
+    body: str = "",
+    doc_terms: Iterable[str] = (),
     in_passing: bool = False,
 ) -> bool:
     """Is `term` a term of art whose uses should bring its definition to a reader?
 
-    `parties`: the parties' short names in this document; `lower_words`: words the tenant's
-    text uses in lower case (ordinary use); `in_passing`: defined in a parenthesis after what
-    it names ('the right to buy ... (the "Option")'), a label for one particular thing.
+    `evidence`: the definition as written; `body`: the text that defines it; `parties`: the
+    parties' short names in this document; `doc_terms`: the other terms the document defines;
+    `in_passing`: defined in a parenthesis after what it names ('the right to buy ... (the
+    "Option")'), a label for one particular thing.
     """
     words = _words(term)
-    if not words:
+    if not words or not any(c.isalpha() for c in term):
         return False
     folded = [w.casefold() for w in words]
     if len(words) == 1 and folded[0] in _PRONOUNS or is_self_reference(term):
         return False
-    if term in parties or " ".join(words) in parties:
-        return False
+    if term in parties or " ".join(words) in parties or folded in (["party"], ["parties"]):
+        return False  # the parties, by their short names or as "Party"
     if definition_is_verbal(evidence, term):
         return False
-    if not any(c.isalpha() for c in term):
+    if tautological(term, body):
         return False
     if len(words) > 1:
         # a phrase of adverbs/participles ("normally used", "knowingly relying") reads as
         # ordinary English: a noun phrase ends in a noun, not a -ly/-ed/-ing word or a particle
         last = folded[-1]
-        return not (
-            last in ("on", "in", "to", "of", "by", "with", "for")
-            or re.fullmatch(r"\w+(?:ly|ed|ing)", folded[0])
-            and re.fullmatch(r"\w+(?:ed|ing)", last)
-        )
+        if last in ("on", "in", "to", "of", "by", "with", "for") or (
+            re.fullmatch(r"\w+(?:ly|ed|ing)", folded[0]) and re.fullmatch(r"\w+(?:ed|ing)", last)
+        ):
+            return False
+        if re.match(rf"The\s+(?:[A-Z][\w.&-]*\s+|of\s+|and\s+)*{re.escape(words[-1])}\b", body):
+            return False  # 'Securities Act. The Securities Act of 1933': a name shortened
+        if body[:1].isupper() and _names_entity(body):
+            return False  # 'Paying Agent. Bank, National Association': a party's name
+        if " ".join(words[1:]).islower():
+            # a lower-case phrase ("covered work", "source code") is coined when its definition
+            # builds on the document's other terms ("either the unmodified Program or ...")
+            return _mentions_terms(_first_sentence(body), doc_terms, term)
+        return True
     word = words[0]
     if word.islower():
         return False  # a lower-case single word defined: an ordinary word given a meaning
@@ -221,17 +249,40 @@ def distinctive(
         return False  # an acronym: a name (party, body, statute), not a coined noun
     if in_passing:
         return True
-    # A capitalised single word: a coined noun unless it is common English or the tenant
-    # also uses it in lower case as an ordinary word.
-    return folded[0] not in lower_words and zipf(folded[0]) < COMMON_ZIPF
+    return not (_names_entity(body) or _OUTSIDE_POINTER.match(body))
 
 
-def lower_case_words(sections: Iterable[SectionInfo]) -> set[str]:
-    """Words the text uses in lower case (not at a sentence start): its ordinary vocabulary."""
-    out: set[str] = set()
-    for s in sections:
-        out.update(re.findall(r"(?<=[a-z,;] )[a-z][a-z-]+", s.text))
-    return out
+def _names_entity(body: str) -> bool:
+    """The definition opens with a kind of entity or an organisation's name: '(i) a
+    corporation, company or other entity', 'an individual, partnership, ...', 'Bank, National
+    Association or its successors'."""
+    words = re.sub(r"\([a-z0-9]{1,4}\)|[,;:]", " ", body).split()
+    words = [w for w in words if w.lower() not in ("means", "shall", "mean", "refers", "to")]
+    while words and w_det(words[0]):
+        words = words[1:]
+    return bool(words) and bool(
+        _ENTITY_WORDS.fullmatch(words[0].strip("."))
+        or (
+            len(words) > 2
+            and words[0][:1].isupper()
+            and _ENTITY_WORDS.fullmatch(words[2].strip("."))
+        )
+    )
+
+
+def w_det(word: str) -> bool:
+    return word.lower() in ("a", "an", "the", "any", "each", "every", "all", "such")
+
+
+def _mentions_terms(text: str, doc_terms: Iterable[str], term: str) -> bool:
+    for other in doc_terms:
+        if term_key(other) == term_key(term) or is_self_reference(other):
+            continue
+        words = _words(other)
+        coined = words and not (len(words) == 1 and words[0].islower())
+        if coined and term_pattern(other).search(text):
+            return True
+    return False
 
 
 def term_pattern(term: str) -> re.Pattern[str]:
@@ -333,6 +384,8 @@ def term_uses(
     for s in sections:
         if s.doc_id not in vocab:
             vocab[s.doc_id] = _vocabulary(s.doc_id, by_key, related_docs, superseded, defining_docs)
+        if is_contents(s):
+            continue  # a table of contents lists headings, it uses nothing
         # a heading-only section ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms in
         # its heading
         text = s.text if s.text.strip() else s.heading
