@@ -99,7 +99,12 @@ def _conditional_dependencies(
 ) -> list[Edge]:
     """A reference inside an "if / unless / provided" clause: the section depends on it."""
     have = {(e.dst_section_id, e.dst_doc_id) for e in layer1 if e.edge_type == "depends_on"}
-    refs = [e for e in layer1 if e.edge_type == "references"]
+    # citations in the heading (position 0, not in the text) stand outside any clause
+    refs = [
+        e
+        for e in layer1
+        if e.edge_type == "references" and doc.text.startswith(e.matched_text, e.position)
+    ]
     edges = []
     for token in doc:
         if token.dep_ != "mark" or token.lower_ not in _CONDITION_MARKS:

@@ -53,13 +53,21 @@ _DEPENDS_WEAK = re.compile(
 # "pursuant to" / "in accordance with" after a participle describes a thing ("the licenses
 # granted pursuant to Section 6.01"), it conditions nothing, unless a condition frames it.
 _DESCRIBED = re.compile(
+    r"(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)"
     r"\b(?:granted|issued|made|given|paid|delivered|executed|entered\s+into|provided|appointed|"
-    r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded)"
+    r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded|\w+ed)"
     r"(?:\s+(?:to|by)\s+\S+(?:\s+\S+)?)?\s+(?:pursuant\s+to|in\s+accord(?:ance)?\s+with|according\s+to)\b",
     re.IGNORECASE,
 )
 _CONDITION_MARK = re.compile(
-    r"\b(?:if|unless|provided\s+that|so\s+long\s+as|until|only|except|subject\s+to)\b", re.I
+    r"\b(?:if|unless|provided\s+that|on\s+condition\s+that|so\s+long\s+as|until|only|except|"
+    r"subject\s+to|requires?|required)\b",
+    re.I,
+)
+# "under X" conditions a permission or duty the clause grants or imposes: "You may convey a
+# covered work under sections 3 and 4".
+_UNDER_MODAL = re.compile(
+    r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?under" + _TAIL, re.IGNORECASE
 )
 # The citation displaced by what follows it: "Section 6.1 shall be deemed to be amended",
 # "the benefits ... pursuant to Section 2.3 ... shall immediately terminate".
@@ -81,9 +89,10 @@ _DEPENDS_AFTER = re.compile(
 # Agreement", "notwithstanding the foregoing", "subject to the terms and conditions of this
 # Agreement", "except as otherwise provided herein".
 _VAGUE_OVERRIDE = re.compile(
-    r"\b(?:notwithstanding|regardless\s+of|in\s+spite\s+of|despite)\s+(?:anything|any\s+(?:other\s+)?"
+    r"\b(?:anything\s+(?:herein\s+|in\s+this\s+\w+\s+)?to\s+the\s+contrary\s+notwithstanding"
+    r"|(?:notwithstanding|regardless\s+of|in\s+spite\s+of|despite)\s+(?:anything|any\s+(?:other\s+)?"
     r"(?:provisions?|terms?)|the\s+(?:foregoing|preceding|above)|the\s+(?:other\s+)?provisions\s+of\s+"
-    rf"this\s+{_DOC_SELF})\b(?P<rest>[^.;]{{0,60}})",
+    rf"this\s+{_DOC_SELF}))\b(?P<rest>[^.;]{{0,60}})",
     re.IGNORECASE,
 )
 _VAGUE_DEPENDS = re.compile(
@@ -98,8 +107,8 @@ _VAGUE_DEPENDS = re.compile(
 # What makes a vague cue specific after all: a citation, or another document named
 # ("notwithstanding any provision of the Enterprise License").
 _SPECIFIC = re.compile(
-    r"^\W*(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:(?:Sections?|Articles?|Clauses?|§)|"
-    r"(?:the|any)\s+[A-Z])"
+    r"^\W*(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+(?:the|any)\s+[A-Z]|"
+    r"(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:Sections?|Articles?|Clauses?|§))"
 )
 _AMENDED_AFTER = re.compile(
     r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied)\b", re.IGNORECASE
@@ -277,7 +286,7 @@ def section_edges(
             if not override and (displaced := _OVERRIDES_AFTER.match(after)):
                 override = displaced
                 edges.append(Edge("overrides", confidence=0.8 * confidence, **base))
-            depends = _DEPENDS_CUE.search(before)
+            depends = _DEPENDS_CUE.search(before) or _UNDER_MODAL.search(before)
             if depends is None and (weak := _DEPENDS_WEAK.search(before)):
                 depends = weak if _CONDITION_MARK.search(before[: weak.start()]) else None
             described = depends and _DESCRIBED.search(before[max(0, depends.start() - 40) :])
