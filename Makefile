@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench bench-latency fault-kill fault-restart load graph-eval search-eval eval conformance ui clean
+.PHONY: install demo test lint bench bench-latency fault-kill fault-restart load graph-eval structure-eval search-eval eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,9 @@ load: install
 
 graph-eval: install
 	$(BIN)/python benchmarks/graph_eval.py
+
+structure-eval: install
+	$(BIN)/python benchmarks/structure_eval.py
 
 search-eval: install
 	$(BIN)/python benchmarks/search_eval.py

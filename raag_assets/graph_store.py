@@ -255,6 +255,8 @@ def inputs_fingerprint(
                     d.effective_to,
                     d.supersedes,
                     d.metadata,
+                    d.superseded_by,
+                    d.effective_evidence,
                 ]
                 for d in docs
             ]

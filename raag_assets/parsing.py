@@ -14,10 +14,12 @@ from typing import Any
 import yaml
 
 from raag_assets.errors import BadDocument
+from raag_assets.graph.dates import EffectiveDate, document_effective_date
 from raag_assets.identity import canonical_json, doc_id_from_name, sha256_hex, validate_doc_id
 from raag_assets.normalize import normalize_line
 
 SIDECAR_SUFFIX = ".meta.json"
+_HEAD_LINES = 600  # the effective date is stated near the beginning
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\r?\n(.*?)\r?\n---[ \t]*(?:\r?\n|\Z)", re.DOTALL)
 _PAGE_FOOTER = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:of|/)\s*\d{1,4})?$", re.IGNORECASE)
 # Page furniture of plain-text documents: "[Page 12]" footers (RFCs), "- 3 -", "Page 3 of 20",
@@ -94,6 +96,11 @@ class ParsedDocument:
     lines: tuple[Line, ...]
     page_count: int | None
     content_hash: str
+    effective: EffectiveDate | None = None  # declared in metadata, else stated in the text
+
+    @property
+    def effective_from(self) -> dt.date | None:
+        return self.effective.date if self.effective else None
 
     @property
     def doc_id(self) -> str:
@@ -157,7 +164,17 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
         raise BadDocument("metadata holds a NUL character (\\u0000), which cannot be stored")
     meta = build_meta(meta_in, path.name)
     content_hash = sha256_hex(data, canonical_json(sidecar))
-    return ParsedDocument(path.name, fmt, meta, raw_text, lines, pages, content_hash)
+    return ParsedDocument(
+        path.name, fmt, meta, raw_text, lines, pages, content_hash, _effective(meta, lines)
+    )
+
+
+def _effective(meta: DocMeta, lines: tuple[Line, ...]) -> EffectiveDate | None:
+    """The document's one effective date: declared in its metadata, else stated in its text."""
+    if meta.effective_from:
+        evidence = f"effective_from: {meta.effective_from.isoformat()}"
+        return EffectiveDate(meta.effective_from, evidence, "day")
+    return document_effective_date([ln.text for ln in lines[:_HEAD_LINES]])
 
 
 def text_lines(text: str) -> tuple[tuple[Line, ...], int | None]:
@@ -170,15 +187,20 @@ def text_lines(text: str) -> tuple[tuple[Line, ...], int | None]:
     its lines, dropping the underline art between them."""
     spans: list[tuple[str, int]] = []  # (raw line, page)
     page = 1
+    marked = False  # a "[Page N]" footer just ended the page: its form feed is no new one
     for raw in text.split("\n"):
         parts = raw.split("\f")
         for n, part in enumerate(parts):
             if n:
-                page += 1
+                page += 0 if marked else 1
+                marked = False
                 spans.append(("", page))  # a page break ends a paragraph
             spans.extend((p, page) for p in _unflatten(part))
             if _PAGE_MARK.search(normalize_line(part)):
                 page += 1
+                marked = True
+            elif part.strip():
+                marked = False
     paged = page > 1
     texts = [normalize_line(t) for t, _ in spans]
     drop = _furniture(texts)
@@ -197,7 +219,8 @@ def text_lines(text: str) -> tuple[tuple[Line, ...], int | None]:
                 lines.append(Line("", pg if paged else None))
             pending_break = False
         lines.append(Line(t, pg if paged else None))
-    return tuple(lines), (page if paged else None)
+    last = max((ln.page or 1 for ln in lines if ln.text), default=1)
+    return tuple(lines), (last if paged else None)
 
 
 def _unflatten(raw: str) -> list[str]:

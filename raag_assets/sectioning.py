@@ -60,7 +60,7 @@ _OCR_KEYWORD = re.compile(r"^([A-Za-z0-9§|]{6,8})(?=\s+(?:\d|[IVXLC]+\b))")
 _OCR_LETTERS = str.maketrans({"0": "o", "1": "l", "|": "l", "5": "s", "3": "e"})
 _KEYWORDS = ("section", "article")
 _TERMINAL = re.compile(r"[.,;:!?]$")
-_RUN_IN = re.compile(r"^([^.]{3,60})\.(?:\s+\S|(?=[A-Z][a-z]))")
+_RUN_IN = re.compile(r"^([^.]{3,100})\.(?:\s+\S|(?=[A-Z][a-z]))")
 _SMALL_WORDS = {
     "a",
     "an",
@@ -84,6 +84,7 @@ _SMALL_WORDS = {
     "these",
     "your",
     "its",
+    "etc",
 }
 
 # A paragraph at most this long may be a heading wrapped over lines.
@@ -114,6 +115,7 @@ class _Heading:
     body_from: int  # first line index of the body
     lead: str = ""  # text of the heading line that also belongs to the body
     numbered: bool = True  # False for a heading that is only a name ("Abstract", "RECITALS")
+    contents: bool = False  # the table of contents
 
 
 @dataclass(frozen=True)
@@ -181,7 +183,7 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
         if toc and i == toc.start:
             name = "Table of Contents"
             # numbered=True: like a numbered heading, the contents end the title block
-            headings.append(_Heading(i, name, name, 1, i + 1, toc.lead))
+            headings.append(_Heading(i, name, name, 1, i + 1, toc.lead, contents=True))
             i = toc.end
             continue
         text = lines[i].text
@@ -207,9 +209,11 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
         numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
         if numbering and numbering.key is not None:
             last_key = numbering.key
+        elif numbering and _APPENDIX.match(text):
+            last_key = None  # an exhibit or schedule numbers its own items from 1
         headings.append(head)
         i = head.body_from
-    return headings
+    return _drop_empty_names(lines, headings, toc) if fmt == "text" else headings
 
 
 def _markdown_heading(lines: list[Line], i: int, underlined: set[int]) -> _Heading | None:
@@ -271,7 +275,7 @@ def _text_heading(
         # A numbered paragraph: the number labels it; a run-in title ("Grant of Copyright
         # License. Subject to ...") or else its first line names it.
         run_in = _RUN_IN.match(numbering.rest)
-        title = run_in.group(1) if run_in and _is_title(run_in.group(1)) else numbering.rest
+        title = run_in.group(1) if run_in and _run_in_title(numbering.rest) else numbering.rest
         return _Heading(
             i, numbering.label, _tidy(title), numbering.level, i + 1, lead=numbering.rest
         )
@@ -348,19 +352,44 @@ def _absorb_title(lines: list[Line], headings: list[_Heading]) -> tuple[list[_He
     at most a banner line ("Exhibit 10.4") precedes them."""
     absorbed: list[_Heading] = []
     for n, head in enumerate(headings):
+        if head.contents:  # contents on the title pages: the title goes on after them
+            absorbed.append(head)
+            continue
         end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
-        before = not _has_prose(lines[: head.line]) if n == 0 else False
-        if head.numbered or not (before or not _has_prose(lines[head.body_from : end])):
+        opening = n == 0 and not _has_prose(lines[: head.line])
+        # after the contents the title page may start again: the name as it was given before
+        before = " ".join(ln.text for ln in lines[: head.line]).lower()
+        after_contents = bool(absorbed) and absorbed[-1].contents and head.heading.lower() in before
+        if head.numbered or not (
+            opening or after_contents or not _has_prose(lines[head.body_from : end])
+        ):
             break
         absorbed.append(head)
     if not absorbed:
         return headings, None
     front = [ln for ln in lines[: headings[0].line] if ln.text]
     name = None
-    if len(front) <= 1:  # the longest name without a date ("Dated as of ...") names it
-        names = [h.heading for h in absorbed if not re.search(r"\d", h.heading)]
-        name = max(names or [absorbed[0].heading], key=len)
+    names = [h.heading for h in absorbed if not h.contents]
+    if len(front) <= 1 and names:  # the longest name without a date ("Dated as of") names it
+        name = max([x for x in names if not re.search(r"\d", x)] or names[:1], key=len)
     return headings[len(absorbed) :], name
+
+
+def _drop_empty_names(
+    lines: list[Line], headings: list[_Heading], toc: _Contents | None
+) -> list[_Heading]:
+    """Within the numbered text, a name that heads no prose is not a section but a line of
+    the one before it: a signature block's party, an address, a table's column heading."""
+    kept: list[_Heading] = []
+    numbered = False
+    for n, head in enumerate(headings):
+        end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
+        listed = toc is not None and head.heading.lower() in toc.names
+        if numbered and not (head.numbered or listed or _has_prose(lines[head.body_from : end])):
+            continue
+        numbered = numbered or (head.numbered and not head.contents)
+        kept.append(head)
+    return kept
 
 
 def _has_prose(lines: list[Line]) -> bool:
@@ -412,7 +441,7 @@ def _roman(numeral: str) -> int:
 def _run_in_title(rest: str) -> bool:
     """ "Right to Use. ETI grants ...": the clause opens with its own title."""
     m = _RUN_IN.match(rest)
-    return bool(m and _is_title(m.group(1)))
+    return bool(m and _is_title(m.group(1), max_chars=100, max_words=14))
 
 
 def _repair_keyword(text: str) -> str:
@@ -474,12 +503,12 @@ def _paragraph(lines: list[Line], i: int) -> list[Line]:
     return out
 
 
-def _is_title(text: str) -> bool:
+def _is_title(text: str, max_chars: int = 70, max_words: int = 10) -> bool:
     """A short line in Title Case or CAPITALS, not ending like a sentence."""
-    if len(text) > 70 or _TERMINAL.search(text) or not text[0].isupper():
+    if not text or len(text) > max_chars or _TERMINAL.search(text) or not text[0].isupper():
         return False
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", text)]
-    if not words or len(words) > 10:
+    if not words or len(words) > max_words:
         return False
     significant = [w for w in words if w.lower() not in _SMALL_WORDS]
     capitalised = [w for w in significant if w[0].isupper()]

@@ -26,8 +26,60 @@ class StoredDocument:
     content_hash: str
 
 
-def document_hashes(conn: psycopg.Connection, tenant: str) -> dict[str, str]:
-    return dict(conn.execute(load_sql("select_document_hashes"), {"tenant": tenant}).fetchall())
+@dataclass(frozen=True)
+class StoredVersion:
+    doc_id: str  # the live doc_id, or `<doc_id>@v<n>` for an earlier version
+    version: int
+    content_hash: str
+    effective_from: dt.date | None
+    live: bool
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a landed file goes in its document's history.
+
+    action: "new" (a document not seen before), "unchanged" (the live version's content),
+    "returned" (the content of an earlier version: recognised as that version, nothing new),
+    "live" (a version that starts after the live one: it replaces it) or "earlier" (a version
+    that arrives late, stating a date before the live one's: it joins the history there)."""
+
+    action: str
+    version: int
+    starts: dt.date | None
+    same_as: str | None = None  # the stored version with this content
+
+
+def place_version(
+    versions: list[StoredVersion], content_hash: str, stated: dt.date | None, today: dt.date
+) -> Placement:
+    """Versions are ordered by the dates they state, then by arrival (their number); a file
+    that states no date starts the day it arrived."""
+    if not versions:
+        return Placement("new", 1, stated)
+    for v in versions:
+        if v.content_hash == content_hash:
+            return Placement(
+                "unchanged" if v.live else "returned", v.version, v.effective_from, v.doc_id
+            )
+    live = next(v for v in versions if v.live)
+    number = max(v.version for v in versions) + 1
+    starts = stated or today
+    if (starts, number) > (live.effective_from or dt.date.min, live.version):
+        return Placement("live", number, starts)
+    return Placement("earlier", number, starts)
+
+
+def document_versions(conn: psycopg.Connection, tenant: str, doc_id: str) -> list[StoredVersion]:
+    rows = conn.execute(
+        load_sql("select_document_versions"), {"tenant": tenant, "doc_id": doc_id}
+    ).fetchall()
+    return [StoredVersion(*r) for r in rows]
+
+
+def update_version_periods(conn: psycopg.Connection, tenant: str, doc_id: str) -> None:
+    """Each version in force until the day before the next one by stated date."""
+    conn.execute(load_sql("update_version_periods"), {"tenant": tenant, "doc_id": doc_id})
 
 
 def archive_version(
@@ -41,33 +93,50 @@ def archive_version(
 
 
 def upsert_document(
-    conn: psycopg.Connection, tenant: str, doc: ParsedDocument, in_force_from: dt.date | None = None
+    conn: psycopg.Connection,
+    tenant: str,
+    doc: ParsedDocument,
+    in_force_from: dt.date | None = None,
+    version: int = 1,
 ) -> None:
     """Insert or replace the live version of a document. `in_force_from` dates a new version
-    whose metadata gives no effective_from (the day it replaced the one before)."""
+    that states no effective date (the day it replaced the one before)."""
+    conn.execute(load_sql("upsert_document"), _document_row(tenant, doc, in_force_from, version))
+
+
+def insert_earlier_version(
+    conn: psycopg.Connection, tenant: str, doc: ParsedDocument, starts: dt.date, version: int
+) -> str:
+    """Keep a late-arriving file as an earlier version of its document; returns its id."""
+    row = _document_row(tenant, doc, starts, version)
+    return conn.execute(load_sql("insert_earlier_version"), row).fetchone()[0]
+
+
+def _document_row(
+    tenant: str, doc: ParsedDocument, in_force_from: dt.date | None, version: int
+) -> dict[str, Any]:
     meta = doc.meta
-    conn.execute(
-        load_sql("upsert_document"),
-        {
-            "tenant": tenant,
-            "doc_id": doc.doc_id,
-            "source_name": doc.source_name,
-            "format": doc.format,
-            "title": meta.title,
-            "doc_type": meta.doc_type,
-            "authority_level": meta.authority_level,
-            "tags": list(meta.tags),
-            "metadata": Jsonb(meta.metadata()),
-            "effective_from": meta.effective_from or in_force_from,
-            "effective_to": meta.effective_to,
-            "supersedes": meta.supersedes,
-            "content_hash": doc.content_hash,
-            "page_count": doc.page_count,
-            "raw_text": doc.raw_text,
-            "text": doc.text,
-            "lines": Jsonb([[ln.text, ln.page, ln.size, ln.bold] for ln in doc.lines]),
-        },
-    )
+    return {
+        "tenant": tenant,
+        "doc_id": doc.doc_id,
+        "source_name": doc.source_name,
+        "format": doc.format,
+        "title": meta.title,
+        "doc_type": meta.doc_type,
+        "authority_level": meta.authority_level,
+        "tags": list(meta.tags),
+        "metadata": Jsonb(meta.metadata()),
+        "effective_from": doc.effective_from or in_force_from,
+        "effective_to": meta.effective_to,
+        "supersedes": meta.supersedes,
+        "content_hash": doc.content_hash,
+        "page_count": doc.page_count,
+        "raw_text": doc.raw_text,
+        "text": doc.text,
+        "lines": Jsonb([[ln.text, ln.page, ln.size, ln.bold] for ln in doc.lines]),
+        "effective_evidence": doc.effective.evidence if doc.effective else None,
+        "version": version,
+    }
 
 
 def delete_documents_not_in(

@@ -22,6 +22,9 @@ from resources.embedder import shared_embedder
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 LICENSES = Path("/usr/share/common-licenses")
+# Shared development data (real contracts, an RFC): ../shared beside the checkout, or RAAG_SHARED.
+SHARED = Path(os.environ.get("RAAG_SHARED") or Path(__file__).resolve().parents[2] / "shared")
+DEV_LEGAL = SHARED / "data" / "dev_legal"
 
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 _db_numbers = itertools.count(1)

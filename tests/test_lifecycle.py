@@ -88,7 +88,8 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_answers_as_of_quer
     today = dt.date.today()
     yesterday = today - dt.timedelta(days=1)
     assert store.rows(DOCS, "ver") == [
-        ("expenses", 1, None, None, None),
+        # expenses states its date: "Version 2, issued 15 August 2024"
+        ("expenses", 1, None, dt.date(2024, 8, 15), None),
         ("travel", 2, None, today, None),
         ("travel@v1", 1, "travel", None, yesterday),
     ]

@@ -12,15 +12,18 @@ from raag_assets.store import (
     archive_version,
     count_live_chunks,
     delete_documents_not_in,
-    document_hashes,
+    document_versions,
+    insert_earlier_version,
+    place_version,
     replace_skipped_files,
+    update_version_periods,
     upsert_document,
 )
 from resources import LandingResource, PostgresResource
 
 from .checks import VERSIONS_CHECK, versions_check
 
-PARSER_VERSION = "1"
+PARSER_VERSION = "2"
 
 
 @dg.asset(
@@ -37,13 +40,13 @@ def documents(
 ) -> dg.MaterializeResult:
     tenant = validate_tenant(context.partition_key)
     started = time.perf_counter()
-    today = dt.date.today()  # a changed file's new version is in force from today
+    today = dt.date.today()  # a new version that states no date is in force from today
     added, changed, unchanged, versions = [], [], [], []
+    returned: dict[str, str] = {}
     parsed: dict[str, ParsedDocument] = {}
     skipped: dict[str, str] = {}
     with postgres.connect() as conn:
         add_tenant(conn, tenant)  # a tenant the landing sensor found has no partitions yet
-        stored = document_hashes(conn, tenant)
         for path in landing.files(tenant):
             try:
                 doc = parse_file(path, landing.max_file_bytes)
@@ -57,16 +60,28 @@ def documents(
                 )
                 continue
             parsed[doc.doc_id] = doc
-            if stored.get(doc.doc_id) == doc.content_hash:
+            place = place_version(
+                document_versions(conn, tenant, doc.doc_id),
+                doc.content_hash,
+                doc.effective_from,
+                today,
+            )
+            if place.action in ("unchanged", "returned"):
                 unchanged.append(doc.doc_id)
+                if place.action == "returned":  # the content of an earlier version, not a new one
+                    returned[doc.doc_id] = place.same_as or ""
                 continue
-            is_change = doc.doc_id in stored
-            (changed if is_change else added).append(doc.doc_id)
+            (added if place.action == "new" else changed).append(doc.doc_id)
             with conn.transaction():  # one document per transaction: a failure loses no other
-                if is_change:  # keep the version it replaces
-                    declared = doc.meta.effective_from
-                    versions.append(archive_version(conn, tenant, doc.doc_id, declared, today))
-                upsert_document(conn, tenant, doc, in_force_from=today if is_change else None)
+                if place.action == "live":  # keep the version it replaces
+                    versions.append(archive_version(conn, tenant, doc.doc_id, place.starts, today))
+                if place.action == "earlier":  # a late arrival takes its place by its date
+                    versions.append(
+                        insert_earlier_version(conn, tenant, doc, place.starts, place.version)
+                    )
+                else:
+                    upsert_document(conn, tenant, doc, place.starts, place.version)
+                update_version_periods(conn, tenant, doc.doc_id)
         # A skipped file keeps whatever was stored for it before; only files gone are removed.
         keep = set(parsed) | {doc_id_from_name(name) for name in skipped}
         with conn.transaction():
@@ -83,6 +98,7 @@ def documents(
             "unchanged": len(unchanged),
             "removed": dg.MetadataValue.json(removed),
             "earlier_versions_kept": dg.MetadataValue.json(versions),
+            "returned_to_earlier_version": dg.MetadataValue.json(returned),
             "skipped": len(skipped),
             "skipped_files": dg.MetadataValue.md(_skipped_table(skipped)),
             "preview": dg.MetadataValue.md(_preview(parsed)),

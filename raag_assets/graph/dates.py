@@ -103,3 +103,103 @@ def find_dates(text: str) -> Iterator[DateMention]:
                 start,
                 end,
             )
+
+
+# --- the document's own effective date ------------------------------------------------------
+
+_ORD = r"(?:st|nd|rd|th)?"
+# A date as contracts and policies state it, with its precision: a day ("January 30, 2000",
+# "31 December, 1996", "the 5th day of December 2008", "2024-01-31", "9/27/2018"), a month
+# ("March 2003") or only a year when the day was left blank for signing ("[•], 2020", ", 2012").
+_DAY_DATE = (
+    rf"\b(?P<day>{DATE}"
+    rf"|\d{{1,2}}{_ORD}\s+day\s+of\s+{_MONTH}\.?,?\s+\d{{4}}"
+    r"|\d{1,2}/\d{1,2}/\d{4})"
+)
+_MONTH_DATE = rf"\b(?P<month>{_MONTH}\.?,?\s+{_YEAR})"
+_BLANK_DATE = (
+    r"(?P<blank>(?:this\s+)?(?:_+\s*)?(?:day\s+of\s+)?(?:\[[^\]]{0,12}\]|_+)?\s*,\s*"
+    rf"(?P<year>{_YEAR}))"
+)
+_ANY_DATE = rf"(?:{_DAY_DATE}|{_MONTH_DATE}|{_BLANK_DATE})"
+# Strongest first: a date the text names as its Effective Date, then the drafting phrases that
+# date a document, then a version line, then a date standing in its title block.
+_NAMED_EFFECTIVE = re.compile(
+    rf"\beffective\s+date\s*(?:[:\-–—]|is|shall\s+be)\s*(?:the\s+)?{_ANY_DATE}", re.IGNORECASE
+)
+_DEFINED_EFFECTIVE = re.compile(
+    rf"{_ANY_DATE}\s*\(\s*(?:the\s+|this\s+)?[\"“”']?effective\s+date\b", re.IGNORECASE
+)
+_DATING_PHRASE = re.compile(
+    r"\b(?:(?:is\s+|are\s+|becomes?\s+|shall\s+be\s+|will\s+be\s+)?effective"
+    r"(?:\s+(?:as\s+of|from|on|beginning))?"
+    r"|dated(?:\s+for\s+reference)?(?:\s+(?:as\s+of|on))?"
+    r"|(?:made|executed)(?:\s+and\s+entered\s+into)?\s+(?:as\s+of|on)"
+    r"|entered\s+into(?:\s+(?:as\s+of|on|effective))+"
+    r"|with\s+effect\s+from|takes?\s+effect\s+(?:on|from))"
+    rf"\s+(?:the\s+|this\s+)?{_ANY_DATE}",
+    re.IGNORECASE,
+)
+_VERSION_LINE = re.compile(
+    rf"\b(?:version|revision|rev\.?|release)\s+[\w.]+\s*[,:(–—-]\s*(?:dated\s+)?"
+    rf"(?:{_DAY_DATE}|{_MONTH_DATE})",
+    re.IGNORECASE,
+)
+_TITLE_DATE = re.compile(rf"(?:{_DAY_DATE}|{_MONTH_DATE})", re.IGNORECASE)
+_ART = re.compile(r"\s+[-=]{3,}(?=\s|$)")
+HEAD_CHARS = 12_000  # the date that dates a document is stated near its beginning
+TITLE_LINES = 12  # a bare date in these first lines dates the document (an RFC header)
+
+
+@dataclass(frozen=True)
+class EffectiveDate:
+    """A document's own effective date, the phrase that states it, and how much of the date
+    the text gives: "day", "month" (the 1st is stored) or "year" (1 January is stored)."""
+
+    date: dt.date
+    evidence: str
+    precision: str
+
+
+def document_effective_date(lines: list[str]) -> EffectiveDate | None:
+    """The effective date a document states for itself, from its opening text: a named
+    Effective Date, else the first dating phrase ("effective as of", "dated as of", "made as
+    of", "entered into on", "the 5th day of"), else a version line ("Version 3, 29 June
+    2007"), else a date standing alone in its first lines ("March 2003")."""
+    head = _ART.sub(" ", " ".join(t for t in lines if t))[:HEAD_CHARS]
+    head = re.sub(r"\s+", " ", head)
+    for pattern in (_NAMED_EFFECTIVE, _DEFINED_EFFECTIVE, _DATING_PHRASE, _VERSION_LINE):
+        for m in pattern.finditer(head):
+            found = _dated(m)
+            if found:
+                return found
+    for text in [t for t in lines if t][:TITLE_LINES]:
+        for m in _TITLE_DATE.finditer(text):
+            found = _dated(m)
+            if found:
+                return found
+    return None
+
+
+def _dated(m: re.Match[str]) -> EffectiveDate | None:
+    evidence = m.group(0).strip()
+    if day := m.group("day"):
+        date = _day(day)
+        return EffectiveDate(date, evidence, "day") if date else None
+    if month := m.group("month"):
+        parts = re.findall(r"[A-Za-z]+|\d{4}", month)
+        return EffectiveDate(
+            dt.date(int(parts[-1]), _MONTHS[parts[0].lower()], 1), evidence, "month"
+        )
+    year = m.groupdict().get("year")
+    return EffectiveDate(dt.date(int(year), 1, 1), evidence, "year") if year else None
+
+
+def _day(text: str) -> dt.date | None:
+    if m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text):
+        try:
+            return dt.date(int(m.group(3)), int(m.group(1)), int(m.group(2)))
+        except ValueError:
+            return None
+    text = re.sub(r"\bday\s+of\b", " ", text, flags=re.IGNORECASE)
+    return parse_date(re.sub(r"\s+", " ", text))

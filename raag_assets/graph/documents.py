@@ -65,7 +65,8 @@ def document_edges(docs: Sequence[DocInfo], corpus: Corpus) -> list[Edge]:
                     layer=1,
                     src_doc_id=d.doc_id,
                     src_section_id=None,
-                    matched_text=f"effective_from: {d.effective_from.isoformat()}",
+                    matched_text=d.effective_evidence
+                    or f"effective_from: {d.effective_from.isoformat()}",
                     normalized_target=d.effective_from.isoformat()
                     + (f"/{d.effective_to.isoformat()}" if d.effective_to else ""),
                     confidence=1.0,

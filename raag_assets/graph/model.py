@@ -47,6 +47,7 @@ class DocInfo:
     supersedes: str | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
     superseded_by: str | None = None  # set on an earlier version of a changed document
+    effective_evidence: str | None = None  # the phrase that states effective_from
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,12 @@
--- Documents for the graph; an earlier version names the version that replaced it.
+-- Documents for the graph; an earlier version names the version after it by the dates they
+-- state (the last earlier version is followed by the live one).
 SELECT d.doc_id, d.source_name, d.title, d.doc_type, d.authority_level, d.effective_from,
        d.effective_to, d.supersedes, d.metadata,
        CASE WHEN d.version_of IS NULL THEN NULL
-            WHEN EXISTS (SELECT 1 FROM documents n WHERE n.tenant_id = d.tenant_id
-                         AND n.doc_id = d.version_of || '@v' || (d.version + 1))
-            THEN d.version_of || '@v' || (d.version + 1)
-            ELSE d.version_of END AS superseded_by
+            ELSE lead(d.doc_id) OVER (PARTITION BY coalesce(d.version_of, d.doc_id)
+                                      ORDER BY d.effective_from NULLS FIRST, d.version)
+       END AS superseded_by,
+       d.effective_evidence
 FROM documents d
 WHERE d.tenant_id = %(tenant)s AND (d.version_of IS NULL OR %(history)s)
 ORDER BY d.doc_id
