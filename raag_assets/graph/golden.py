@@ -53,6 +53,9 @@ def edge_key(
     term: Any,
 ) -> Key:
     """The identity of an edge for scoring (scopes: the phrase is matched separately)."""
+    # the Title block's effective date is the document's own (GRAPH_GOLD: one per document)
+    if edge_type == "effective_on" and label(src) == "Title":
+        src = None
     head = (edge_type, doc, label(src))
     if edge_type == "defines":
         return (*head, term_key(str(term or dst or "")))
@@ -254,10 +257,11 @@ def extract_files(paths: Sequence[Path], parse: Any) -> list[dict[str, Any]]:
                 m.title,
                 m.doc_type,
                 m.authority_level,
-                m.effective_from,
+                parsed.effective_from,
                 m.effective_to,
                 m.supersedes,
                 m.metadata(),
+                effective_evidence=parsed.effective.evidence if parsed.effective else None,
             )
         )
         for s in build_sections(m.doc_id, parsed.lines, parsed.format):

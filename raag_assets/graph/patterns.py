@@ -10,6 +10,7 @@ from raag_assets.graph.model import Edge, SectionInfo, Unresolved
 from raag_assets.graph.references import (
     Corpus,
     Mention,
+    contents_spans,
     find_mentions,
     is_contents,
     iter_sentences,
@@ -127,7 +128,7 @@ _DEFINITION = re.compile(
 )
 # '... is called a "modified version"', 'Each licensee is addressed as "you"'
 _DEFINITION_CALLED = re.compile(
-    r"\b(?:(?:is|are)\s+(?:also\s+)?called|addressed\s+as)\s+(?:(?:a|an|the)\s+)?"
+    r"\b(?:(?:is|are)\s+(?:also\s+)?(?:called|considered|deemed|known\s+as)|addressed\s+as)\s+(?:(?:a|an|the)\s+)?"
     r"(?:[\w]+['’]s\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
 )
 _HEADING_TERM = re.compile(
@@ -253,7 +254,10 @@ def section_edges(
     masked = _masked(
         text, [m for m, (t, _) in zip(found, resolved, strict=True) if m.kind != "document" or t]
     )
+    contents = contents_spans(text)
     for m, (targets, unresolved) in zip(found, resolved, strict=True):
+        if any(a <= m.start < b for a, b in contents):
+            continue  # a table of contents lists headings; it cites nothing
         s_start, s_end = next(((a, b) for a, b in spans if a <= m.start < b), (0, 0))
         mentions.append((s_start, s_end, m))
         parked.extend(unresolved)
@@ -450,8 +454,13 @@ def definitions(section: SectionInfo) -> list[Edge]:
     )
     if marker:
         start = 0 if marker.string is section.heading else marker.end()
+        last_end = -1
         for m in _HEADED_ENTRY.finditer(section.text, start):
             term = m.group("term")
+            if not section.text[last_end : m.start("term")].strip(" .:;\n") and last_end >= 0:
+                last_end = m.end()
+                continue  # a name right after an entry is its definition: "FINRA. Financial ..."
+            last_end = m.end()
             if term.split()[-1].lower() in ("of", "or", "and", "the", "for", "to", "in", "on"):
                 continue
             if _DEFINITIONS_SECTION.fullmatch(term):

@@ -88,6 +88,8 @@ _DOC_REF = re.compile(
 _NUMBERED_DOC = re.compile(
     r"\b(?P<series>RFC|BCP|STD|FYI|ISO(?:/IEC)?|IEC|IEEE)\s?-?\s?(?P<number>\d{1,5}(?:[.-]\d{1,3})?)\b"
 )
+# "the preamble hereof", "the recitals": the unnumbered block before the first section.
+_FRONT_REF = re.compile(r"\bthe\s+(?P<part>preamble|recitals)\b", re.IGNORECASE)
 _VERSION_BEFORE = re.compile(r"\b[Vv]ersion\s+(?P<v>\d+(?:\.\d+)*)\s+$")
 _NAMED_SECTION = re.compile(
     r"\bthe\s+(?:section|clause|part)\s+(?:on|about|entitled|titled|headed|called)\s+"
@@ -262,6 +264,11 @@ def find_mentions(text: str) -> list[Mention]:
             )
         )
         taken.append((m.start(), m.end()))
+    for m in _FRONT_REF.finditer(fixed):
+        if not _overlaps(m.start(), m.end(), taken):
+            label = m.group("part").capitalize()
+            mentions.append(Mention(m.start(), m.end(), m.group(0), "labels", (label,)))
+            taken.append((m.start(), m.end()))
     for m in _NUMBERED_DOC.finditer(fixed):
         if _overlaps(m.start(), m.end(), taken):
             continue
@@ -421,6 +428,11 @@ class Corpus:
             for key in _label_variants(trimmed):
                 if key in labels:
                     return labels[key], confidence
+            if trimmed in ("preamble", "recitals"):
+                # the block before the first heading, whatever the document calls it
+                for key in ("preamble", "recitals", "title", "front matter"):
+                    if key in labels:
+                        return labels[key], 0.9
             shorter = re.sub(r"(\([a-z0-9]+\)|(?<=\d)[a-z])$", "", trimmed)
             if shorter == trimmed or not shorter:
                 return None, 0.0
@@ -470,6 +482,20 @@ def is_contents(section: SectionInfo) -> bool:
     if re.fullmatch(r"(?:table\s+of\s+)?contents|index", section.heading.strip(), re.IGNORECASE):
         return True
     return section.label.casefold() in ("table of contents", "contents")
+
+
+# A table-of-contents entry: "Section 1.01 Defined Terms 1", "ARTICLE II APPOINTMENT 5".
+_CONTENTS_ENTRY = (
+    r"(?:ARTICLE|Article|SECTION|Section|Clause|CLAUSE|Schedule|SCHEDULE|Exhibit|EXHIBIT)?\s*"
+    r"(?:[\dIVXLC]+(?:\.\d+)*\.?)\s+[A-Z][^\n]{0,100}?\s+(?:\d{1,3}|[ivx]{1,5})(?=\s|$)"
+)
+_CONTENTS = re.compile(rf"(?:{_CONTENTS_ENTRY}\s*){{4,}}")
+
+
+def contents_spans(text: str) -> list[tuple[int, int]]:
+    """Where a section's text holds a table of contents: four or more entries in a row, each
+    a number, a title and a page."""
+    return [(m.start(), m.end()) for m in _CONTENTS.finditer(text)]
 
 
 def iter_sentences(text: str) -> Iterator[tuple[int, int]]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from raag_assets.graph.model import Edge, SectionInfo
 from raag_assets.graph.patterns import term_key
-from raag_assets.graph.references import is_contents
+from raag_assets.graph.references import contents_spans, is_contents
 
 # Closed grammatical classes, not vocabulary of any document.
 _PRONOUNS = {
@@ -390,12 +390,14 @@ def term_uses(
         # its heading
         text = s.text if s.text.strip() else s.heading
         offset = len(text) - len(s.text)
+        contents = contents_spans(text)
         found: list[tuple[int, int, str, Term]] = []
         for key, definition in sorted(vocab[s.doc_id].items()):
             if definition.term not in patterns:
                 patterns[definition.term] = term_pattern(definition.term)
             for m in patterns[definition.term].finditer(text):
-                found.append((m.start(), m.end(), key, definition))
+                if not any(a <= m.start() < b for a, b in contents):
+                    found.append((m.start(), m.end(), key, definition))
         taken: list[tuple[int, int]] = []
         used: dict[str, tuple[int, str, Term]] = {}
         for start, end, key, definition in sorted(found, key=lambda x: (x[0] - x[1], x[0])):
