@@ -10,10 +10,10 @@ import pytest
 from raag_assets import graph_store
 from raag_assets.graph import golden
 from raag_assets.graph.build import extract
-from raag_assets.graph.dates import find_dates
+from raag_assets.graph.dates import calendar_limits, find_dates
 from raag_assets.graph.documents import version_of
 from raag_assets.graph.model import EDGE_TYPES, DocInfo, SectionInfo
-from raag_assets.graph.patterns import definitions
+from raag_assets.graph.patterns import definitions, scope_edges, section_edges
 from raag_assets.graph.references import Corpus, find_mentions
 from raag_assets.graph.terms import (
     Term,
@@ -351,3 +351,77 @@ def test_headed_definitions_in_a_definitions_section():
     assert found == {"Business Day", "Commission", "SEC", "Holder"}
     # the same layout outside a definitions section defines nothing
     assert definitions(_section("d", "2", "Notices. All notices shall be in writing.")) == []
+
+
+def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
+    sections = [
+        _section("c", "1", "Definitions.", 0),
+        _section("c", "2", "Rights.", 1),
+        _section("c", "3", "Duties.", 2),
+        _section("c", "4", "Term.", 3),
+        _section("c", "5", "Fees.", 4),
+    ]
+    corpus = Corpus([DocInfo("c", "c.txt")], sections)
+    me = _section("c", label, text, 5)
+    edges, _, _ = section_edges(me, corpus)
+    return {
+        (e.edge_type, corpus.by_id[e.dst_section_id].label if e.dst_section_id else e.dst_doc_id)
+        for e in edges
+        if e.edge_type in ("depends_on", "overrides")
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Subject to the provisions of Sections 3 and 4 hereof, Acme may sell.",
+         {("depends_on", "3"), ("depends_on", "4")}),
+        ("Acme shall pay in accordance with Section 5.", {("depends_on", "5")}),
+        ("Except as provided in Section 4, the licence is perpetual.", {("depends_on", "4")}),
+        ("so long as the provisions of Section 3 are not invoked", {("depends_on", "3")}),
+        ("Notwithstanding Section 3, Acme may assign.", {("overrides", "3")}),
+        ("Section 4 shall be deemed to be amended accordingly.", {("overrides", "4")}),
+        ("Notwithstanding any other provision of this Agreement, fees are due.",
+         {("overrides", "c")}),  # a vague target is the document
+        ("Subject to the terms and conditions of this Agreement, Acme grants a licence.",
+         {("depends_on", "c")}),
+        ("the licences granted pursuant to Section 3 include the right to copy",
+         set()),  # describes which licences, conditions nothing
+        ("as described in Section 3 above, Acme may buy", set()),  # a pointer, not a condition
+        ("Notwithstanding the provisions of the Supply Agreement, Acme may sell.", set()),
+    ],
+)  # fmt: skip
+def test_relations_by_cue_family(text, expected):
+    assert _kinds(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "scope"),
+    [
+        ("This License will apply, along with any terms, to the whole of the work.",
+         "the whole of the work"),
+        ("Our services will apply to all notes sold by dealers and the Company will pay.",
+         "notes sold by dealers"),
+        ("NTL grants a non-exclusive, worldwide license for Licensed Products.",
+         "licensed products"),
+        ("The output from running a covered work is covered by this License only if it is new.",
+         "the output from running a covered work"),
+        ("Keep intact all notices stating that this License applies to the code.", None),
+        ("Use the GNU General Public License for more details.", None),
+    ],
+)  # fmt: skip
+def test_scopes_of_documents_and_clauses(text, scope):
+    found = [e.scope for e in scope_edges(_section("l", "1", text))]
+    assert found == ([scope] if scope else [])
+
+
+def test_calendar_limits():
+    limits = [(d.date_from, d.date_to) for d in calendar_limits(
+        "licences granted prior to 28 March 2007; fees for the calendar year 1997; "
+        "orders on or after January 1, 2020. It is effective from March 1, 2025."
+    )]  # fmt: skip
+    assert limits == [
+        (None, dt.date(2007, 3, 27)),
+        (dt.date(2020, 1, 1), None),
+        (dt.date(1997, 1, 1), dt.date(1997, 12, 31)),
+    ]

@@ -5,7 +5,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from raag_assets.graph.dates import find_dates
+from raag_assets.graph.dates import calendar_limits, find_dates
 from raag_assets.graph.model import Edge, SectionInfo, Unresolved
 from raag_assets.graph.references import (
     Corpus,
@@ -504,26 +504,106 @@ def date_edges(section: SectionInfo) -> list[Edge]:
             position=d.start,
         )
         for d in find_dates(section.text)
+    ] + [
+        Edge(
+            "applies_to",
+            layer=1,
+            src_doc_id=section.doc_id,
+            src_section_id=section.section_id,
+            matched_text=d.text,
+            normalized_target=f"{d.date_from or ''}/{d.date_to or ''}",
+            confidence=0.85,
+            date_from=d.date_from,
+            date_to=d.date_to,
+            position=d.start,
+        )
+        for d in calendar_limits(section.text)
     ]
+
+
+# What a document or clause applies to, in general: "this License will apply ... to the whole
+# of the work", "it applies also to any other work", "the definitions are applicable to the
+# singular", "does not apply if ...", "X is covered by this License", "a license for X".
+_RULE_SUBJECT = (
+    r"(?:License|Licence|Agreement|Contract|Policy|Section|Article|Clause|Schedule|provisions?|"
+    r"terms?|obligations?|restrictions?|requirements?|limitations?|definitions?|rules?|it|this|"
+    r"they|services?|warrant(?:y|ies)|covenants?|exclusions?|conditions?|rights?|licen[cs]es?|"
+    r"policy|procedures?|standards?|benefits?)"
+)
+_SCOPE_END = (
+    r"(?=\s*(?:[;.:()]|,\s*(?:regardless|provided|except|unless|if|whether|subject|or|"
+    r"notwithstanding|and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided|regardless|"
+    r"except|when|where|that|which|who|and\s+(?:shall|will|may|is|are))\b|"
+    r"\s(?:and|but|or)\s+(?:the|such|each|any|it|its|this|that)\s+(?:\w+\s+){0,2}"
+    r"(?:shall|will|may|must|is|are)\b)|$)"
+)
+_APPLIES = re.compile(
+    rf"\b{_RULE_SUBJECT}\b[^.;]{{0,80}}?(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)"
+    r"\b(?P<verb>appl(?:y|ies)|(?:is|are)\s+applicable|"
+    r"extends?|(?:is|are)\s+limited)"
+    r"(?:\s+(?:also|only|solely|equally|therefore|fully|in\s+full))*"
+    r"(?:\s*,[^,;.]{1,80},)?\s+(?:only\s+|solely\s+|also\s+|equally\s+)?to\s+"
+    rf"(?!the\s+extent\b|(?:any|such)\s+extent\b)(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
+    re.IGNORECASE,
+)
+_NOT_APPLY_IF = re.compile(
+    r"\b(?:does|do|shall|will)\s+not\s+apply\s+(?:if|where|when)\s+"
+    rf"(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
+    re.IGNORECASE,
+)
+_COVERED_BY = re.compile(
+    r"(?:^|(?<=[.;:]\s)|\b(?:The|the|A|a|An|an|Any|any)\s+)(?P<scope>(?:[\w-]+\s+){1,7}?)"
+    r"(?:is|are)\s+covered\s+by\s+this\s+(?:License|Licence|Agreement|Policy)"
+)
+_LICENSE_FOR = re.compile(
+    r"\b(?:a|an)\s+(?:[\w-]+,?\s+){0,8}?licen[cs]e\s+for\s+"
+    r"(?!the\s+(?:purpose|term|period|duration)\b)"
+    rf"(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}",
+    re.IGNORECASE,
+)
+
+
+def _clean_scope(phrase: str) -> str:
+    phrase = re.sub(r"^(?:all|every|each)\s+", "", " ".join(phrase.split()), flags=re.I)
+    return phrase.strip(" ,").casefold()
 
 
 def scope_edges(section: SectionInfo) -> list[Edge]:
     edges = []
-    for m in _SCOPE.finditer(section.text):
-        for scope in split_scopes(m.group("scope")):
-            edges.append(
-                Edge(
-                    "applies_to_scope",
-                    layer=1,
-                    src_doc_id=section.doc_id,
-                    src_section_id=section.section_id,
-                    matched_text=m.group(0),
-                    normalized_target=scope,
-                    confidence=0.9,
-                    scope=scope,
-                    position=m.start(),
-                )
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, evidence: str, scope: str, confidence: float) -> None:
+        edges.append(
+            Edge(
+                "applies_to_scope",
+                layer=1,
+                src_doc_id=section.doc_id,
+                src_section_id=section.section_id,
+                matched_text=" ".join(evidence.split()),
+                normalized_target=scope,
+                confidence=confidence,
+                scope=scope,
+                position=start,
             )
+        )
+
+    for m in _SCOPE.finditer(section.text):
+        taken.append((m.start(), m.end()))
+        for scope in split_scopes(m.group("scope")):
+            add(m.start(), m.group(0), scope, 0.9)
+    for pattern in (_APPLIES, _NOT_APPLY_IF, _COVERED_BY, _LICENSE_FOR):
+        for m in pattern.finditer(section.text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            if re.search(r"\bthat\s+$", section.text[max(0, m.start() - 12) : m.start()]):
+                continue  # reported ("notices stating that this License applies to ..."), not said
+            scope = re.sub(r"\s+(?:that|which|who)$", "", _clean_scope(m.group("scope")))
+            if re.match(r"(?:it|them|you|us|him|her|this|that|these|those)\b", scope):
+                continue  # "applies to it": the scope is elsewhere
+            if len(scope) < 3 or not re.search(r"[a-z]", scope) or re.search(r"\b\d{4}\b", scope):
+                continue  # a period is a calendar limit (applies_to), not a scope
+            taken.append((m.start(), m.end()))
+            add(m.start("scope"), section.text[m.start() : m.end()], scope, 0.75)
     return edges
 
 
