@@ -77,6 +77,9 @@ def main() -> None:
             totals[part][t] = totals[part].get(t, golden.Score(0, 0, 0)) + s
         print(f"\n== {genre}: {', '.join(g.doc_id for g in gold)}  ({seconds:.1f} s)")
         print(golden.table(scores, genre))
+        pairs = golden.topic_pairs(ROOT / "golden" / "graph" / "topic_pairs.jsonl", genre, rows)
+        if pairs:
+            print(pairs.line())
         if args.verbose:
             for s in scores.values():
                 for key in s.missed:

@@ -17,6 +17,7 @@ from raag_assets.graph.terms import (
     names_a_party,
     party_names,
 )
+from raag_assets.graph.topics import heading_topics
 from raag_assets.sectioning import FRONT_LABEL
 
 Parse = Callable[[list[str]], list]  # texts -> spaCy Docs, in order
@@ -47,10 +48,14 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
     superseded = {e.dst_doc_id for e in doc_level if e.edge_type == "supersedes" and e.dst_doc_id}
     corpus = Corpus(live, sections, superseded)
     section_level: list[Edge] = []
+    parsed = _parse_all([s for d in live for s in by_doc.get(d.doc_id, [])], parse)
     for doc in live:
         secs = by_doc.get(doc.doc_id, [])
         try:
-            edges, parked, topics = _document(secs, corpus, parse)
+            docs_parsed = (
+                [parsed[s.section_id] for s in secs] if parsed else parse([s.text for s in secs])
+            )
+            edges, parked, topics = _document(secs, docs_parsed, corpus)
         except Exception as exc:  # one bad document must not cost the tenant its graph
             out.errors[doc.doc_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
             continue
@@ -81,19 +86,30 @@ def with_title(doc: DocInfo, sections: Sequence[SectionInfo]) -> DocInfo:
     return doc
 
 
+def _parse_all(sections: Sequence[SectionInfo], parse: Parse) -> dict[str, object] | None:
+    """Every section parsed in one call (spaCy batches across documents); None when some
+    text cannot be parsed, so the caller parses document by document and only the bad one
+    fails."""
+    try:
+        docs = parse([s.text for s in sections])
+    except Exception:  # noqa: BLE001 - retried per document, where the error is recorded
+        return None
+    return {s.section_id: d for s, d in zip(sections, docs, strict=True)}
+
+
 def _document(
-    sections: Sequence[SectionInfo], corpus: Corpus, parse: Parse
+    sections: Sequence[SectionInfo], parsed: Sequence, corpus: Corpus
 ) -> tuple[list[Edge], list[Unresolved], dict[str, list[str]]]:
     edges: list[Edge] = []
     parked: list[Unresolved] = []
     topics: dict[str, list[str]] = {}
-    parsed = parse([s.text for s in sections])
     for section, doc in zip(sections, parsed, strict=True):
         l1, unresolved, mentions = section_edges(section, corpus)
         edges.extend(l1)
         edges.extend(layer2.layer2(section, doc, corpus, mentions, l1))
         parked.extend(unresolved)
-        topics[section.section_id] = layer2.topics(doc)
+        heading = [] if section.heading == section.label else heading_topics(section.heading)
+        topics[section.section_id] = list(dict.fromkeys([*heading, *layer2.topics(doc)]))
     return edges, parked, topics
 
 

@@ -359,3 +359,44 @@ def gold_corpus(repo: Path, genre: str, doc_ids: Sequence[str]) -> list[Path]:
     if missing:
         raise FileNotFoundError(f"gold documents not found for {genre}: {missing}")
     return [found[d] for d in doc_ids]
+
+
+@dataclass(frozen=True)
+class TopicPairs:
+    """topically_related against labelled section pairs (golden/graph/topic_pairs.jsonl): a
+    related pair is found when either section links the other; an unrelated pair linked is a
+    false link. There is no single right answer for every pair, so only these are scored."""
+
+    related: int
+    related_linked: int
+    unrelated: int
+    unrelated_linked: int
+
+    def line(self) -> str:
+        return (
+            f"topically_related on labelled pairs: {self.related_linked}/{self.related} related "
+            f"pairs linked (recall {self.related_linked / max(self.related, 1):.2f}), "
+            f"{self.unrelated_linked}/{self.unrelated} unrelated pairs linked"
+        )
+
+
+def topic_pairs(path: Path, genre: str, edges: Iterable[Mapping[str, Any]]) -> TopicPairs | None:
+    if not path.exists():
+        return None
+    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    rows = [r for r in rows if r["genre"] == genre]
+    if not rows:
+        return None
+    links = {
+        frozenset(
+            {(e["src_doc_id"], label(e["src_label"])), (e["dst_doc_id"], label(e["dst_label"]))}
+        )
+        for e in edges
+        if e["edge_type"] == "topically_related"
+    }
+    counts = {True: [0, 0], False: [0, 0]}
+    for r in rows:
+        pair = frozenset({(r["a_doc"], label(r["a"])), (r["b_doc"], label(r["b"]))})
+        counts[r["related"]][0] += 1
+        counts[r["related"]][1] += pair in links
+    return TopicPairs(*counts[True], *counts[False])

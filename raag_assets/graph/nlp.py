@@ -47,9 +47,25 @@ def layer2(
 
 
 def topics(doc) -> list[str]:
-    return topics_from_chunks(
-        [[(t.lemma_, t.pos_, t.is_stop) for t in chunk] for chunk in doc.noun_chunks]
-    )
+    return topics_from_chunks([_words(chunk) for chunk in doc.noun_chunks])
+
+
+def _words(chunk) -> list[tuple[str, str, bool]]:
+    """A noun chunk's words as (lemma, pos, is_stop), with hyphenated words kept whole:
+    spaCy splits "Full-Time" into Full / - / Time, a reader sees one word "full-time"."""
+    out: list[tuple[str, str, bool]] = []
+    glue = False
+    for t in chunk:
+        if t.text in ("-", "‐", "–") and not t.whitespace_ and out and t.i > chunk.start:
+            glue = not chunk.doc[t.i - 1].whitespace_
+            continue
+        if glue and out:
+            lemma, _, _ = out[-1]
+            out[-1] = (f"{lemma}-{t.text.lower()}", t.pos_, False)
+        else:
+            out.append((t.lemma_, t.pos_, t.is_stop))
+        glue = False
+    return out
 
 
 def _neighbour(section: SectionInfo, corpus: Corpus, step: int) -> SectionInfo | None:
