@@ -24,7 +24,7 @@ from raag_assets.graph.terms import (
     term_uses,
 )
 from resources.nlp import load_pipeline
-from tests.conftest import EXAMPLES, Store
+from tests.conftest import EXAMPLES, LICENSES, Store
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "graph"
 
@@ -35,14 +35,40 @@ def _scores(store: Store, tenant: str, genre: str) -> dict[str, golden.Score]:
     return golden.score(golden.load_tree(GOLDEN)[genre], found)
 
 
-@pytest.mark.parametrize(("tenant", "genre"), [("demo", "examples")])
+@pytest.mark.parametrize(("tenant", "genre"), [("demo", "examples"), ("gold", "licenses")])
 def test_gold_precision_and_recall(demo_store, tenant, genre):
+    """The issue's targets on the gold the test stores hold (the contracts are measured by
+    `make graph-eval`): core P >= 0.95, R >= 0.90; the other relations P >= 0.85, R >= 0.70
+    on the examples, where every type is labelled densely enough to score."""
     scores = _scores(demo_store, tenant, genre)
     print("\n" + golden.table(scores))
     core = golden.combined(scores, golden.CORE)
     assert core.precision >= 0.95 and core.recall >= 0.90, (core.missed, core.spurious)
-    other = golden.combined(scores, golden.OTHER)
-    assert other.precision >= 0.85 and other.recall >= 0.70, (other.missed, other.spurious)
+    if genre == "examples":
+        other = golden.combined(scores, golden.OTHER)
+        assert other.precision >= 0.85 and other.recall >= 0.70, (other.missed, other.spurious)
+
+
+def test_reingest_into_a_new_store_gives_identical_edges(make_store, demo_store):
+    """The same licences ingested into another store: the same edges, ids and order (spaCy's
+    one pipe over all sections, term judgements and cue matching are deterministic)."""
+    rows = (
+        "SELECT stage, ordinal, edge_id, edge_type, layer, src_section_id, dst_doc_id, "
+        "dst_section_id, term, matched_text, confidence FROM edges WHERE tenant_id = %s "
+        "ORDER BY stage, ordinal"
+    )
+    store = make_store()
+    assert store.ingest([LICENSES / "GPL-3", LICENSES / "LGPL-3"], "again").success
+    again = store.rows(rows, "again")
+    assert again and again == demo_store.rows(rows, "gold")
+
+
+def test_contract_edges_are_deterministic():
+    nlp = load_pipeline("en_core_web_sm")
+    contract = golden.shared_root(GOLDEN.parents[1]) / "data" / "dev_legal" / "contracts"
+    paths = [next(contract.glob("ENTRUSTINC*")), LICENSES / "LGPL-3"]
+    runs = [golden.extract_files(paths, lambda t: list(nlp.pipe(t))) for _ in range(2)]
+    assert runs[0] and runs[0] == runs[1]
 
 
 def test_example_corpus_shows_every_edge_type_with_evidence(demo_store):
