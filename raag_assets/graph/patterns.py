@@ -68,7 +68,10 @@ _CONDITION_MARK = re.compile(
 # "under X" conditions a permission or duty the clause grants or imposes: "You may convey a
 # covered work under sections 3 and 4".
 _UNDER_MODAL = re.compile(
-    r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?under" + _TAIL, re.IGNORECASE
+    r"\b(?:(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?|(?:rights?|obligations?|"
+    r"duties|benefits?|entitlements?)\s+(?:(?:afforded|granted|given|provided|owed)\s+"
+    r"(?:to\s+\S+\s+)?)?)under" + _TAIL,
+    re.IGNORECASE,
 )
 # The citation displaced by what follows it: "Section 6.1 shall be deemed to be amended",
 # "the benefits ... pursuant to Section 2.3 ... shall immediately terminate".
