@@ -159,6 +159,14 @@ _DEFINITIONS_SECTION = re.compile(
     r"\bterms\s+(?:shall\s+)?have\s+the\s+(?:following|respective)\s+meanings?\b",
     re.IGNORECASE,
 )
+# In a section's text only the sentence that opens a list of definitions marks one (the word
+# "definition" in passing does not).
+_DEFINITIONS_LEAD = re.compile(
+    r"\bfollowing\s+(?:terms|words|expressions)\b[^.]{0,60}\bmeanings?\b|"
+    r"\bterms\s+(?:shall\s+)?have\s+the\s+(?:following|respective)\s+meanings?\b|"
+    r"\bas\s+used\s+(?:herein|in\s+this\s+\w+)\s*,?\s+the\s+following\b",
+    re.IGNORECASE,
+)
 # In a definitions section, an entry headed by the term: "Business Day. Any day other than",
 # "Affiliate: any entity", "object code means ...".
 _HEADED_ENTRY = re.compile(
@@ -449,12 +457,14 @@ def definitions(section: SectionInfo) -> list[Edge]:
     for m in _PAREN.finditer(section.text):
         quoted = list(_QUOTED.finditer(m.group("inner")))
         glue = _QUOTED.sub(" ", m.group("inner"))
-        if quoted and _PAREN_GLUE.fullmatch(" ".join(glue.split()).replace(" ", "")) is not None:
+        # quoted names joined by words ('"GRC" or "the Company"'), not a run of quoted tokens
+        # ('("CHARSET" "US-ASCII")', a syntax example)
+        adjacent = re.search(r"[”\"]\s*[“\"]", m.group("inner"))
+        glued = _PAREN_GLUE.fullmatch(" ".join(glue.split()).replace(" ", "")) is not None
+        if quoted and glued and not adjacent:
             for q in quoted:
                 found.append((m.start(), q.group("term"), m.group(0)))
-    marker = _DEFINITIONS_SECTION.search(section.heading) or _DEFINITIONS_SECTION.search(
-        section.text
-    )
+    marker = _DEFINITIONS_SECTION.search(section.heading) or _DEFINITIONS_LEAD.search(section.text)
     if marker:
         start = 0 if marker.string is section.heading else marker.end()
         last_end = -1
@@ -472,9 +482,9 @@ def definitions(section: SectionInfo) -> list[Edge]:
                 found.append((m.start("term"), part, m.group(0).strip()))
     edges = []
     for position, term, evidence in found:
-        term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.")
-        if not term or len(term.split()) > 6:
-            continue
+        term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
+        if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]", term):
+            continue  # a term is words, not "{", "#" or "%"
         edges.append(
             Edge(
                 "defines",
