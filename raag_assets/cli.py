@@ -219,6 +219,31 @@ def retrieve(
 @main.command()
 @click.option("--tenant", required=True)
 @click.option("--json", "as_json", is_flag=True)
+def documents(tenant: str, as_json: bool) -> None:
+    """Every document and earlier version: dates, version, supersedes and amends."""
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+        rows = store.documents(conn, tenant)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
+        return
+    table = Table("doc_id", "v", "in force", "title", "supersedes", "amends")
+    for r in rows:
+        period = f"{r['effective_from'] or '…'} – {r['in_force_to'] or '…'}"
+        table.add_row(
+            r["doc_id"],
+            str(r["version"]),
+            period,
+            (r["title"] or "")[:50],
+            ", ".join(r["supersedes"]),
+            ", ".join(r["amends"]),
+        )
+    out.print(table)
+
+
+@main.command()
+@click.option("--tenant", required=True)
+@click.option("--json", "as_json", is_flag=True)
 def sections(tenant: str, as_json: bool) -> None:
     """Every section of a tenant's documents, in document order."""
     with db.connect() as conn:

@@ -163,6 +163,12 @@ def create_app(database_url: str | None = None) -> FastAPI:
             **body.options(),
         )
 
+    @app.get("/v1/tenants/{tenant}/documents", tags=["graph"])
+    def documents(tenant: Tenant) -> list[dict[str, Any]]:
+        """Every document and earlier version: effective_from, in_force_to, version,
+        supersedes, superseded_by, amends, amended_by, tags, metadata."""
+        return service.documents(tenant, database_url)
+
     @app.get("/v1/tenants/{tenant}/sections", tags=["graph"])
     def sections(
         tenant: Tenant, doc_id: Annotated[str | None, Query(max_length=200)] = None

@@ -12,6 +12,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz
+
 from raag_assets.identity import section_id
 from raag_assets.normalize import join_lines
 from raag_assets.parsing import Line
@@ -56,7 +58,7 @@ _LABEL_VALUE = re.compile(r"\S:\s+\S")
 _UNDERLINE_ART = re.compile(r"\s*[-_=]{3,}\s*$")
 # OCR damage in the keyword of a heading ("Secti0n 4", "ARTlCLE II"): letters a scanner
 # confuses, mapped back before fuzzy matching.
-_OCR_KEYWORD = re.compile(r"^([A-Za-z0-9§|]{6,8})(?=\s+(?:\d|[IVXLC]+\b))")
+_OCR_KEYWORD = re.compile(r"^([A-Za-z0-9|]{1,8}(?: [A-Za-z0-9|]{1,7})?)(?=\s+(?:\d|[IVXLC]+\b))")
 _OCR_LETTERS = str.maketrans({"0": "o", "1": "l", "|": "l", "5": "s", "3": "e"})
 _KEYWORDS = ("section", "article")
 _TERMINAL = re.compile(r"[.,;:!?]$")
@@ -445,14 +447,12 @@ def _run_in_title(rest: str) -> bool:
 
 
 def _repair_keyword(text: str) -> str:
-    """Read an OCR-damaged heading keyword as the keyword it was ("Secti0n 4" -> "Section 4");
-    the line's text itself is left as written."""
+    """Read an OCR-damaged heading keyword as the keyword it was ("Secti0n 4", "Sec tion 4"
+    -> "Section 4"); the line's text itself is left as written."""
     m = _OCR_KEYWORD.match(text)
     if not m or m.group(1).lower() in _KEYWORDS:
         return text
-    from rapidfuzz import fuzz
-
-    word = m.group(1).lower().translate(_OCR_LETTERS)
+    word = m.group(1).replace(" ", "").lower().translate(_OCR_LETTERS)
     for keyword in _KEYWORDS:
         if word == keyword or (len(word) == len(keyword) and fuzz.ratio(word, keyword) >= 85):
             return keyword.capitalize() + text[m.end() :]

@@ -130,6 +130,12 @@ def sections(tenant: str, doc_id: str | None = None, url: str | None = None) -> 
         return store.sections(conn, tenant, doc_id)
 
 
+def documents(tenant: str, url: str | None = None) -> list[dict[str, Any]]:
+    """Every document and earlier version: dates, version, supersedes/amends both ways."""
+    with reading(tenant, url) as conn:
+        return store.documents(conn, tenant)
+
+
 def section(tenant: str, section_id: str, url: str | None = None) -> dict[str, Any]:
     """One section's text with every edge that touches it."""
     with reading(tenant, url) as conn:

@@ -266,3 +266,18 @@ def sections(
 def count_live_chunks(conn: psycopg.Connection, tenant: str) -> None:
     """Keep tenants.live_chunks (full-text IDF's N) equal to the tenant's live chunks."""
     conn.execute(load_sql("update_live_chunks"), {"tenant": tenant})
+
+
+def documents(conn: psycopg.Connection, tenant: str) -> list[dict[str, Any]]:
+    """Every document and earlier version with its dates, version and document relations;
+    versions of one document together in numeric order, the live one last."""
+    cur = conn.execute(load_sql("select_documents"), {"tenant": tenant})
+    names = [c.name for c in cur.description]
+    out = []
+    for row in cur.fetchall():
+        r = dict(zip(names, row, strict=True))
+        for key in ("effective_from", "in_force_to"):
+            r[key] = r[key].isoformat() if r[key] else None
+        r["tags"] = list(r["tags"] or [])
+        out.append(r)
+    return out

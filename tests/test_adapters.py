@@ -61,7 +61,10 @@ def test_search_over_http_equals_the_library(server, demo_store, embedder):
         section = http.get(f"/v1/tenants/demo/sections/{first['section_id']}").json()
         tree = http.get("/v1/tenants/demo/sections", params={"doc_id": "leave-policy"}).json()
         defines = http.get("/v1/tenants/demo/edges", params={"type": "defines"}).json()
+        documents = http.get("/v1/tenants/demo/documents").json()
     assert got.status_code == 200
+    assert documents == service.documents("demo", demo_store.url)
+    assert {d["doc_id"]: d["amends"] for d in documents}["leave-amendment-2025"] == ["leave-policy"]
     with demo_store.connect() as conn:
         direct = search("carry over unused leave", "demo", k=3, conn=conn, embed=embedder.embed)
     import json
@@ -126,7 +129,7 @@ def test_api_fuzz_finds_no_server_error(server):
 
     for result in schema.get_all_operations():
         fuzz(result.ok())
-    assert len(calls) == 8, calls  # every operation was called
+    assert len(calls) == 9, calls  # every operation was called
     assert all(n >= 20 for label, n in calls.items() if "{tenant}" in label), calls
 
 

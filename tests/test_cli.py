@@ -32,6 +32,28 @@ def test_sections_json_lists_every_section(cli, demo_store):
     assert len(rows) == demo_store.rows("SELECT count(*) FROM sections__licenses")[0][0]
 
 
+def test_documents_json_lists_dates_versions_and_relations(cli, demo_store):
+    result = cli(demo_store, "documents", "--tenant", "demo", "--json")
+    assert result.exit_code == 0, result.output
+    rows = {r["doc_id"]: r for r in json.loads(result.stdout)}
+    assert len(rows) == 6
+    keys = {"doc_id", "title", "format", "pages", "effective_from", "in_force_to", "version"}
+    keys |= {"supersedes", "superseded_by", "amends", "amended_by", "tags", "metadata"}
+    assert keys <= set(rows["leave-policy"])
+    policy = rows["leave-policy"]
+    assert policy["supersedes"] == ["leave-policy-rev-a"]
+    assert policy["amended_by"] == ["leave-amendment-2025"]
+    assert rows["leave-policy-rev-a"]["superseded_by"] == ["leave-policy"]
+    assert (policy["effective_from"], policy["version"]) == ("2024-01-01", 1)
+    assert rows["leave-policy-rev-a"]["in_force_to"] == "2023-12-31"
+    assert rows["hr-processes-handbook"]["pages"] == 2
+    # a date the text states: "Version 2, issued 15 August 2024"
+    assert rows["expenses"]["effective_from"] == "2024-08-15"
+    assert rows["expenses"]["effective_evidence"] == "15 August 2024"
+    readable = cli(demo_store, "documents", "--tenant", "demo")
+    assert readable.exit_code == 0 and "in force" in readable.output
+
+
 def test_retrieve_json(cli, demo_store):
     args = ["retrieve", "maternity leave", "--tenant", "demo", "--k", "3", "--json"]
     result = cli(demo_store, *args)

@@ -199,7 +199,11 @@ def test_page_furniture_of_plain_text_is_dropped():
 
 @pytest.mark.parametrize(
     ("line", "label"),
-    [("Secti0n 4.2 Payment Terms", "4.2"), ("ARTlCLE II DEFINITIONS", "Article II")],
+    [
+        ("Secti0n 4.2 Payment Terms", "4.2"),
+        ("ARTlCLE II DEFINITIONS", "Article II"),
+        ("Sec tion 4.2 Payment Terms", "4.2"),  # broken spacing
+    ],
 )
 def test_ocr_damaged_keywords_are_read_with_the_raw_text_kept(line: str, label: str):
     lines = [Line(t) for t in ["Intro text.", "", "Section 4.1 Scope", "", line, "Body."]]
