@@ -118,6 +118,7 @@ _COMPANY_FORMS = (
     r"corporation|company|incorporated|inc|ltd|limited|llc|llp|lp|plc|gmbh|ag|sa|s\.a|n\.v|"
     r"b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation|entity"
 )
+_COMPANY_SUFFIX = r"(?:inc|incorporated|ltd|limited|llc|llp|plc|gmbh|ag|corp|corporation)\.?"
 _PARTY_INTRO = re.compile(
     rf",\s+(?:a|an)\s+[^()]{{0,60}}?\b(?i:{_COMPANY_FORMS})\b[^()]*$"
     rf"|\b(?i:{_COMPANY_FORMS})\.?\s*,?\s*$"
@@ -223,6 +224,8 @@ def distinctive(
         return False  # the parties, by their short names or as "Party"
     if definition_is_verbal(evidence, term):
         return False
+    if len(words) > 1 and re.fullmatch(_COMPANY_SUFFIX, words[-1], re.IGNORECASE):
+        return False  # "Acme Inc": a company's name
     if tautological(term, body):
         return False
     if len(words) > 1:
