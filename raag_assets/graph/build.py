@@ -143,6 +143,7 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         text = corpus.by_id[e.src_section_id].text
         at = text.find(term, e.position)
         body = text[at + len(term) :][:500].lstrip("”\"’').:; ") if at >= 0 else ""
+        body = re.sub(r"^or\s+[^.;:]{1,40}[.:]\s*", "", body)  # "Commission or SEC. The ..."
         evidence = text[max(0, e.position - 4) : e.position + len(e.matched_text) + 40]
         sites.setdefault((e.src_doc_id, e.normalized_target), []).append((e, body, evidence))
     # A party's short name may be defined through another ("Grantee" means either Entrust or

@@ -175,10 +175,15 @@ def tautological(term: str, body: str) -> bool:
     if not words:
         return False
     phrase = r"\s+".join([*(re.escape(w.lower()) for w in words[:-1]), _plural(words[-1].lower())])
-    for m in re.finditer(rf"(?<![\w-]){phrase}(?!\w)", _first_sentence(body)):
+    sentence = _first_sentence(body)
+    if len(words) == 1:
+        # a single word is defined by itself where the definition opens with it ('any
+        # patent', 'all applicable laws'), not where it recurs in a long tail
+        sentence = " ".join(sentence.split()[:20])
+    for m in re.finditer(rf"(?<![\w-]){phrase}(?!\w)", sentence):
         if len(words) > 1:
             return True
-        lead = _first_sentence(body)[: m.start()].split()[-4:]
+        lead = sentence[: m.start()].split()[-4:]
         if "the" not in [w.lower() for w in lead]:
             return True
     return False
@@ -263,6 +268,15 @@ def _names_entity(body: str) -> bool:
     words = [w for w in words if w.lower() not in ("means", "shall", "mean", "refers", "to")]
     while words and w_det(words[0]):
         words = words[1:]
+    name = []
+    for w in words[:8]:
+        if not (w[:1].isupper() or w in ("and", "of", "&", "for")):
+            break
+        name.append(w.strip("."))
+        if w.endswith("."):
+            break
+    if len(name) > 1 and _ENTITY_WORDS.fullmatch(name[-1]):
+        return True  # "The Securities and Exchange Commission": an organisation's name
     return bool(words) and bool(
         _ENTITY_WORDS.fullmatch(words[0].strip("."))
         or (
