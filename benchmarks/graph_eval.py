@@ -1,12 +1,19 @@
 """Precision and recall of the relationship graph against the hand-labelled gold edges in
-golden/graph/, per edge type, plus the cost of each graph stage.
+golden/graph/<genre>/*.jsonl (GRAPH_GOLD.md), per edge type and per genre, core (references,
+defines, uses_term) against the other relations, the held-out gold (golden/graph/heldout/)
+apart; plus the seconds of each graph stage.
 
-Run: make graph-eval   (or .venv/bin/python benchmarks/graph_eval.py)
+Run: make graph-eval   (or .venv/bin/python benchmarks/graph_eval.py [--offline] [-v])
+  --offline  Layers 1-2, term uses and topic links without a store (seconds, for development)
+  -v         list every missed and spurious edge
 """
 
+import argparse
 import os
 import shutil
+import sys
 import tempfile
+import time
 import warnings
 from pathlib import Path
 
@@ -16,37 +23,76 @@ os.environ["RAAG_HOME"] = str(HOME)
 os.environ.pop("RAAG_DATABASE_URL", None)
 os.environ.pop("DAGSTER_HOME", None)
 
-import dagster as dg  # noqa: E402
-
-from raag_assets import db, graph_store  # noqa: E402
-from raag_assets.graph import golden  # noqa: E402
-from raag_assets.ingest import ingest  # noqa: E402
-
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from raag_assets.graph import golden  # noqa: E402
+from raag_assets.graph.golden import gold_corpus  # noqa: E402
+
+
+def _store_edges(genre: str, paths: list[Path], instance) -> tuple[list[dict], dict]:
+    from raag_assets import db, graph_store
+    from raag_assets.ingest import ingest
+
+    tenant = f"gold-{genre}"[:40].lower()
+    summary = ingest(paths, tenant, instance=instance)
+    assert summary.success, summary.error
+    with db.connect() as conn:
+        rows = graph_store.edges(conn, tenant)
+    return rows, summary.stages
 
 
 def main() -> None:
-    instance = dg.DagsterInstance.ephemeral()
-    for name, tenant in (("examples", "gold-examples"), ("licenses", "gold-licenses")):
-        gold = golden.load(ROOT / "golden" / "graph" / f"{name}.yaml")
-        paths = [ROOT / p if not p.startswith("/") else Path(p) for p in gold.corpus]
-        summary = ingest(paths, tenant, instance=instance)
-        assert summary.success, summary.error
-        with db.connect() as conn:
-            scores = golden.score(gold, golden.found_keys(graph_store.edges(conn, tenant)))
-            counts = graph_store.edge_counts(conn, tenant)
-        print(f"\n== {name}: {', '.join(str(p.name) for p in paths)}")
-        print(golden.table(scores))
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--offline", action="store_true")
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--genre", action="append", help="only these genres")
+    args = ap.parse_args()
+    tree = golden.load_tree(ROOT / "golden" / "graph")
+    if args.genre:
+        tree = {g: d for g, d in tree.items() if g in args.genre}
+    if args.offline:
+        from resources.nlp import load_pipeline
+
+        nlp = load_pipeline("en_core_web_sm")
+
+        def parse(texts: list[str]) -> list:
+            return list(nlp.pipe(texts, batch_size=64))
+    else:
+        import dagster as dg
+
+        instance = dg.DagsterInstance.ephemeral()
+    totals: dict[str, dict[str, golden.Score]] = {"tuning": {}, "held-out": {}}
+    for genre, gold in tree.items():
+        paths = gold_corpus(ROOT, genre, [g.doc_id for g in gold])
+        started = time.perf_counter()
+        if args.offline:
+            rows, stages = golden.extract_files(paths, parse), {}
+        else:
+            rows, stages = _store_edges(genre, paths, instance)
+        seconds = time.perf_counter() - started
+        scores = golden.score(gold, golden.found_keys(rows))
+        part = "held-out" if genre == "heldout" else "tuning"
         for t, s in scores.items():
-            for key in s.missed:
-                print(f"   missed   {t}: {key[0]} -> {key[1]}")
-            for key in s.spurious:
-                print(f"   spurious {t}: {key[0]} -> {key[1]}")
-        print("edges per type and layer:", {t: dict(v) for t, v in counts.items()})
-        stages = summary.stages
-        for stage in ("edges", "term_uses", "topic_links", "resolved_references"):
-            meta = stages.get(stage, {})
-            print(f"   {stage:<20} {meta.get('seconds', 0):>6.2f} s")
+            totals[part][t] = totals[part].get(t, golden.Score(0, 0, 0)) + s
+        print(f"\n== {genre}: {', '.join(g.doc_id for g in gold)}  ({seconds:.1f} s)")
+        print(golden.table(scores, genre))
+        pairs = golden.topic_pairs(ROOT / "golden" / "graph" / "topic_pairs.jsonl", genre, rows)
+        if pairs:
+            print(pairs.line())
+        if args.verbose:
+            for s in scores.values():
+                for key in s.missed:
+                    print(f"   missed   {' | '.join(key)}")
+                for key in s.spurious:
+                    print(f"   spurious {' | '.join(key)}")
+        for stage in ("edges", "term_uses", "topic_links", "embeddings", "resolved_references"):
+            if stage in stages:
+                print(f"   {stage:<20} {stages[stage].get('seconds', 0):>6.2f} s")
+    for part, scores in totals.items():
+        if scores:
+            print(f"\n== all {part} gold")
+            print(golden.table(scores, part))
 
 
 if __name__ == "__main__":

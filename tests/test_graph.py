@@ -10,34 +10,65 @@ import pytest
 from raag_assets import graph_store
 from raag_assets.graph import golden
 from raag_assets.graph.build import extract
-from raag_assets.graph.dates import find_dates
+from raag_assets.graph.dates import calendar_limits, find_dates
 from raag_assets.graph.documents import version_of
 from raag_assets.graph.model import EDGE_TYPES, DocInfo, SectionInfo
+from raag_assets.graph.patterns import definitions, scope_edges, section_edges
 from raag_assets.graph.references import Corpus, find_mentions
-from raag_assets.graph.terms import term_pattern
+from raag_assets.graph.terms import (
+    Term,
+    distinctive,
+    names_a_party,
+    party_names,
+    term_pattern,
+    term_uses,
+)
 from resources.nlp import load_pipeline
-from tests.conftest import EXAMPLES, Store
+from tests.conftest import EXAMPLES, LICENSES, Store
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "graph"
-TARGET_TYPES = ("references", "defines", "uses_term")
 
 
-def _scores(store: Store, tenant: str, name: str) -> dict[str, golden.Score]:
+def _scores(store: Store, tenant: str, genre: str) -> dict[str, golden.Score]:
     with store.connect() as conn:
         found = golden.found_keys(graph_store.edges(conn, tenant))
-    return golden.score(golden.load(GOLDEN / f"{name}.yaml"), found)
+    return golden.score(golden.load_tree(GOLDEN)[genre], found)
 
 
-@pytest.mark.parametrize(("tenant", "name"), [("demo", "examples"), ("gold", "licenses")])
-def test_gold_precision_and_recall(demo_store, tenant, name):
-    scores = _scores(demo_store, tenant, name)
+@pytest.mark.parametrize(("tenant", "genre"), [("demo", "examples"), ("gold", "licenses")])
+def test_gold_precision_and_recall(demo_store, tenant, genre):
+    """The issue's targets on the gold the test stores hold (the contracts are measured by
+    `make graph-eval`): core P >= 0.95, R >= 0.90; the other relations P >= 0.85, R >= 0.70
+    on the examples, where every type is labelled densely enough to score."""
+    scores = _scores(demo_store, tenant, genre)
     print("\n" + golden.table(scores))
-    for edge_type in TARGET_TYPES:
-        s = scores[edge_type]
-        assert s.precision >= 0.95, (edge_type, s.spurious)
-        assert s.recall >= 0.90, (edge_type, s.missed)
-    for edge_type, s in scores.items():  # the other types are labelled on the examples
-        assert s.precision >= 0.9 and s.recall >= 0.8, (edge_type, s.missed, s.spurious)
+    core = golden.combined(scores, golden.CORE)
+    assert core.precision >= 0.95 and core.recall >= 0.90, (core.missed, core.spurious)
+    if genre == "examples":
+        other = golden.combined(scores, golden.OTHER)
+        assert other.precision >= 0.85 and other.recall >= 0.70, (other.missed, other.spurious)
+
+
+def test_reingest_into_a_new_store_gives_identical_edges(make_store, demo_store):
+    """The same licences ingested into another store: the same edges, ids and order (spaCy's
+    one pipe over all sections, term judgements and cue matching are deterministic)."""
+    rows = (
+        "SELECT stage, ordinal, edge_id, edge_type, layer, src_section_id, dst_doc_id, "
+        "dst_section_id, term, matched_text, confidence FROM edges WHERE tenant_id = %s "
+        "ORDER BY stage, ordinal"
+    )
+    store = make_store()
+    assert store.ingest([LICENSES / "GPL-3", LICENSES / "LGPL-3"], "again").success
+    again = store.rows(rows, "again")
+    assert again and again == demo_store.rows(rows, "gold")
+
+
+def test_contract_edges_are_deterministic():
+    nlp = load_pipeline("en_core_web_sm")
+    contract = golden.shared_root(GOLDEN.parents[1]) / "data" / "dev_legal" / "contracts"
+    paths = [next(contract.glob("ENTRUSTINC*")), LICENSES / "LGPL-3"]
+    runs = [golden.extract_files(paths, lambda t: list(nlp.pipe(t))) for _ in range(2)]
+    assert runs[0] and runs[0] == runs[1]
 
 
 def test_example_corpus_shows_every_edge_type_with_evidence(demo_store):
@@ -128,12 +159,54 @@ def test_edges_are_deterministic_in_content_and_order():
         ("section 3 of the GNU GPL.", ("3",), "GNU GPL", None),
         ("as defined in Secti0n 4.2 of the Leave Policy", ("4.2",), "Leave Policy", "Secti0n"),
         ("in Article IV hereof", ("Article IV",), None, None),
+        ("Sections 4.1, 4.2, and 4.5 apply", ("4.1", "4.2", "4.5"), None, None),
+        ("Clauses 9.1 or 9.3", ("9.1", "9.3"), None, None),
+        ("Articles II through IV", ("Article II", "Article III", "Article IV"), None, None),
+        ("Sections 2.01 through 2.03", ("2.01", "2.02", "2.03"), None, None),
+        ("as provided in Sections 5.02(c) and 9.03, below", ("5.02(c)", "9.03"), None, None),
+        ("set forth in Exhibits C and D hereto", ("Exhibit C", "Exhibit D"), None, None),
+        ("in Exhibit A of the Transfer Agreement", ("Exhibit A",), "Transfer Agreement", None),
     ],
 )
 def test_section_mentions(text, labels, doc, raw):
     [m] = [m for m in find_mentions(text) if m.kind == "labels"]
     assert (m.labels, m.doc_name) == (labels, doc)
     assert (m.raw or "").startswith(raw or "")
+
+
+def test_documents_cited_by_name_number_and_version():
+    found = [(m.doc_name, m.text) for m in find_mentions(
+        "See RFC 2060 and [RFC-2822]; version 2 of the GNU General Public License applies. "
+        "The Services Agreement prevails; this Agreement is separate."
+    )]  # fmt: skip
+    assert found == [
+        ("RFC 2060", "RFC 2060"),
+        ("RFC 2822", "RFC-2822"),
+        ("GNU General Public License (Version 2)", "version 2 of the GNU General Public License"),
+        ("Services Agreement", "The Services Agreement"),
+    ]
+    docs = [
+        DocInfo("GPL-2", "GPL-2", title="GNU GENERAL PUBLIC LICENSE"),
+        DocInfo("GPL-3", "GPL-3", title="GNU GENERAL PUBLIC LICENSE"),
+        DocInfo("rfc2060", "rfc2060.txt"),
+    ]
+    corpus = Corpus(docs, [], superseded={"GPL-2"})
+    assert corpus.find_doc("GNU General Public License (Version 2)")[0] == "GPL-2"
+    assert corpus.find_doc("GNU General Public License")[0] == "GPL-3"  # the live version
+    assert corpus.find_doc("RFC 2060") == ("rfc2060", 1.0)
+
+
+def test_lettered_items_and_label_styles_resolve_to_the_headed_section():
+    sections = [
+        _section("k", "Article VI", "Licences.", 0),
+        _section("k", "6.03", "Rights.", 1),
+        _section("k", "Exhibit A", "Prices.", 2),
+    ]
+    corpus = Corpus([DocInfo("k", "k.txt")], sections)
+    assert corpus.find_label("k", "6.03(b)(ii)")[0].label == "6.03"
+    assert corpus.find_label("k", "Article 6")[0].label == "Article VI"
+    assert corpus.find_label("k", "Exhibit A")[0].label == "Exhibit A"
+    assert corpus.find_label("k", "7.01")[0] is None
 
 
 def test_words_that_only_look_like_references_are_not():
@@ -186,14 +259,195 @@ def test_version_families_from_names():
     ("term", "text", "hit"),
     [
         ("Leave Year", "the next Leave Year", True),
-        ("Leave Year", "the next leave year", False),  # capitalised terms as drafted
+        ("Leave Year", "the next leave years", True),  # multi-word terms in any case
+        ("Product", "each Product shipped", True),
+        ("Product", "a product of the parties", False),  # single capitalised: as drafted
+        ("Licensed Product", "the Licensed Product's price", True),  # possessive
         ("convey", "you may not be conveying it", True),
-        ("modify", "if you modified the work", True),
         ("The Library", "other Libraries", True),
-        ("This License", "under this License", True),
         ("Object code", "its object code form", True),
-        ("you", "your rights", False),
     ],
 )
 def test_term_patterns(term, text, hit):
     assert bool(term_pattern(term).search(text)) is hit
+
+
+@pytest.mark.parametrize(
+    ("term", "evidence", "body", "expected"),
+    [
+        ("Licensed Product", '"Licensed Product" means', "means a widget sold by Acme", True),
+        ("Confidential Information", '"Confidential Information" shall mean', "all data", True),
+        ("covered work", 'A "covered work" means', "either the unmodified Program or a work", True),
+        ("source code", 'The "source code" means', "the preferred form of the work", False),
+        ("you", 'addressed as "you"', "", False),  # pronoun
+        ("This License", '"This License" refers to', "refers to version 3", False),  # itself
+        ("Agreement", '(this "Agreement")', "is made as of", False),
+        ("NTL", '("NTL")', "", False),  # a party's short name
+        ("Company", '(the "Company")', "", False),
+        ("Party", '"Party" means', "means any one of them", False),
+        ("convey", 'To "convey" a work means', "a work means any kind of propagation", False),
+        ("based on", 'a work "based on" the earlier work', "the earlier work", False),
+        ("normally used", '"normally used" refers to', "refers to a typical use", False),
+        ("affiliate", '"affiliate" means', "any entity controlling", False),  # lower-case word
+        ("Patent", '"Patent" shall mean', "shall mean any patent and utility model", False),
+        ("Board of Directors", '"Board of Directors" means', "the board of directors of X", False),
+        ("Person", '"Person" means', "an individual, partnership, association", False),
+        ("Trustee", "Trustee.", "Bank, National Association, or its successors", False),
+        ("Affiliate", '"Affiliate" shall', "shall have the meaning in the Securities Act", False),
+        ("Securities Act", "Securities Act.", "The Securities Act of 1933, as amended", False),
+        ("Holder", "Holder.", "The registered owner of any Note", True),
+        ("Notes", "Notes.", "The renewable, subordinated notes of the Company", True),
+        ("Option", '(the "Option")', "to subscribe for additional shares", True),
+    ],
+)
+def test_terms_of_art(term, evidence, body, expected):
+    parties = {"NTL", "Company"}
+    doc_terms = ["Program", "Note", term]
+    assert (
+        distinctive(term, evidence, parties, body, doc_terms, evidence.startswith("(")) is expected
+    )
+
+
+def test_party_names_and_definitions_that_point_at_parties():
+    front = 'NORTEL LIMITED, a Canadian corporation ("NTL"), and Redwater LLC (the "Contractor")'
+    assert party_names(front) == {"NTL", "Contractor"}
+    located = 'GOLD CORP, a company organized in Colorado, at 1 Main St ("GRC" or "the Company")'
+    assert party_names(located) == {"GRC", "the Company", "Company"}
+    assert party_names('mineral properties (the "Properties") in Mexico') == set()
+    assert names_a_party("shall mean either NTL or the applicable Subsidiary", {"NTL"})
+    assert not names_a_party("means the close of business on the date", {"NTL"})
+
+
+def test_longest_term_wins_and_terms_resolve_in_their_own_document_first():
+    sections = [
+        _section(
+            "a", "1", '"Licensed Product" means a widget. "Licensed Product Revenue" means money.'
+        ),
+        _section("a", "2", "Licensed Product Revenue is paid yearly.", 1),
+        _section("a", "3", "Each Licensed Product is tested.", 2),
+        _section("b", "1", '"Licensed Product" means a gadget.'),
+        _section("b", "2", "Each Licensed Product is sold.", 1),
+        _section("c", "1", "A Licensed Product is shipped.", 1),  # c cites nothing
+    ]
+    terms = [
+        Term("licensed product", "Licensed Product", "a", "a-1"),
+        Term("licensed product revenue", "Licensed Product Revenue", "a", "a-1"),
+        Term("licensed product", "Licensed Product", "b", "b-1"),
+    ]
+    uses = {
+        (e.src_section_id, e.term, e.dst_section_id)
+        for e in term_uses(sections, terms, {"c": {"b"}}, set())
+    }
+    assert uses == {
+        ("a-2", "Licensed Product Revenue", "a-1"),
+        ("a-3", "Licensed Product", "a-1"),
+        ("b-2", "Licensed Product", "b-1"),
+        ("c-1", "Licensed Product", "b-1"),  # the cited document's definition
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        (
+            'THIS AGREEMENT (this "Agreement") between Acme Inc. ("Acme") and Bolt LLC',
+            {"Agreement", "Acme"},
+        ),
+        ('a license (each such license being a "Patent License")', {"Patent License"}),
+        (
+            'the form in Exhibit B (the "Enterprise License") save as amended',
+            {"Enterprise License"},
+        ),
+        ("the product (as defined herein)", set()),
+        ('hereinafter referred to as "Supplier"', {"Supplier"}),
+    ],
+)
+def test_definitions_in_passing(text, terms):
+    found = {e.term for e in definitions(_section("d", "1", text))}
+    assert found == terms
+
+
+def test_headed_definitions_in_a_definitions_section():
+    text = (
+        "Whenever used in this Agreement, the following terms have the respective meanings set "
+        "forth below. Business Day. Any day other than a Saturday. Commission or SEC. The "
+        "Securities and Exchange Commission. Holder. The registered owner of any Note."
+    )
+    found = {e.term for e in definitions(_section("d", "1.01", text))}
+    assert found == {"Business Day", "Commission", "SEC", "Holder"}
+    # the same layout outside a definitions section defines nothing
+    assert definitions(_section("d", "2", "Notices. All notices shall be in writing.")) == []
+
+
+def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
+    sections = [
+        _section("c", "1", "Definitions.", 0),
+        _section("c", "2", "Rights.", 1),
+        _section("c", "3", "Duties.", 2),
+        _section("c", "4", "Term.", 3),
+        _section("c", "5", "Fees.", 4),
+    ]
+    corpus = Corpus([DocInfo("c", "c.txt")], sections)
+    me = _section("c", label, text, 5)
+    edges, _, _ = section_edges(me, corpus)
+    return {
+        (e.edge_type, corpus.by_id[e.dst_section_id].label if e.dst_section_id else e.dst_doc_id)
+        for e in edges
+        if e.edge_type in ("depends_on", "overrides")
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Subject to the provisions of Sections 3 and 4 hereof, Acme may sell.",
+         {("depends_on", "3"), ("depends_on", "4")}),
+        ("Acme shall pay in accordance with Section 5.", {("depends_on", "5")}),
+        ("Except as provided in Section 4, the licence is perpetual.", {("depends_on", "4")}),
+        ("so long as the provisions of Section 3 are not invoked", {("depends_on", "3")}),
+        ("Notwithstanding Section 3, Acme may assign.", {("overrides", "3")}),
+        ("Section 4 shall be deemed to be amended accordingly.", {("overrides", "4")}),
+        ("Notwithstanding any other provision of this Agreement, fees are due.",
+         {("overrides", "c")}),  # a vague target is the document
+        ("Subject to the terms and conditions of this Agreement, Acme grants a licence.",
+         {("depends_on", "c")}),
+        ("the licences granted pursuant to Section 3 include the right to copy",
+         set()),  # describes which licences, conditions nothing
+        ("as described in Section 3 above, Acme may buy", set()),  # a pointer, not a condition
+        ("Notwithstanding the provisions of the Supply Agreement, Acme may sell.", set()),
+    ],
+)  # fmt: skip
+def test_relations_by_cue_family(text, expected):
+    assert _kinds(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "scope"),
+    [
+        ("This License will apply, along with any terms, to the whole of the work.",
+         "the whole of the work"),
+        ("Our services will apply to all notes sold by dealers and the Company will pay.",
+         "notes sold by dealers"),
+        ("NTL grants a non-exclusive, worldwide license for Licensed Products.",
+         "licensed products"),
+        ("The output from running a covered work is covered by this License only if it is new.",
+         "the output from running a covered work"),
+        ("Keep intact all notices stating that this License applies to the code.", None),
+        ("Use the GNU General Public License for more details.", None),
+    ],
+)  # fmt: skip
+def test_scopes_of_documents_and_clauses(text, scope):
+    found = [e.scope for e in scope_edges(_section("l", "1", text))]
+    assert found == ([scope] if scope else [])
+
+
+def test_calendar_limits():
+    limits = [(d.date_from, d.date_to) for d in calendar_limits(
+        "licences granted prior to 28 March 2007; fees for the calendar year 1997; "
+        "orders on or after January 1, 2020. It is effective from March 1, 2025."
+    )]  # fmt: skip
+    assert limits == [
+        (None, dt.date(2007, 3, 27)),
+        (dt.date(2020, 1, 1), None),
+        (dt.date(1997, 1, 1), dt.date(1997, 12, 31)),
+    ]

@@ -13,7 +13,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM
 from .sections import sections
 
-EDGES_VERSION = "2"  # 2: numeric doc ids are not versioned names
+EDGES_VERSION = "3"  # 3: terms of art, citation forms, cue families, scopes, limits, topics
 
 
 @dg.asset(

@@ -11,7 +11,7 @@ from .edges import edges
 from .graph_metadata import rebuild_stage
 from .policy import FOLLOW_UPSTREAM
 
-TERM_USES_VERSION = "1"
+TERM_USES_VERSION = "2"  # 2: terms of art only, longest match, headings
 
 
 @dg.asset(
@@ -40,5 +40,9 @@ def term_uses(
                 graph_store.terms(conn, tenant),
                 graph_store.referenced_documents(conn, tenant),
                 graph_store.superseded_documents(conn, tenant),
+                [
+                    (e["src_section_id"], e["normalized_target"])
+                    for e in graph_store.edges(conn, tenant, "defines")
+                ],
             ),
         )

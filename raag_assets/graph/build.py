@@ -1,6 +1,7 @@
 """The `edges` stage as one pure function: Layers 1 and 2 over a tenant's sections, one
 document at a time, so a document that fails is reported and the rest of the graph is built."""
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -8,8 +9,15 @@ from raag_assets.graph import nlp as layer2
 from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, dedupe
 from raag_assets.graph.patterns import section_edges, step_sequences
-from raag_assets.graph.references import Corpus
-from raag_assets.graph.terms import Term
+from raag_assets.graph.references import DOC_NAME, Corpus
+from raag_assets.graph.terms import (
+    Term,
+    distinctive,
+    is_pointer,
+    names_a_party,
+    party_names,
+)
+from raag_assets.graph.topics import heading_topics
 from raag_assets.sectioning import FRONT_LABEL
 
 Parse = Callable[[list[str]], list]  # texts -> spaCy Docs, in order
@@ -40,10 +48,14 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
     superseded = {e.dst_doc_id for e in doc_level if e.edge_type == "supersedes" and e.dst_doc_id}
     corpus = Corpus(live, sections, superseded)
     section_level: list[Edge] = []
+    parsed = _parse_all([s for d in live for s in by_doc.get(d.doc_id, [])], parse)
     for doc in live:
         secs = by_doc.get(doc.doc_id, [])
         try:
-            edges, parked, topics = _document(secs, corpus, parse)
+            docs_parsed = (
+                [parsed[s.section_id] for s in secs] if parsed else parse([s.text for s in secs])
+            )
+            edges, parked, topics = _document(secs, docs_parsed, corpus)
         except Exception as exc:  # one bad document must not cost the tenant its graph
             out.errors[doc.doc_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
             continue
@@ -52,16 +64,7 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
         out.topics.update(topics)
     ok = [s for s in sections if s.doc_id not in out.errors]
     out.edges = dedupe([*doc_level, *section_level, *step_sequences(ok)])
-    seen: set[tuple[str, str]] = set()
-    for e in sorted(
-        (e for e in out.edges if e.edge_type == "defines"),
-        key=lambda e: (e.src_doc_id, corpus.by_id[e.src_section_id].ordinal, e.position),
-    ):
-        if (e.src_doc_id, e.normalized_target) not in seen:
-            seen.add((e.src_doc_id, e.normalized_target))
-            out.terms.append(
-                Term(e.normalized_target, e.term or "", e.src_doc_id, e.src_section_id or "")
-            )
+    out.terms = terms_of_art(out.edges, corpus)
     return out
 
 
@@ -83,17 +86,91 @@ def with_title(doc: DocInfo, sections: Sequence[SectionInfo]) -> DocInfo:
     return doc
 
 
+def _parse_all(sections: Sequence[SectionInfo], parse: Parse) -> dict[str, object] | None:
+    """Every section parsed in one call (spaCy batches across documents); None when some
+    text cannot be parsed, so the caller parses document by document and only the bad one
+    fails."""
+    try:
+        docs = parse([s.text for s in sections])
+    except Exception:  # noqa: BLE001 - retried per document, where the error is recorded
+        return None
+    return {s.section_id: d for s, d in zip(sections, docs, strict=True)}
+
+
 def _document(
-    sections: Sequence[SectionInfo], corpus: Corpus, parse: Parse
+    sections: Sequence[SectionInfo], parsed: Sequence, corpus: Corpus
 ) -> tuple[list[Edge], list[Unresolved], dict[str, list[str]]]:
     edges: list[Edge] = []
     parked: list[Unresolved] = []
     topics: dict[str, list[str]] = {}
-    parsed = parse([s.text for s in sections])
     for section, doc in zip(sections, parsed, strict=True):
         l1, unresolved, mentions = section_edges(section, corpus)
         edges.extend(l1)
         edges.extend(layer2.layer2(section, doc, corpus, mentions, l1))
         parked.extend(unresolved)
-        topics[section.section_id] = layer2.topics(doc)
+        heading = [] if section.heading == section.label else heading_topics(section.heading)
+        topics[section.section_id] = list(dict.fromkeys([*heading, *layer2.topics(doc)]))
     return edges, parked, topics
+
+
+_DOC_ALIAS = re.compile(
+    rf"\s*(?:refers\s+to|(?:shall\s+)?means?)\s+(?:version\s+[\d.]+\s+of\s+)?the\s+"
+    rf"(?P<name>{DOC_NAME})",
+    re.IGNORECASE,
+)
+
+
+def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
+    """The first definition of each term per document, kept when the term is distinctive
+    (terms.distinctive): only those are looked for in use."""
+    parties: dict[str, set[str]] = {}
+    for doc_id, secs in corpus.by_doc.items():
+        # the parties are introduced before the first numbered section (title, preamble,
+        # recitals, a table of contents between them)
+        front = []
+        for s in secs:
+            if any(c.isdigit() for c in s.label):
+                break
+            front.append(s.text[:20000])
+        parties[doc_id] = party_names("\n\n".join(front or [secs[0].text[:20000]]))
+    defines = sorted(
+        (e for e in edges if e.edge_type == "defines"),
+        key=lambda e: (e.src_doc_id, corpus.by_id[e.src_section_id].ordinal, e.position),
+    )
+    sites: dict[tuple[str, str], list[tuple[Edge, str, str]]] = {}  # (edge, body, evidence)
+    for e in defines:
+        term = e.term or ""
+        text = corpus.by_id[e.src_section_id].text
+        at = text.find(term, e.position)
+        body = text[at + len(term) :][:500].lstrip("”\"’').:; ") if at >= 0 else ""
+        body = re.sub(r"^or\s+[^.;:]{1,40}[.:]\s*", "", body)  # "Commission or SEC. The ..."
+        evidence = text[max(0, e.position - 4) : e.position + len(e.matched_text) + 40]
+        sites.setdefault((e.src_doc_id, e.normalized_target), []).append((e, body, evidence))
+    # A party's short name may be defined through another ("Grantee" means either Entrust or
+    # Nortel; "Entrust" means ETI and its Subsidiaries): grow each document's parties to a
+    # fixed point.
+    changed = True
+    while changed:
+        changed = False
+        for (doc_id, _), defs in sites.items():
+            e, body, _ = defs[0]
+            doc_parties = parties.setdefault(doc_id, set())
+            term = e.term or ""
+            single = len(term.split()) == 1
+            if single and term not in doc_parties and names_a_party(body, doc_parties):
+                doc_parties.add(term)
+                changed = True
+    out = []
+    for (doc_id, key), defs in sites.items():
+        # the term's home is its substantive definition, not an index entry pointing at it
+        # ('"Confidential Information" has the meaning specified in Section 8.02')
+        e, body, evidence = next((d for d in defs if not is_pointer(d[1])), defs[0])
+        in_passing = e.matched_text.startswith("(")
+        term = e.term or ""
+        doc_terms = [d[0][0].term or "" for (d_id, _), d in sites.items() if d_id == doc_id]
+        alias = _DOC_ALIAS.match(body)
+        if alias and corpus.find_doc(alias.group("name"))[0] not in (None, doc_id):
+            continue  # '"GNU GPL" refers to the GNU General Public License': a document's name
+        if distinctive(term, evidence, parties.get(doc_id, set()), body, doc_terms, in_passing):
+            out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))
+    return out

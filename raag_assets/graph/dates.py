@@ -203,3 +203,55 @@ def _day(text: str) -> dt.date | None:
             return None
     text = re.sub(r"\bday\s+of\b", " ", text, flags=re.IGNORECASE)
     return parse_date(re.sub(r"\s+", " ", text))
+
+
+# --- calendar limits of a rule (applies_to) --------------------------------------------------
+
+# Open-ended limits: "prior to 28 March 2007" (to the day before), "on or before", "until",
+# "on or after", "after", and whole years: "for the calendar year 1997".
+_LIMIT = re.compile(
+    rf"\b(?P<cue>prior\s+to|before|on\s+or\s+before|no\s+later\s+than|until|up\s+to\s+and\s+"
+    rf"including|on\s+or\s+after|after|since|(?:beginning|commencing|starting)\s+(?:on|from)?)"
+    rf"\s+(?P<date>{DATE})",
+    re.IGNORECASE,
+)
+_WHOLE_YEAR = re.compile(
+    rf"\b(?:(?:the\s+)?(?:calendar|fiscal|financial)\s+year|the\s+year)\s+(?P<year>{_YEAR})\b",
+    re.IGNORECASE,
+)
+# A date that dates the document or an act, not a limit: "effective on or after", "made after".
+_NOT_A_LIMIT = re.compile(
+    r"\b(?:effective|effect|dated|made|executed|signed|entered\s+into)\s+(?:\w+\s+)?$", re.I
+)
+
+
+@dataclass(frozen=True)
+class CalendarLimit:
+    start: int
+    text: str
+    date_from: dt.date | None  # None: open at the start
+    date_to: dt.date | None  # None: open at the end
+
+
+def calendar_limits(text: str) -> Iterator[CalendarLimit]:
+    """The calendar limits a clause states besides periods ("between 2020 and 2023", in
+    find_dates): open-ended ones and whole years, as applies_to with an open end as None."""
+    for m in _LIMIT.finditer(text):
+        if _NOT_A_LIMIT.search(text[max(0, m.start() - 40) : m.start()]):
+            continue
+        date = parse_date(m.group("date"))
+        if date is None:
+            continue
+        cue = " ".join(m.group("cue").lower().split())
+        if cue in ("prior to", "before"):
+            start, end = None, date - dt.timedelta(days=1)
+        elif cue in ("on or before", "no later than", "until", "up to and including"):
+            start, end = None, date
+        elif cue == "after":
+            start, end = date + dt.timedelta(days=1), None
+        else:
+            start, end = date, None
+        yield CalendarLimit(m.start(), m.group(0), start, end)
+    for m in _WHOLE_YEAR.finditer(text):
+        year = int(m.group("year"))
+        yield CalendarLimit(m.start(), m.group(0), dt.date(year, 1, 1), dt.date(year, 12, 31))

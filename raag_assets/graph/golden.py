@@ -1,16 +1,141 @@
-"""Scoring extracted edges against hand-labelled gold edges (golden/graph/*.yaml):
-precision and recall per edge type."""
+"""Scoring extracted edges against hand-labelled gold (golden/graph/<genre>/<doc_id>.jsonl,
+one JSON line per edge: doc, src, type, dst_doc, dst, term, evidence, confidence; rules in
+GRAPH_GOLD.md): precision and recall per edge type, per genre, and for the core relations
+(references, defines, uses_term) against the others.
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+Edges match by (source document, source label, type, target document, target label), or by
+the term for `defines` / `uses_term`, or by the value for dates. `applies_to_scope` is the one
+fuzzy match: a found scope counts for a gold scope of the same source when the phrases are
+alike (rapidfuzz token-set ratio >= SCOPE_MATCH), each used once.
+"""
+
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from rapidfuzz import fuzz
 
 from raag_assets.graph.patterns import term_key
 
+GENRES = ("contracts", "licences", "standards", "examples")
+CORE = ("references", "defines", "uses_term")
+# The other relations the targets are set for; document relations (supersedes, amends) and
+# precedes are listed but not in this sum.
+OTHER = ("depends_on", "overrides", "applies_to_scope", "applies_to", "effective_on")
 TERM_TYPES = ("defines", "uses_term")
+DATE_TYPES = ("effective_on", "applies_to")
+SCOPE_MATCH = 70
+# The block before the first heading: `Title` by the rules, `Front matter` in older sectioning.
+_TITLE_LABELS = {"front matter": "Title", "title": "Title"}
+
+Key = tuple[str, ...]
+
+
+def label(value: Any) -> str:
+    """A section label as compared: whitespace-normalised, `Front matter` read as `Title`, a
+    leading "Section " dropped; "" for a whole document."""
+    if value is None:
+        return ""
+    text = " ".join(str(value).split()).rstrip(".")
+    text = re.sub(r"^(?:section|§)\s*", "", text, flags=re.IGNORECASE)
+    return _TITLE_LABELS.get(text.casefold(), text)
+
+
+def edge_key(
+    edge_type: str,
+    doc: str,
+    src: Any,
+    dst_doc: Any,
+    dst: Any,
+    term: Any,
+) -> Key:
+    """The identity of an edge for scoring (scopes: the phrase is matched separately)."""
+    # the Title block's effective date is the document's own (GRAPH_GOLD: one per document)
+    if edge_type == "effective_on" and label(src) == "Title":
+        src = None
+    head = (edge_type, doc, label(src))
+    if edge_type == "defines":
+        return (*head, term_key(str(term or dst or "")))
+    if edge_type == "uses_term":
+        return (*head, str(dst_doc or doc), term_key(str(term or "")))
+    if edge_type in DATE_TYPES:
+        return (*head, str(dst or term or ""))
+    if edge_type == "applies_to_scope":
+        return (*head, " ".join(str(dst or term or "").casefold().split()))
+    return (*head, str(dst_doc or ""), label(dst))
+
+
+@dataclass(frozen=True)
+class GoldEdge:
+    key: Key
+    evidence: str
+    confidence: str
+
+
+@dataclass
+class GoldDoc:
+    doc_id: str
+    genre: str
+    path: Path
+    edges: list[GoldEdge] = field(default_factory=list)
+
+
+def load_jsonl(path: Path, genre: str) -> GoldDoc:
+    gold = GoldDoc(path.stem, genre, path)
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{n}: not JSON ({exc})") from exc
+        key = edge_key(
+            row["type"],
+            row["doc"],
+            row.get("src"),
+            row.get("dst_doc"),
+            row.get("dst"),
+            row.get("term"),
+        )
+        gold.edges.append(GoldEdge(key, row.get("evidence") or "", row.get("confidence") or ""))
+    return gold
+
+
+def load_tree(root: Path) -> dict[str, list[GoldDoc]]:
+    """Every golden/graph/<genre>/*.jsonl, by genre (sub-folders other than the genres, such
+    as `heldout`, are genres of their own)."""
+    out: dict[str, list[GoldDoc]] = {}
+    for folder in sorted(p for p in root.iterdir() if p.is_dir()):
+        docs = [load_jsonl(p, folder.name) for p in sorted(folder.glob("*.jsonl"))]
+        if docs:
+            out[folder.name] = docs
+    return out
+
+
+def found_keys(edges: Iterable[Mapping[str, Any]]) -> set[Key]:
+    """Edge rows (graph_store.edges) as scoring keys."""
+    out: set[Key] = set()
+    for e in edges:
+        t = e["edge_type"]
+        if t in TERM_TYPES:
+            term = e["term"] or e["normalized_target"]
+            out.add(edge_key(t, e["src_doc_id"], e["src_label"], e["dst_doc_id"], None, term))
+        elif t in DATE_TYPES:
+            # effective_on is one date; applies_to a period "from/to" with open ends empty
+            value = e["date_from"].isoformat() if e["date_from"] else ""
+            if t == "applies_to":
+                value += "/" + (e["date_to"].isoformat() if e["date_to"] else "")
+            out.add(edge_key(t, e["src_doc_id"], e["src_label"], None, value, None))
+        elif t == "applies_to_scope":
+            out.add(edge_key(t, e["src_doc_id"], e["src_label"], None, e["scope"], None))
+        else:
+            out.add(
+                edge_key(t, e["src_doc_id"], e["src_label"], e["dst_doc_id"], e["dst_label"], None)
+            )
+    return out
 
 
 @dataclass(frozen=True)
@@ -18,8 +143,8 @@ class Score:
     gold: int
     found: int
     true_positives: int
-    missed: tuple[tuple[str, str], ...]
-    spurious: tuple[tuple[str, str], ...]
+    missed: tuple[Key, ...] = ()
+    spurious: tuple[Key, ...] = ()
 
     @property
     def precision(self) -> float:
@@ -29,71 +154,249 @@ class Score:
     def recall(self) -> float:
         return self.true_positives / self.gold if self.gold else 1.0
 
+    def __add__(self, other: "Score") -> "Score":
+        return Score(
+            self.gold + other.gold,
+            self.found + other.found,
+            self.true_positives + other.true_positives,
+            self.missed + other.missed,
+            self.spurious + other.spurious,
+        )
+
+
+def _match_scopes(expected: set[Key], got: set[Key]) -> set[tuple[Key, Key]]:
+    """Pairs (gold, found) of alike scope phrases of the same source, each used once."""
+    pairs = []
+    for g in expected:
+        for f in got:
+            if g[:3] == f[:3]:
+                ratio = fuzz.token_set_ratio(g[3], f[3])
+                if ratio >= SCOPE_MATCH:
+                    pairs.append((-ratio, g, f))
+    used_g: set[Key] = set()
+    used_f: set[Key] = set()
+    out = set()
+    for _, g, f in sorted(pairs):
+        if g not in used_g and f not in used_f:
+            used_g.add(g)
+            used_f.add(f)
+            out.add((g, f))
+    return out
+
+
+def score(gold: Sequence[GoldDoc], found: set[Key]) -> dict[str, Score]:
+    """Per edge type, over the gold documents: found edges count only for sources that have
+    a gold file."""
+    docs = {g.doc_id for g in gold}
+    expected = {e.key for g in gold for e in g.edges}
+    labelled = {k[0] for k in expected}
+    # topically_related has no single right answer: scored only where gold labels it
+    got = {k for k in found if k[1] in docs and (k[0] != "topically_related" or k[0] in labelled)}
+    out: dict[str, Score] = {}
+    for t in sorted({k[0] for k in expected | got}):
+        exp_t = {k for k in expected if k[0] == t}
+        got_t = {k for k in got if k[0] == t}
+        if t == "applies_to_scope":
+            pairs = _match_scopes(exp_t, got_t)
+            tp = len(pairs)
+            missed = exp_t - {g for g, _ in pairs}
+            spurious = got_t - {f for _, f in pairs}
+        else:
+            tp = len(exp_t & got_t)
+            missed, spurious = exp_t - got_t, got_t - exp_t
+        out[t] = Score(len(exp_t), len(got_t), tp, tuple(sorted(missed)), tuple(sorted(spurious)))
+    return out
+
+
+def combined(scores: Mapping[str, Score], types: Iterable[str]) -> Score:
+    total = Score(0, 0, 0)
+    for t in types:
+        if t in scores:
+            total = total + scores[t]
+    return total
+
+
+def table(scores: Mapping[str, Score], title: str = "") -> str:
+    lines = [f"{title or 'type':<18} {'gold':>5} {'found':>6} {'tp':>5} {'P':>6} {'R':>6}"]
+
+    def row(name: str, s: Score) -> str:
+        return (
+            f"{name:<18} {s.gold:>5} {s.found:>6} {s.true_positives:>5} "
+            f"{s.precision:>6.2f} {s.recall:>6.2f}"
+        )
+
+    for t in (*CORE, *OTHER, *sorted(set(scores) - set(CORE) - set(OTHER))):
+        if t in scores:
+            lines.append(row(t, scores[t]))
+    lines.append(row("= core", combined(scores, CORE)))
+    lines.append(row("= other", combined(scores, OTHER)))
+    return "\n".join(lines)
+
+
+def extract_files(paths: Sequence[Path], parse: Any) -> list[dict[str, Any]]:
+    """The graph of some files without a store (Layers 1 and 2, term uses, topic links): for
+    quick measurement while developing; `make graph-eval` measures the real pipeline."""
+    from raag_assets.graph.build import extract
+    from raag_assets.graph.model import DocInfo, SectionInfo
+    from raag_assets.graph.terms import term_uses
+    from raag_assets.graph.topics import topic_links
+    from raag_assets.parsing import parse_file
+    from raag_assets.sectioning import build_sections
+
+    docs, sections = [], []
+    files = [f for p in paths for f in (sorted(p.iterdir()) if p.is_dir() else [p])]
+    for path in files:
+        if path.name.endswith(".meta.json"):
+            continue
+        parsed = parse_file(path, 50_000_000)
+        m = parsed.meta
+        docs.append(
+            DocInfo(
+                m.doc_id,
+                parsed.source_name,
+                m.title,
+                m.doc_type,
+                m.authority_level,
+                parsed.effective_from,
+                m.effective_to,
+                m.supersedes,
+                m.metadata(),
+                effective_evidence=parsed.effective.evidence if parsed.effective else None,
+            )
+        )
+        for s in build_sections(m.doc_id, parsed.lines, parsed.format):
+            sections.append(
+                SectionInfo(
+                    s.section_id,
+                    s.doc_id,
+                    s.ordinal,
+                    s.label,
+                    s.heading,
+                    s.level,
+                    s.parent_id,
+                    s.text,
+                )
+            )
+    result = extract(docs, sections, parse)
+    cited: dict[str, set[str]] = {}
+    for e in result.edges:
+        if e.edge_type == "references" and e.dst_doc_id and e.dst_doc_id != e.src_doc_id:
+            cited.setdefault(e.src_doc_id, set()).add(e.dst_doc_id)
+    superseded = {e.dst_doc_id for e in result.edges if e.edge_type == "supersedes"}
+    edges = [
+        *result.edges,
+        *term_uses(
+            sections,
+            result.terms,
+            cited,
+            {d for d in superseded if d},
+            [
+                (e.src_section_id or "", e.normalized_target)
+                for e in result.edges
+                if e.edge_type == "defines"
+            ],
+        ),
+        *topic_links(sections, result.topics),
+    ]
+    labels = {s.section_id: s.label for s in sections}
+    return [
+        {
+            "edge_type": e.edge_type,
+            "src_doc_id": e.src_doc_id,
+            "src_label": labels.get(e.src_section_id or ""),
+            "dst_doc_id": e.dst_doc_id,
+            "dst_label": labels.get(e.dst_section_id or ""),
+            "term": e.term,
+            "date_from": e.date_from,
+            "date_to": e.date_to,
+            "scope": e.scope,
+            "matched_text": e.matched_text,
+            "normalized_target": e.normalized_target,
+            "confidence": e.confidence,
+        }
+        for e in edges
+    ]
+
+
+def shared_root(repo: Path) -> Path:
+    """The shared data folder: $RAAG_SHARED, else `../shared` beside the checkout."""
+    import os
+
+    return Path(os.environ.get("RAAG_SHARED") or repo.parent / "shared")
+
+
+def gold_corpus(repo: Path, genre: str, doc_ids: Sequence[str]) -> list[Path]:
+    """The files a genre's gold was labelled on: `corpus.txt` in the genre's folder if present
+    (one path a line: relative to the checkout, `$SHARED/...`, or absolute; a folder adds its
+    files), else each gold document found by its doc_id among the example corpus, the shared
+    dev_legal documents and the system's licence texts."""
+    from raag_assets.identity import doc_id_from_name
+
+    shared = shared_root(repo)
+    listing = repo / "golden" / "graph" / genre / "corpus.txt"
+    if listing.exists():
+        out = []
+        for line in listing.read_text(encoding="utf-8").splitlines():
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            path = Path(line.replace("$SHARED", str(shared)))
+            out.append(path if path.is_absolute() else repo / path)
+        return out
+    roots = [
+        repo / "examples",
+        shared / "data" / "dev_legal" / "contracts",
+        shared / "data" / "dev_legal" / "rfc",
+        Path("/usr/share/common-licenses"),
+    ]
+    found: dict[str, Path] = {}
+    for folder in roots:
+        if folder.is_dir():
+            for p in sorted(folder.iterdir()):
+                if p.is_file():
+                    found.setdefault(doc_id_from_name(p.name), p)
+    missing = [d for d in doc_ids if d not in found]
+    if missing:
+        raise FileNotFoundError(f"gold documents not found for {genre}: {missing}")
+    return [found[d] for d in doc_ids]
+
 
 @dataclass(frozen=True)
-class GoldSet:
-    corpus: list[str]
-    types: dict[str, set[tuple[str, str]]]
-    only: dict[str, list[str]]  # edge type -> source documents it was labelled for
+class TopicPairs:
+    """topically_related against labelled section pairs (golden/graph/topic_pairs.jsonl): a
+    related pair is found when either section links the other; an unrelated pair linked is a
+    false link. There is no single right answer for every pair, so only these are scored."""
 
+    related: int
+    related_linked: int
+    unrelated: int
+    unrelated_linked: int
 
-def load(path: Path) -> GoldSet:
-    raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    corpus = raw["corpus"] if isinstance(raw["corpus"], list) else [raw["corpus"]]
-    types = {t: {_key(t, src, dst) for src, dst in pairs} for t, pairs in raw["types"].items()}
-    return GoldSet(corpus, types, raw.get("only", {}))
-
-
-def _key(edge_type: str, src: str, dst: str) -> tuple[str, str]:
-    dst = str(dst)
-    return (
-        " ".join(src.split()),
-        term_key(dst) if edge_type in TERM_TYPES else " ".join(dst.split()),
-    )
-
-
-def _endpoint(doc_id: str | None, label: str | None) -> str:
-    return f"{doc_id} § {label}" if label else str(doc_id)
-
-
-def found_keys(edges: Iterable[Mapping[str, Any]]) -> dict[str, set[tuple[str, str]]]:
-    """Edge rows (graph_store.edges) as (source, target) keys per type, the gold's shape."""
-    out: dict[str, set[tuple[str, str]]] = {}
-    for e in edges:
-        t = e["edge_type"]
-        src = _endpoint(e["src_doc_id"], e["src_label"])
-        if t in TERM_TYPES:
-            dst = e["normalized_target"]
-        elif e["dst_doc_id"]:
-            dst = _endpoint(e["dst_doc_id"], e["dst_label"])
-        elif t == "applies_to_scope":
-            dst = e["scope"]
-        else:
-            dst = e["normalized_target"]
-        out.setdefault(t, set()).add(_key(t, src, dst))
-    return out
-
-
-def score(gold: GoldSet, found: dict[str, set[tuple[str, str]]]) -> dict[str, Score]:
-    out = {}
-    for t, expected in gold.types.items():
-        got = found.get(t, set())
-        if t in gold.only:
-            docs = gold.only[t]
-            got = {k for k in got if k[0].split(" § ")[0] in docs}
-        tp = expected & got
-        out[t] = Score(
-            len(expected),
-            len(got),
-            len(tp),
-            tuple(sorted(expected - got)),
-            tuple(sorted(got - expected)),
+    def line(self) -> str:
+        return (
+            f"topically_related on labelled pairs: {self.related_linked}/{self.related} related "
+            f"pairs linked (recall {self.related_linked / max(self.related, 1):.2f}), "
+            f"{self.unrelated_linked}/{self.unrelated} unrelated pairs linked"
         )
-    return out
 
 
-def table(scores: Mapping[str, Score]) -> str:
-    lines = [f"{'type':<18} {'gold':>5} {'found':>6} {'P':>6} {'R':>6}"]
-    for t, s in scores.items():
-        lines.append(f"{t:<18} {s.gold:>5} {s.found:>6} {s.precision:>6.2f} {s.recall:>6.2f}")
-    return "\n".join(lines)
+def topic_pairs(path: Path, genre: str, edges: Iterable[Mapping[str, Any]]) -> TopicPairs | None:
+    if not path.exists():
+        return None
+    rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    rows = [r for r in rows if r["genre"] == genre]
+    if not rows:
+        return None
+    links = {
+        frozenset(
+            {(e["src_doc_id"], label(e["src_label"])), (e["dst_doc_id"], label(e["dst_label"]))}
+        )
+        for e in edges
+        if e["edge_type"] == "topically_related"
+    }
+    counts = {True: [0, 0], False: [0, 0]}
+    for r in rows:
+        pair = frozenset({(r["a_doc"], label(r["a"])), (r["b_doc"], label(r["b"]))})
+        counts[r["related"]][0] += 1
+        counts[r["related"]][1] += pair in links
+    return TopicPairs(*counts[True], *counts[False])

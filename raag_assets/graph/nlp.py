@@ -9,9 +9,10 @@ from raag_assets.graph.patterns import normalize_scope
 from raag_assets.graph.references import Corpus, Mention
 from raag_assets.graph.topics import topics_from_chunks
 
-# "the previous paragraph" points inside the same section, so paragraphs are not followed.
-_UNIT = {"section", "clause", "subsection", "provision", "article"}
-_BACK = {"preceding", "previous", "foregoing", "above", "prior"}
+# "the previous paragraph" points inside the same section, so paragraphs are not followed;
+# "the foregoing (provisions)" is vague: GRAPH_GOLD sends it to the document, not a neighbour.
+_UNIT = {"section", "clause", "subsection", "article"}
+_BACK = {"preceding", "previous", "above", "prior"}
 _FORWARD = {"following", "next", "below", "subsequent"}
 _CONDITION_MARKS = {"if", "unless", "provided", "when", "where"}
 _SCOPE_HEADS = {
@@ -46,9 +47,25 @@ def layer2(
 
 
 def topics(doc) -> list[str]:
-    return topics_from_chunks(
-        [[(t.lemma_, t.pos_, t.is_stop) for t in chunk] for chunk in doc.noun_chunks]
-    )
+    return topics_from_chunks([_words(chunk) for chunk in doc.noun_chunks])
+
+
+def _words(chunk) -> list[tuple[str, str, bool]]:
+    """A noun chunk's words as (lemma, pos, is_stop), with hyphenated words kept whole:
+    spaCy splits "Full-Time" into Full / - / Time, a reader sees one word "full-time"."""
+    out: list[tuple[str, str, bool]] = []
+    glue = False
+    for t in chunk:
+        if t.text in ("-", "‐", "–") and not t.whitespace_ and out and t.i > chunk.start:
+            glue = not chunk.doc[t.i - 1].whitespace_
+            continue
+        if glue and out:
+            lemma, _, _ = out[-1]
+            out[-1] = (f"{lemma}-{t.text.lower()}", t.pos_, False)
+        else:
+            out.append((t.lemma_, t.pos_, t.is_stop))
+        glue = False
+    return out
 
 
 def _neighbour(section: SectionInfo, corpus: Corpus, step: int) -> SectionInfo | None:
@@ -98,7 +115,12 @@ def _conditional_dependencies(
 ) -> list[Edge]:
     """A reference inside an "if / unless / provided" clause: the section depends on it."""
     have = {(e.dst_section_id, e.dst_doc_id) for e in layer1 if e.edge_type == "depends_on"}
-    refs = [e for e in layer1 if e.edge_type == "references"]
+    # citations in the heading (position 0, not in the text) stand outside any clause
+    refs = [
+        e
+        for e in layer1
+        if e.edge_type == "references" and doc.text.startswith(e.matched_text, e.position)
+    ]
     edges = []
     for token in doc:
         if token.dep_ != "mark" or token.lower_ not in _CONDITION_MARKS:

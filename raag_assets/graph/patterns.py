@@ -5,30 +5,114 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from raag_assets.graph.dates import find_dates
+from raag_assets.graph.dates import calendar_limits, find_dates
 from raag_assets.graph.model import Edge, SectionInfo, Unresolved
-from raag_assets.graph.references import Corpus, Mention, find_mentions, iter_sentences
+from raag_assets.graph.references import (
+    Corpus,
+    Mention,
+    contents_spans,
+    find_mentions,
+    is_contents,
+    iter_sentences,
+)
 
-# Cues right before a reference, within its sentence.
-_OVERRIDE_BEFORE = re.compile(
+# Relations by cue family (GRAPH_GOLD.md). A cue stands before the citation in its clause,
+# with only other citations and joining words between ("Subject to the provisions of
+# subsection (g) of this Section 4.1 and Section 8.2"): matched on the clause with every
+# citation masked as NUL characters.
+_MASK = "\x00"
+_TAIL = (
+    r"(?:\s|,|\x00|\b(?:and|or|for|the|other|provisions?|terms?|conditions?|sections?|articles?|"
+    r"clauses?|subsections?|paragraphs?|of|in|this|such|hereof|herein|hereunder|any|all|"
+    r"applicable|relevant|set\s+forth|contained)\b|\([^()]{0,60}\))*$"
+)
+_DOC_SELF = r"(?:Agreement|License|Licence|Contract|Policy|Amendment|Addendum|document|Deed|Terms)"
+_OVERRIDE_CUE = re.compile(
     r"\b(?:notwithstanding|in\s+spite\s+of|regardless\s+of|despite|prevails?\s+over|"
-    r"takes?\s+precedence\s+over|overrides?)\s+(?:anything\s+(?:to\s+the\s+contrary\s+)?in\s+)?$",
+    r"takes?\s+precedence\s+over|overrides?|supersedes?|in\s+lieu\s+of|as\s+an\s+exception\s+to|"
+    r"without\s+(?:being\s+)?(?:bound\s+by|regard\s+to)|(?:modif(?:y|ies)|var(?:y|ies))\s+the\s+"
+    r"(?:obligations?|requirements?|provisions?)\s+(?:in|of|under)|in\s+derogation\s+(?:of|from))"
+    r"(?:\s+anything(?:\s+to\s+the\s+contrary)?(?:\s+(?:contained|set\s+forth))?\s+in)?" + _TAIL,
     re.IGNORECASE,
 )
-_SUBJECT_TO_BEFORE = re.compile(
-    r"\b(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|"
-    r"only\s+(?:if|when)\s+(?:\S+\s+){0,6}?(?:under|in\s+accordance\s+with|per))\s+$",
+_DEPENDS_CUE = re.compile(
+    r"\b(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
+    r"in\s+accord(?:ance)?\s+with|pursuant\s+to|according\s+to|under\s+the\s+terms\s+of|"
+    r"in\s+compliance\s+with|in\s+the\s+manner\s+(?:set\s+(?:forth|out)|provided|described|specified)\s+in|"
+    r"(?:so|as)\s+long\s+as|only\s+(?:if|when)\b[^;.\x00]{0,60}?\b(?:under|in\s+accordance\s+with|"
+    r"pursuant\s+to)|if\s+permitted\s+(?:under|by)|upon\s+(?:termination|expiration)\s+"
+    r"(?:under|pursuant\s+to)|except\b[^;.\x00]{0,80}?)" + _TAIL,
     re.IGNORECASE,
 )
-# A condition earlier in the sentence that the reference completes:
-# "provided that ... in accordance with X", "requires ... under Clause 7".
-_CONDITION_CUE = re.compile(
-    r"\b(?:provided\s+that|on\s+condition\s+that|requires?|required)\b", re.IGNORECASE
-)
-_CONDITION_LINK = re.compile(
-    r"\b(?:in\s+accord(?:ance)?\s+with|under|per|as\s+(?:set\s+out|described|required)\s+in|"
-    r"pursuant\s+to|according\s+to)\s+$",
+# "as provided in X" conditions only inside a condition or exception ("unless terminated as
+# provided in Article X"); on its own it points at X ("as described in Section 3.1 above").
+_DEPENDS_WEAK = re.compile(
+    r"\b(?:as\s+(?:otherwise\s+|expressly\s+|specifically\s+)?(?:provided|set\s+(?:forth|out)|"
+    r"specified|required|permitted|described|contemplated)\s+(?:for\s+)?(?:in|under|by))" + _TAIL,
     re.IGNORECASE,
+)
+# "pursuant to" / "in accordance with" after a participle describes a thing ("the licenses
+# granted pursuant to Section 6.01"), it conditions nothing, unless a condition frames it.
+_DESCRIBED = re.compile(
+    r"(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)"
+    r"\b(?:granted|issued|made|given|paid|delivered|executed|entered\s+into|provided|appointed|"
+    r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded|\w+ed)"
+    r"(?:\s+(?:to|by)\s+\S+(?:\s+\S+)?)?\s+(?:pursuant\s+to|in\s+accord(?:ance)?\s+with|according\s+to)\b",
+    re.IGNORECASE,
+)
+_CONDITION_MARK = re.compile(
+    r"\b(?:if|unless|provided\s+that|on\s+condition\s+that|so\s+long\s+as|until|only|except|"
+    r"subject\s+to|requires?|required)\b",
+    re.I,
+)
+# "under X" conditions a permission or duty the clause grants or imposes: "You may convey a
+# covered work under sections 3 and 4".
+_UNDER_MODAL = re.compile(
+    r"\b(?:(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?|(?:rights?|obligations?|"
+    r"duties|benefits?|entitlements?)\s+(?:(?:afforded|granted|given|provided|owed)\s+"
+    r"(?:to\s+\S+\s+)?)?)under" + _TAIL,
+    re.IGNORECASE,
+)
+# The citation displaced by what follows it: "Section 6.1 shall be deemed to be amended",
+# "the benefits ... pursuant to Section 2.3 ... shall immediately terminate".
+_OVERRIDES_AFTER = re.compile(
+    r"^[\s,\x00]*(?:(?:and|or|above|hereof)[\s,\x00]*|\([^()]{0,60}\)[\s,\x00]*)*"
+    r"(?:shall|will|is|are)\s+(?:hereby\s+)?(?:immediately\s+|automatically\s+)?(?:be\s+deemed\s+"
+    r"(?:to\s+be\s+)?(?:amended|modified|varied)|terminate|cease|not\s+apply|be\s+suspended|"
+    r"be\s+of\s+no\s+(?:further\s+)?(?:force|effect)|(?:be\s+)?superseded)\b",
+    re.IGNORECASE,
+)
+# The condition stated after the citation: "so long as Section 8.2 is not invoked".
+_DEPENDS_AFTER = re.compile(
+    r"^(?:\s*(?:hereof|above|below|of\s+this\s+\w+))?\s*(?:are|is|do|does|shall|become|becomes|"
+    r"have\s+been|has\s+been)\s+(?:not\s+)?(?:been\s+)?(?:invoked|apply|applies|applicable|"
+    r"satisfied|met|complied\s+with|fulfilled|triggered|exercised)\b",
+    re.IGNORECASE,
+)
+# Vague targets are the document itself: "notwithstanding any other provision of this
+# Agreement", "notwithstanding the foregoing", "subject to the terms and conditions of this
+# Agreement", "except as otherwise provided herein".
+_VAGUE_OVERRIDE = re.compile(
+    r"\b(?:anything\s+(?:herein\s+|in\s+this\s+\w+\s+)?to\s+the\s+contrary\s+notwithstanding"
+    r"|(?:notwithstanding|regardless\s+of|in\s+spite\s+of|despite)\s+(?:anything|any\s+(?:other\s+)?"
+    r"(?:provisions?|terms?)|the\s+(?:foregoing|preceding|above)|the\s+(?:other\s+)?provisions\s+of\s+"
+    rf"this\s+{_DOC_SELF}))\b(?P<rest>[^.;]{{0,60}})",
+    re.IGNORECASE,
+)
+_VAGUE_DEPENDS = re.compile(
+    r"\b(?:subject\s+to\s+(?:the\s+foregoing|(?:all\s+of\s+)?the\s+(?:terms|provisions|conditions)"
+    rf"(?:\s+and\s+conditions)?\s+(?:of|in|set\s+forth\s+in)\s+this\s+{_DOC_SELF})|"
+    r"except\s+as\s+(?:otherwise\s+|expressly\s+|specifically\s+)?(?:provided|set\s+(?:forth|out)|"
+    r"contemplated|permitted|stated|agreed)\s+(?:herein|hereunder|(?:in|by|under)\s+this\s+"
+    rf"{_DOC_SELF})|in\s+accordance\s+with\s+the\s+(?:terms|provisions)(?:\s+and\s+conditions)?\s+"
+    rf"of\s+this\s+{_DOC_SELF})\b(?P<rest>[^.;]{{0,30}})",
+    re.IGNORECASE,
+)
+# What makes a vague cue specific after all: a citation, or another document named
+# ("notwithstanding any provision of the Enterprise License").
+_SPECIFIC = re.compile(
+    r"^\W*(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+(?:the|any)\s+[A-Z]|"
+    r"(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:Sections?|Articles?|Clauses?|§))"
 )
 _AMENDED_AFTER = re.compile(
     r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied)\b", re.IGNORECASE
@@ -41,16 +125,64 @@ _DEFINITION = re.compile(
     r"(?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"\n]{1,40})[”\"]\))?"
     r"(?P<between>(?:,?\s+[\w'’-]+){0,7}?)\s*,?\s+"
     r"(?P<verb>(?:also\s+)?means|shall\s+mean|refers\s+to|shall\s+refer\s+to|"
-    r"is\s+defined\s+as|has\s+the\s+meaning|includes?|which\s+means|"
+    r"(?:is|shall\s+be)\s+defined\s+as|(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?|includes?|"
+    r"which\s+means|"
     r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those))\b"
 )
 # '... is called a "modified version"', 'Each licensee is addressed as "you"'
 _DEFINITION_CALLED = re.compile(
-    r"\b(?:(?:is|are)\s+(?:also\s+)?called|addressed\s+as)\s+(?:(?:a|an|the)\s+)?"
+    r"\b(?:(?:is|are)\s+(?:also\s+)?(?:called|considered|deemed|known\s+as)|addressed\s+as)\s+(?:(?:a|an|the)\s+)?"
     r"(?:[\w]+['’]s\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
 )
 _HEADING_TERM = re.compile(
     r"^[“\"](?P<term>[^“”\"]{1,60})[”\"](?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"]{1,40})[”\"]\))?"
+)
+# '(the "Enterprise License")', '("NTL")', '(each, a "Party")': a term defined in passing.
+_PAREN = re.compile(r"\((?P<inner>[^()]{2,160})\)")
+_QUOTED = re.compile(r"[“\"](?P<term>[^“”\"]{1,80}?)[”\"]")
+_PAREN_GLUE = re.compile(
+    r"(?:the|a|an|this|each|such|collectively|individually|together|jointly|severally|"
+    r"hereinafter|herein|hereafter|referred|to|as|and|or|being|called|also|known|"
+    r"license|licence|agreement|[,;:])*",
+    re.IGNORECASE,
+)
+_REFERRED_AS = re.compile(
+    r"\b(?:(?:hereinafter|hereafter|herein)\s+(?:referred\s+to\s+as|called)|"
+    r"(?:being\s+)?referred\s+to\s+(?:herein\s+)?as)\s+(?:the\s+|a\s+|an\s+)?"
+    r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]",
+    re.IGNORECASE,
+)
+# A section of definitions: its heading, or the sentence that opens it, says so.
+_DEFINITIONS_SECTION = re.compile(
+    r"\bdefinitions?\b|\bdefined\s+terms\b|\binterpretation\b|"
+    r"\bfollowing\s+(?:terms|words|expressions)\b[^.]{0,60}\bmeanings?\b|"
+    r"\bterms\s+(?:shall\s+)?have\s+the\s+(?:following|respective)\s+meanings?\b",
+    re.IGNORECASE,
+)
+# In a section's text only the sentence that opens a list of definitions marks one (the word
+# "definition" in passing does not).
+_DEFINITIONS_LEAD = re.compile(
+    r"\bfollowing\s+(?:terms|words|expressions)\b[^.]{0,60}\bmeanings?\b|"
+    r"\bterms\s+(?:shall\s+)?have\s+the\s+(?:following|respective)\s+meanings?\b|"
+    r"\bas\s+used\s+(?:herein|in\s+this\s+\w+)\s*,?\s+the\s+following\b",
+    re.IGNORECASE,
+)
+# In a definitions section, an entry headed by the term: "Business Day. Any day other than",
+# "Affiliate: any entity", "object code means ...".
+_HEADED_ENTRY = re.compile(
+    r"(?:^|\n\s*\n|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?"
+    r"(?!(?:The|A|An|This|That|These|Any|Each|All|No|In|If|For)\s)"
+    r"(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,6})"
+    r"(?:\s*(?:\.|:|—|–)\s+(?=[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
+)
+# Several terms given one meaning: '"Authority" and "Authorities" means', 'The terms "hereof",
+# "herein" or "hereunder" shall refer to'.
+_DEFINITION_LIST = re.compile(
+    r"(?P<terms>[“\"][^“”\"\n]{1,60}[”\"](?:\s*,\s*(?:and\s+|or\s+)?[“\"][^“”\"\n]{1,60}[”\"]|"
+    r"\s+(?:and|or)\s+[“\"][^“”\"\n]{1,60}[”\"])+)"
+    r"(?:\s*,?\s*and\s+similar\s+(?:expressions|words|terms))?\s*"
+    r"(?:(?:shall\s+)?(?:means?|refers?\s+to|mean\s+and\s+refer\s+to|refer\s+to)|"
+    r"(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?)\b"
 )
 _STARTS_DEFINITION = re.compile(r"^(?:means|shall\s+mean|refers\s+to|is\s+defined\s+as)\b")
 _SCOPE_NOUNS = (
@@ -116,17 +248,36 @@ def section_edges(
     text = section.text
     edges: list[Edge] = []
     parked: list[Unresolved] = []
+    if is_contents(section):
+        return definitions(section), parked, []  # a table of contents cites nothing
     spans = list(iter_sentences(text))
     mentions: list[tuple[int, int, Mention]] = []
-    heading_mentions = [replace(m, start=0, end=0) for m in find_mentions(section.heading)]
-    for m in [*heading_mentions, *find_mentions(text)]:
+    doc = corpus.docs.get(section.doc_id)
+    # a document's own title ("Amendment 1 to the Leave Policy") names it, and cites nothing
+    is_title = doc is not None and section.heading == doc.title
+    heading_mentions = [
+        replace(m, start=0, end=0) for m in ([] if is_title else find_mentions(section.heading))
+    ]
+    found = [*heading_mentions, *find_mentions(text)]
+    resolved = [resolve(m, section, corpus) for m in found]
+    # a name that resolves to no document here ("the Patent License", a defined term) is not
+    # masked as a citation
+    masked = _masked(
+        text, [m for m, (t, _) in zip(found, resolved, strict=True) if m.kind != "document" or t]
+    )
+    contents = contents_spans(text)
+    for m, (targets, unresolved) in zip(found, resolved, strict=True):
+        if any(a <= m.start < b for a, b in contents):
+            continue  # a table of contents lists headings; it cites nothing
         s_start, s_end = next(((a, b) for a, b in spans if a <= m.start < b), (0, 0))
         mentions.append((s_start, s_end, m))
-        targets, unresolved = resolve(m, section, corpus)
         parked.extend(unresolved)
-        before = text[s_start : m.start]
-        after = text[m.end : s_end]
+        # the clause before the citation: back to the sentence start or the last ";"
+        clause_start = max(s_start, masked.rfind(";", s_start, m.start) + 1)
+        before = masked[clause_start : m.start]
+        after = masked[m.end : s_end]
         sentence = text[s_start:s_end].strip()
+        defines_here = bool(_DEFINITION.search(sentence))
         for dst, confidence, normalized in targets:
             base = {
                 "layer": 1,
@@ -140,34 +291,79 @@ def section_edges(
                 "position": m.start,
             }
             edges.append(Edge("references", confidence=confidence, **base))
-            if override := _OVERRIDE_BEFORE.search(before):
+            if m.end == 0:
+                continue  # a heading's citation has no clause around it
+            if override := _OVERRIDE_CUE.search(before):
+                cue = text[clause_start + override.start() : m.end]
                 edges.append(
-                    Edge(
-                        "overrides",
-                        confidence=0.95 * confidence,
-                        **{**base, "matched_text": override.group(0) + m.text},
-                    )
+                    Edge("overrides", confidence=0.9 * confidence, **{**base, "matched_text": cue})
                 )
-            if subject_to := _SUBJECT_TO_BEFORE.search(before):
+            if not override and (displaced := _OVERRIDES_AFTER.match(after)):
+                override = displaced
+                edges.append(Edge("overrides", confidence=0.8 * confidence, **base))
+            depends = _DEPENDS_CUE.search(before) or _UNDER_MODAL.search(before)
+            if depends is None and (weak := _DEPENDS_WEAK.search(before)):
+                depends = weak if _CONDITION_MARK.search(before[: weak.start()]) else None
+            described = depends and _DESCRIBED.search(before[max(0, depends.start() - 40) :])
+            if described and not _CONDITION_MARK.search(before[: depends.start()]):
+                depends = None
+            if defines_here:
+                depends = None  # a definition's "except ..." scopes a meaning, not a duty
+            if override:
+                depends = None
+            if depends or (not override and _DEPENDS_AFTER.match(after)):
+                start = clause_start + depends.start() if depends else m.start
+                end = m.end if depends else m.end + _DEPENDS_AFTER.match(after).end()
                 edges.append(
                     Edge(
                         "depends_on",
-                        confidence=0.95 * confidence,
+                        confidence=0.85 * confidence,
                         condition=sentence,
-                        **{**base, "matched_text": subject_to.group(0) + m.text},
+                        **{**base, "matched_text": " ".join(text[start:end].split())},
                     )
                 )
-            elif _CONDITION_LINK.search(before) and _CONDITION_CUE.search(before):
-                edges.append(
-                    Edge("depends_on", confidence=0.85 * confidence, condition=sentence, **base)
-                )
-            if _AMENDED_AFTER.match(after) or _AMENDS.search(before):
+            # a whole document amended is the document's relation (graph/documents.py)
+            if dst[1] and (_AMENDED_AFTER.match(after) or _AMENDS.search(before)):
                 edges.append(Edge("amends", confidence=0.9 * confidence, **base))
+    edges.extend(vague_relations(section, masked))
     edges.extend(definitions(section))
     edges.extend(date_edges(section))
     edges.extend(scope_edges(section))
     edges.extend(step_mentions(section, corpus))
     return edges, parked, mentions
+
+
+def _masked(text: str, mentions: Sequence[Mention]) -> str:
+    """The text with each citation blanked to NUL characters and EDGAR underline runs to
+    spaces, offsets kept, so cues can be matched across lists of citations."""
+    chars = list(re.sub(r"-{3,}", lambda m: " " * len(m.group(0)), text))
+    for m in mentions:
+        chars[m.start : m.end] = _MASK * (m.end - m.start)
+    return "".join(chars)
+
+
+def vague_relations(section: SectionInfo, masked: str) -> list[Edge]:
+    """Overrides and conditions whose target is vague ("any other provision of this
+    Agreement", "the foregoing"): the target is the document itself."""
+    edges = []
+    for edge_type, pattern in (("overrides", _VAGUE_OVERRIDE), ("depends_on", _VAGUE_DEPENDS)):
+        for m in pattern.finditer(masked):
+            if _SPECIFIC.match(m.group("rest")) or _MASK in m.group("rest")[:25]:
+                continue  # "notwithstanding anything in Section 5": the citation is the target
+            edges.append(
+                Edge(
+                    edge_type,
+                    layer=1,
+                    src_doc_id=section.doc_id,
+                    src_section_id=section.section_id,
+                    matched_text=" ".join(section.text[m.start() : m.start("rest")].split()),
+                    normalized_target=section.doc_id,
+                    confidence=0.75,
+                    dst_doc_id=section.doc_id,
+                    position=m.start(),
+                )
+            )
+    return edges
 
 
 Target = tuple[tuple[str, str | None], float, str]  # ((doc_id, section_id), confidence, normalized)
@@ -253,11 +449,42 @@ def definitions(section: SectionInfo) -> list[Edge]:
             found.append((m.start(), m.group("alias"), m.group(0)))
     for m in _DEFINITION_CALLED.finditer(section.text):
         found.append((m.start(), m.group("term"), m.group(0)))
+    for m in _DEFINITION_LIST.finditer(section.text):
+        for q in _QUOTED.finditer(m.group("terms")):
+            found.append((m.start() + q.start(), q.group("term"), m.group(0)))
+    for m in _REFERRED_AS.finditer(section.text):
+        found.append((m.start(), m.group("term"), m.group(0)))
+    for m in _PAREN.finditer(section.text):
+        quoted = list(_QUOTED.finditer(m.group("inner")))
+        glue = _QUOTED.sub(" ", m.group("inner"))
+        # quoted names joined by words ('"GRC" or "the Company"'), not a run of quoted tokens
+        # ('("CHARSET" "US-ASCII")', a syntax example)
+        adjacent = re.search(r"[”\"]\s*[“\"]", m.group("inner"))
+        glued = _PAREN_GLUE.fullmatch(" ".join(glue.split()).replace(" ", "")) is not None
+        if quoted and glued and not adjacent:
+            for q in quoted:
+                found.append((m.start(), q.group("term"), m.group(0)))
+    marker = _DEFINITIONS_SECTION.search(section.heading) or _DEFINITIONS_LEAD.search(section.text)
+    if marker:
+        start = 0 if marker.string is section.heading else marker.end()
+        last_end = -1
+        for m in _HEADED_ENTRY.finditer(section.text, start):
+            term = m.group("term")
+            if not section.text[last_end : m.start("term")].strip(" .:;\n") and last_end >= 0:
+                last_end = m.end()
+                continue  # a name right after an entry is its definition: "FINRA. Financial ..."
+            last_end = m.end()
+            if term.split()[-1].lower() in ("of", "or", "and", "the", "for", "to", "in", "on"):
+                continue
+            if _DEFINITIONS_SECTION.fullmatch(term):
+                continue  # the run-in heading "Definitions." itself
+            for part in re.split(r"\s+or\s+", term):
+                found.append((m.start("term"), part, m.group(0).strip()))
     edges = []
     for position, term, evidence in found:
-        term = " ".join(term.split()).strip(" ,.")
-        if not term or len(term.split()) > 6:
-            continue
+        term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
+        if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]", term):
+            continue  # a term is words, not "{", "#" or "%"
         edges.append(
             Edge(
                 "defines",
@@ -290,26 +517,106 @@ def date_edges(section: SectionInfo) -> list[Edge]:
             position=d.start,
         )
         for d in find_dates(section.text)
+    ] + [
+        Edge(
+            "applies_to",
+            layer=1,
+            src_doc_id=section.doc_id,
+            src_section_id=section.section_id,
+            matched_text=d.text,
+            normalized_target=f"{d.date_from or ''}/{d.date_to or ''}",
+            confidence=0.85,
+            date_from=d.date_from,
+            date_to=d.date_to,
+            position=d.start,
+        )
+        for d in calendar_limits(section.text)
     ]
+
+
+# What a document or clause applies to, in general: "this License will apply ... to the whole
+# of the work", "it applies also to any other work", "the definitions are applicable to the
+# singular", "does not apply if ...", "X is covered by this License", "a license for X".
+_RULE_SUBJECT = (
+    r"(?:License|Licence|Agreement|Contract|Policy|Section|Article|Clause|Schedule|provisions?|"
+    r"terms?|obligations?|restrictions?|requirements?|limitations?|definitions?|rules?|it|this|"
+    r"they|services?|warrant(?:y|ies)|covenants?|exclusions?|conditions?|rights?|licen[cs]es?|"
+    r"policy|procedures?|standards?|benefits?)"
+)
+_SCOPE_END = (
+    r"(?=\s*(?:[;.:()]|,\s*(?:regardless|provided|except|unless|if|whether|subject|or|"
+    r"notwithstanding|and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided|regardless|"
+    r"except|when|where|that|which|who|and\s+(?:shall|will|may|is|are))\b|"
+    r"\s(?:and|but|or)\s+(?:the|such|each|any|it|its|this|that)\s+(?:\w+\s+){0,2}"
+    r"(?:shall|will|may|must|is|are)\b)|$)"
+)
+_APPLIES = re.compile(
+    rf"\b{_RULE_SUBJECT}\b[^.;]{{0,80}}?(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)"
+    r"\b(?P<verb>appl(?:y|ies)|(?:is|are)\s+applicable|"
+    r"extends?|(?:is|are)\s+limited)"
+    r"(?:\s+(?:also|only|solely|equally|therefore|fully|in\s+full))*"
+    r"(?:\s*,[^,;.]{1,80},)?\s+(?:only\s+|solely\s+|also\s+|equally\s+)?to\s+"
+    rf"(?!the\s+extent\b|(?:any|such)\s+extent\b)(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
+    re.IGNORECASE,
+)
+_NOT_APPLY_IF = re.compile(
+    r"\b(?:does|do|shall|will)\s+not\s+apply\s+(?:if|where|when)\s+"
+    rf"(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
+    re.IGNORECASE,
+)
+_COVERED_BY = re.compile(
+    r"(?:^|(?<=[.;:]\s)|\b(?:The|the|A|a|An|an|Any|any)\s+)(?P<scope>(?:[\w-]+\s+){1,7}?)"
+    r"(?:is|are)\s+covered\s+by\s+this\s+(?:License|Licence|Agreement|Policy)"
+)
+_LICENSE_FOR = re.compile(
+    r"\b(?:a|an)\s+(?:[\w-]+,?\s+){0,8}?licen[cs]e\s+for\s+"
+    r"(?!the\s+(?:purpose|term|period|duration)\b)"
+    rf"(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}",
+    re.IGNORECASE,
+)
+
+
+def _clean_scope(phrase: str) -> str:
+    phrase = re.sub(r"^(?:all|every|each)\s+", "", " ".join(phrase.split()), flags=re.I)
+    return phrase.strip(" ,").casefold()
 
 
 def scope_edges(section: SectionInfo) -> list[Edge]:
     edges = []
-    for m in _SCOPE.finditer(section.text):
-        for scope in split_scopes(m.group("scope")):
-            edges.append(
-                Edge(
-                    "applies_to_scope",
-                    layer=1,
-                    src_doc_id=section.doc_id,
-                    src_section_id=section.section_id,
-                    matched_text=m.group(0),
-                    normalized_target=scope,
-                    confidence=0.9,
-                    scope=scope,
-                    position=m.start(),
-                )
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, evidence: str, scope: str, confidence: float) -> None:
+        edges.append(
+            Edge(
+                "applies_to_scope",
+                layer=1,
+                src_doc_id=section.doc_id,
+                src_section_id=section.section_id,
+                matched_text=" ".join(evidence.split()),
+                normalized_target=scope,
+                confidence=confidence,
+                scope=scope,
+                position=start,
             )
+        )
+
+    for m in _SCOPE.finditer(section.text):
+        taken.append((m.start(), m.end()))
+        for scope in split_scopes(m.group("scope")):
+            add(m.start(), m.group(0), scope, 0.9)
+    for pattern in (_APPLIES, _NOT_APPLY_IF, _COVERED_BY, _LICENSE_FOR):
+        for m in pattern.finditer(section.text):
+            if any(a < m.end() and m.start() < b for a, b in taken):
+                continue
+            if re.search(r"\bthat\s+$", section.text[max(0, m.start() - 12) : m.start()]):
+                continue  # reported ("notices stating that this License applies to ..."), not said
+            scope = re.sub(r"\s+(?:that|which|who)$", "", _clean_scope(m.group("scope")))
+            if re.match(r"(?:it|them|you|us|him|her|this|that|these|those)\b", scope):
+                continue  # "applies to it": the scope is elsewhere
+            if len(scope) < 3 or not re.search(r"[a-z]", scope) or re.search(r"\b\d{4}\b", scope):
+                continue  # a period is a calendar limit (applies_to), not a scope
+            taken.append((m.start(), m.end()))
+            add(m.start("scope"), section.text[m.start() : m.end()], scope, 0.75)
     return edges
 
 

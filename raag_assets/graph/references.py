@@ -48,6 +48,13 @@ _SECTION_REF = re.compile(
     rf"\b[Aa]rticles?\b|\b[Pp]aragraphs?\b)\s*(?P<labels>{_LABEL}(?:{_JOIN}{_LABEL})*)"
     rf"{_OF_DOC}"
 )
+# Exhibits, schedules, annexes and appendices: cited with a capital, lettered or numbered.
+_ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2})?)\b"
+_ANNEX_REF = re.compile(
+    r"\b(?P<kw>Exhibit|Schedule|Annex|Appendix|Attachment)s?\s+"
+    rf"(?P<labels>{_ANNEX_LABEL}(?:{_JOIN}{_ANNEX_LABEL})*)"
+    rf"{_OF_DOC}"
+)
 _OCR_TOKEN = re.compile(r"\b(?P<kw>[A-Za-z0-9][A-Za-z0-9]{4,10})(?=\s+\d)")
 # Nouns a document title ends with: what makes "the HR Handbook" a document name.
 DOC_NOUNS = {
@@ -75,7 +82,15 @@ _DOC_REF = re.compile(
     r"\b(?P<cue>per|under|see|in\s+accord(?:ance)?\s+with|as\s+(?:described|set\s+out|defined|"
     r"specified|provided|recorded|explained)\s+in|pursuant\s+to|according\s+to|in|of)"
     rf"\s+the\s+(?P<name>{DOC_NAME})"
+    rf"|\b(?P<bare>[Tt]he)\s+(?P<name2>{DOC_NAME})"
 )
+# Documents of a numbered series: "RFC 1234", "[RFC-2822]", "BCP 14", "ISO/IEC 27001".
+_NUMBERED_DOC = re.compile(
+    r"\b(?P<series>RFC|BCP|STD|FYI|ISO(?:/IEC)?|IEC|IEEE)\s?-?\s?(?P<number>\d{1,5}(?:[.-]\d{1,3})?)\b"
+)
+# "the preamble hereof", "the recitals": the unnumbered block before the first section.
+_FRONT_REF = re.compile(r"\bthe\s+(?P<part>preamble|recitals)\b", re.IGNORECASE)
+_VERSION_BEFORE = re.compile(r"\b[Vv]ersion\s+(?P<v>\d+(?:\.\d+)*)\s+$")
 _NAMED_SECTION = re.compile(
     r"\bthe\s+(?:section|clause|part)\s+(?:on|about|entitled|titled|headed|called)\s+"
     r"[“\"]?(?P<title>[^“”\".,;:()]{3,80}?)[”\"]?(?=\s+(?:in|of)\s+the\s+|[.,;:)]|$)"
@@ -120,8 +135,51 @@ def correct_ocr(text: str) -> tuple[str, dict[int, str]]:
     return out, raw
 
 
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+def roman_to_int(text: str) -> int | None:
+    if not text or any(c not in _ROMAN for c in text.upper()):
+        return None
+    values = [_ROMAN[c] for c in text.upper()]
+    total = sum(
+        -v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values)
+    )
+    return total if 0 < total < 400 else None
+
+
+def int_to_roman(n: int) -> str:
+    out = ""
+    for value, numeral in (
+        (100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"),
+        (1, "I"),
+    ):  # fmt: skip
+        while n >= value:
+            out += numeral
+            n -= value
+    return out
+
+
+def _range(first: str, last: str) -> list[str] | None:
+    """The labels from `first` to `last` inclusive: "2"-"4", "2.1"-"2.4", "II"-"IV"; None when
+    the two are not of one series."""
+    a, b = (
+        first.rsplit(".", 1) if "." in first else ("", first),
+        (last.rsplit(".", 1) if "." in last else ("", last)),
+    )
+    if a[0] == b[0] and a[1].isdigit() and b[1].isdigit() and int(a[1]) < int(b[1]) <= 999:
+        prefix = f"{a[0]}." if a[0] else ""
+        width = len(a[1]) if a[1].startswith("0") else 0  # "2.01 through 2.04"
+        return [f"{prefix}{str(n).zfill(width)}" for n in range(int(a[1]), int(b[1]) + 1)]
+    ra, rb = roman_to_int(first), roman_to_int(last)
+    if ra and rb and ra < rb and first.isupper() and last.isupper():
+        return [int_to_roman(n) for n in range(ra, rb + 1)]
+    return None
+
+
 def expand_labels(labels_text: str) -> tuple[str, ...]:
-    """'15 and 16' -> (15, 16); '2 through 4' -> (2, 3, 4); '1.1, 1.2' -> (1.1, 1.2)."""
+    """'15 and 16' -> (15, 16); '2 through 4' -> (2, 3, 4); '1.1, 1.2' -> (1.1, 1.2);
+    '2.1 through 2.3' -> (2.1, 2.2, 2.3); 'II through IV' -> (II, III, IV)."""
     parts = re.split(
         r"(\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*(?:through|to|-|–)\s*)", labels_text
     )
@@ -136,8 +194,9 @@ def expand_labels(labels_text: str) -> tuple[str, ...]:
             continue
         if re.fullmatch(r",?\s*(and|or)?", token):
             continue
-        if pending_range and labels and labels[-1].isdigit() and token.isdigit():
-            labels.extend(str(n) for n in range(int(labels[-1]) + 1, int(token) + 1))
+        span = _range(labels[-1], token) if pending_range and labels else None
+        if span:
+            labels.extend(span[1:])
         else:
             labels.append(token)
         pending_range = False
@@ -153,7 +212,7 @@ def find_mentions(text: str) -> list[Mention]:
         kw = m.group("kw").lower()
         labels = expand_labels(m.group("labels"))
         if KEYWORDS.get(kw) == "Article":
-            labels = tuple(f"Article {lb}" if not lb[0].isdigit() else lb for lb in labels)
+            labels = tuple(f"Article {lb}" for lb in labels)
         name = m.group("name")
         if name:
             # "Section 11 of the WIPO ..." cites another document even if we cannot name it
@@ -176,6 +235,20 @@ def find_mentions(text: str) -> list[Mention]:
             )
         )
         taken.append((m.start(), end))
+    for m in _ANNEX_REF.finditer(fixed):
+        if _overlaps(m.start(), m.end(), taken):
+            continue
+        labels = tuple(f"{m.group('kw')} {lb}" for lb in expand_labels(m.group("labels")))
+        name = clean_name(m.group("name")) if m.group("name") else None
+        end = (
+            m.start("name") + len(name)
+            if name
+            else m.end("self")
+            if m.group("self")
+            else (m.end("labels"))
+        )
+        mentions.append(Mention(m.start(), end, fixed[m.start() : end], "labels", labels, name))
+        taken.append((m.start(), end))
     for m in _NAMED_SECTION.finditer(fixed):
         if _overlaps(m.start(), m.end(), taken):
             continue
@@ -191,17 +264,34 @@ def find_mentions(text: str) -> list[Mention]:
             )
         )
         taken.append((m.start(), m.end()))
+    for m in _FRONT_REF.finditer(fixed):
+        if not _overlaps(m.start(), m.end(), taken):
+            label = m.group("part").capitalize()
+            mentions.append(Mention(m.start(), m.end(), m.group(0), "labels", (label,)))
+            taken.append((m.start(), m.end()))
+    for m in _NUMBERED_DOC.finditer(fixed):
+        if _overlaps(m.start(), m.end(), taken):
+            continue
+        name = f"{m.group('series')} {m.group('number')}"
+        mentions.append(Mention(m.start(), m.end(), m.group(0), "document", doc_name=name))
+        taken.append((m.start(), m.end()))
     for m in _DOC_REF.finditer(fixed):
-        name = clean_name(m.group("name"))
-        end = m.start("name") + len(name)
+        group = "name" if m.group("name") else "name2"
+        name = clean_name(m.group(group))
+        end = m.start(group) + len(name)
         if _overlaps(m.start(), end, taken) or not is_doc_name(name):
             continue
         if _acronym(name) and re.match(r"\s+[a-z]", fixed[end:]):
             continue  # "the HR system": an acronym modifying a common noun
-            continue
         # starts at "the <name>", so the cue ("in accordance with") reads as context before it
-        start = m.start("name") - len("the ")
-        mentions.append(Mention(start, end, fixed[m.start() : end], "document", doc_name=name))
+        start = m.start(group) - len("the ")
+        version = _VERSION_BEFORE.search(fixed, 0, m.start())
+        if version and m.group("cue") == "of":
+            # "version 2 of the GNU General Public License": that version of the family
+            start = version.start()
+            name = f"{name} (Version {version.group('v')})"
+        mentions.append(Mention(start, end, fixed[start:end], "document", doc_name=name))
+        taken.append((start, end))
     mentions.sort(key=lambda x: (x.start, x.end))
     return mentions
 
@@ -256,6 +346,8 @@ def _aliases(doc: DocInfo) -> set[str]:
     if doc.title:
         names |= {doc.title, re.sub(r"\s*\([^)]*\)\s*$", "", doc.title)}
     out = {_norm(n) for n in names if n}
+    # "rfc3501" is cited as "RFC 3501"
+    out |= {re.sub(r"(?<=[a-z])(?=\d)", " ", a) for a in out}
     for alias in list(out):
         words = alias.split()
         for i in range(len(words)):
@@ -292,8 +384,10 @@ class Corpus:
         Exact alias beats fuzzy; among equals a document not superseded by another wins,
         then the most recent, then doc_id order.
         """
-        wanted = _norm(name)
         revision = re.search(r"\((?:rev\.?|revision|version|v)\s*([\w.]+)\)", name, re.I)
+        wanted = _norm(name)
+        if revision and wanted not in {a for aliases in self.aliases.values() for a in aliases}:
+            wanted = _norm(name[: revision.start()])
         scored: list[tuple[float, str]] = []
         for doc_id, aliases in self.aliases.items():
             if wanted in aliases:
@@ -305,7 +399,7 @@ class Corpus:
                 # a one-word name ("HR", "GPL") is too vague to match anything but an alias
                 score = best / 100 * 0.95 if best >= 90 and " " in wanted else 0.0
             if score and revision:
-                title = self.docs[doc_id].title or doc_id
+                title = f"{self.docs[doc_id].title or ''} {doc_id}"
                 if re.search(rf"\b{re.escape(revision.group(1))}\b", title, re.I) is None:
                     score *= 0.5
             if score:
@@ -324,19 +418,25 @@ class Corpus:
         return tied[0], top
 
     def find_label(self, doc_id: str, label: str) -> tuple[SectionInfo | None, float]:
-        """A section by its label; "6b" or "4(a)" fall back to "6" / "4" (lower confidence)."""
+        """A section by its label, as cited or in the document's own style ("Article 6" for
+        "Article VI", "Exhibit A" for "A"); a lettered item ("6b", "4(a)", "2.1(b)(iv)")
+        resolves to the section that contains it (lower confidence)."""
         labels = self.labels.get(doc_id, {})
-        key = label.casefold()
-        if key in labels:
-            return labels[key], 1.0
-        trimmed = key
+        trimmed = label.casefold()
+        confidence = 1.0
         while True:
-            shorter = re.sub(r"(\([a-z0-9]+\)|[a-z])$", "", trimmed)
+            for key in _label_variants(trimmed):
+                if key in labels:
+                    return labels[key], confidence
+            if trimmed in ("preamble", "recitals"):
+                # the block before the first heading, whatever the document calls it
+                for key in ("preamble", "recitals", "title", "front matter"):
+                    if key in labels:
+                        return labels[key], 0.9
+            shorter = re.sub(r"(\([a-z0-9]+\)|(?<=\d)[a-z])$", "", trimmed)
             if shorter == trimmed or not shorter:
                 return None, 0.0
-            trimmed = shorter
-            if trimmed in labels:
-                return labels[trimmed], 0.85
+            trimmed, confidence = shorter, 0.85
 
     def find_heading(self, doc_id: str | None, title: str) -> tuple[SectionInfo | None, float]:
         """A section by its heading, tolerating misspellings (rapidfuzz, >= 85)."""
@@ -349,11 +449,53 @@ class Corpus:
         return (best[2], best[0] / 100) if best else (None, 0.0)
 
 
+def _label_variants(key: str) -> list[str]:
+    """Ways one label may be written: with or without its keyword, Roman or Arabic."""
+    out = [key]
+    if re.match(r"(?:exhibit|schedule|annex|appendix|attachment)\s", key):
+        return [key]  # "Exhibit 10.1" is never section 10.1
+    m = re.fullmatch(r"(article|section|part|chapter)\s+(.+)", key)
+    word, rest = (m.group(1), m.group(2)) if m else ("", key)
+    numbers = [rest]
+    if rest.isdigit():
+        numbers.append(int_to_roman(int(rest)).casefold())
+    elif (n := roman_to_int(rest)) is not None:
+        numbers.append(str(n))
+    for number in numbers:
+        out.append(f"{word} {number}".strip())
+        if word:
+            out.append(number)
+        else:
+            out.extend(f"{w} {number}" for w in ("article", "section", "part"))
+    return list(dict.fromkeys(out))
+
+
 def _covers(alias: str, name: str) -> bool:
     """A fuzzy match must find every specific word of the name in the alias: "HR Handbook"
     fits "hr processes handbook", "GNU Affero GPL" does not fit "gnu gpl"."""
     wanted = set(name.split()) - DOC_NOUNS
     return bool(wanted) and wanted <= set(alias.split())
+
+
+def is_contents(section: SectionInfo) -> bool:
+    """A table of contents: headed so, or mostly lines of section numbers and titles."""
+    if re.fullmatch(r"(?:table\s+of\s+)?contents|index", section.heading.strip(), re.IGNORECASE):
+        return True
+    return section.label.casefold() in ("table of contents", "contents")
+
+
+# A table-of-contents entry: "Section 1.01 Defined Terms 1", "ARTICLE II APPOINTMENT 5".
+_CONTENTS_ENTRY = (
+    r"(?:ARTICLE|Article|SECTION|Section|Clause|CLAUSE|Schedule|SCHEDULE|Exhibit|EXHIBIT)?\s*"
+    r"(?:[\dIVXLC]+(?:\.\d+)*\.?)\s+[A-Z][^\n]{0,100}?\s+(?:\d{1,3}|[ivx]{1,5})(?=\s|$)"
+)
+_CONTENTS = re.compile(rf"(?:{_CONTENTS_ENTRY}\s*){{4,}}")
+
+
+def contents_spans(text: str) -> list[tuple[int, int]]:
+    """Where a section's text holds a table of contents: four or more entries in a row, each
+    a number, a title and a page."""
+    return [(m.start(), m.end()) for m in _CONTENTS.finditer(text)]
 
 
 def iter_sentences(text: str) -> Iterator[tuple[int, int]]:

@@ -1,10 +1,78 @@
-"""uses_term: sections that use a term defined elsewhere in the tenant."""
+"""Terms of art and where they are used.
+
+`defines` keeps every definition; a term becomes a term of art (stored in `terms`, and a
+`uses_term` edge wherever it is used) only when its definition changes what the words mean
+to a reader (GRAPH_GOLD.md): not pronouns, not the parties' short names, not the document
+naming itself, not verbs or ordinary words that a drafter chose to define. Distinctiveness is
+judged from the term, its definition and the corpus, never from a list of our documents'
+words.
+"""
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from raag_assets.graph.model import Edge, SectionInfo
+from raag_assets.graph.patterns import term_key
+from raag_assets.graph.references import contents_spans, is_contents
+
+# Closed grammatical classes, not vocabulary of any document.
+_PRONOUNS = {
+    "i",
+    "me",
+    "my",
+    "we",
+    "us",
+    "our",
+    "ours",
+    "you",
+    "your",
+    "yours",
+    "he",
+    "him",
+    "his",
+    "she",
+    "her",
+    "hers",
+    "it",
+    "its",
+    "they",
+    "them",
+    "their",
+    "theirs",
+}
+_DETERMINERS = r"(?:the|a|an|this|these|that|those|such|each|any|said)"
+# Nouns a document calls itself by ("this Agreement", "the License").
+_SELF_NOUNS = {
+    "agreement",
+    "license",
+    "licence",
+    "contract",
+    "policy",
+    "amendment",
+    "document",
+    "handbook",
+    "guideline",
+    "guidelines",
+    "standard",
+    "specification",
+    "memo",
+    "memorandum",
+    "addendum",
+    "schedule",
+    "exhibit",
+    "annex",
+    "appendix",
+    "terms",
+    "conditions",
+    "plan",
+    "charter",
+    "deed",
+    "instrument",
+    "lease",
+    "order",
+    "statement",
+}
 
 
 @dataclass(frozen=True)
@@ -15,28 +83,236 @@ class Term:
     section_id: str
 
 
+def _words(term: str) -> list[str]:
+    return re.sub(rf"^{_DETERMINERS}\s+", "", term.strip(), flags=re.IGNORECASE).split()
+
+
+def is_self_reference(term: str) -> bool:
+    """'this License', 'Agreement', 'the Contract': the document naming itself."""
+    words = [w.casefold().strip("'’") for w in _words(term)]
+    return (
+        len(words) == 1
+        and words[0] in _SELF_NOUNS
+        or (term.strip().casefold().split()[0] in ("this", "these") and words[-1] in _SELF_NOUNS)
+    )
+
+
+def is_pointer(body: str) -> bool:
+    """A definition that only points at another part of the document: 'has the meaning
+    specified in Section 8.02', 'as defined in Article 4'."""
+    return bool(
+        re.match(
+            r"\s*(?:shall\s+)?(?:ha(?:s|ve)\s+the\s+meanings?|is\s+defined|as\s+defined)\b"
+            r"[^.;]{0,40}?\b(?:in|under|by)\s+(?:Section|Article|Clause|Schedule|Exhibit|"
+            r"Paragraph|§)",
+            body,
+            re.IGNORECASE,
+        )
+    )
+
+
+# How a party is introduced before its short name: "ACME LIMITED, a Canadian corporation
+# (...)", "Acme, a company organized under the laws of ..., with registered office at ...
+# (...)", "Acme Inc. (...)".
+_COMPANY_FORMS = (
+    r"corporation|company|incorporated|inc|ltd|limited|llc|llp|lp|plc|gmbh|ag|sa|s\.a|n\.v|"
+    r"b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation|entity"
+)
+_COMPANY_SUFFIX = r"(?:inc|incorporated|ltd|limited|llc|llp|plc|gmbh|ag|corp|corporation)\.?"
+_PARTY_INTRO = re.compile(
+    rf",\s+(?:a|an)\s+[^()]{{0,60}}?\b(?i:{_COMPANY_FORMS})\b[^()]*$"
+    rf"|\b(?i:{_COMPANY_FORMS})\.?\s*,?\s*$"
+)
+
+
+def party_names(front_text: str) -> set[str]:
+    """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
+    LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee")."""
+    out = set()
+    for m in re.finditer(r"\((?P<inner>[^()]{1,160})\)", front_text):
+        before = front_text[max(0, m.start() - 300) : m.start()]
+        before = re.split(r"\n\s*\n|\)", before)[-1]  # back to the paragraph or the last party
+        if not _PARTY_INTRO.search(before):
+            continue
+        for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
+            name = " ".join(q.group("name").split())
+            out |= {name, " ".join(_words(name))}
+    return out
+
+
+def names_a_party(body: str, parties: set[str]) -> bool:
+    """A definition that points at a party: 'shall mean ETI and all Subsidiaries thereof',
+    'means either NTL or ETI'."""
+    m = re.match(
+        r"\s*(?:(?:shall\s+)?means?|refers?\s+to)\s+(?:either\s+)?(?:the\s+)?"
+        r"(?P<first>[A-Z][\w.&-]*)",
+        body,
+    )
+    return bool(m and m.group("first").rstrip(".,") in parties)
+
+
+def definition_is_verbal(evidence: str, term: str) -> bool:
+    """'To "convey" a work means', 'a work "based on" the earlier work': a verb or a phrase
+    defined, not a noun."""
+    quoted = re.escape(term)
+    return bool(
+        re.search(rf"\bto\s+[“\"]{quoted}[”\"]", evidence, re.IGNORECASE)
+        or re.search(rf"[“\"]{quoted}[”\"]\s+(?:a|an|the|such|that|this)\b", evidence)
+    )
+
+
+def _first_sentence(body: str) -> str:
+    return re.split(r"(?<=[.;])\s", body, maxsplit=1)[0][:400]
+
+
+def tautological(term: str, body: str) -> bool:
+    """A definition that repeats the term in its own words, in lower case ('"Board of
+    Directors" means the board of directors of the Company', '"Patent" shall mean any patent',
+    '"Laws" means all applicable laws'): the ordinary word, read the same without it. A
+    single word repeated after "the" names one particular thing ('"Notes": the renewable
+    notes of the Company') and is not tautological."""
+    words = _words(term)
+    if not words:
+        return False
+    phrase = r"\s+".join([*(re.escape(w.lower()) for w in words[:-1]), _plural(words[-1].lower())])
+    sentence = _first_sentence(body)
+    if len(words) == 1:
+        # a single word is defined by itself where the definition opens with it ('any
+        # patent', 'all applicable laws'), not where it recurs in a long tail
+        sentence = " ".join(sentence.split()[:20])
+    for m in re.finditer(rf"(?<![\w-]){phrase}(?!\w)", sentence):
+        if len(words) > 1:
+            return True
+        lead = sentence[: m.start()].split()[-4:]
+        if "the" not in [w.lower() for w in lead]:
+            return True
+    return False
+
+
+# A definition that lists kinds of entity defines a word for a party or a person
+# ('"Person" means an individual, partnership, ...', '"Trustee": ... Bank, National
+# Association'), not a term of art.
+_ENTITY_WORDS = re.compile(
+    rf"\b(?:{_COMPANY_FORMS}|commission|agency|authority|government|body|association)\b",
+    re.IGNORECASE,
+)
+# A definition borrowed from another document ('has the meaning ascribed thereto in the
+# Securities Act'): the word keeps the meaning the law gives it.
+_OUTSIDE_POINTER = re.compile(
+    r"^\s*(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?\b[^.;]{0,40}?\b(?:in|under|by)\s+(?:the\s+)?"
+    r"[A-Z][\w]*(?:\s+[A-Z][\w]*)*\s+(?:Act|Code|Law|Regulations?|Rules?|Treaty|Directive)\b"
+)
+
+
+def distinctive(
+    term: str,
+    evidence: str,
+    parties: set[str],
+    body: str = "",
+    doc_terms: Iterable[str] = (),
+    in_passing: bool = False,
+) -> bool:
+    """Is `term` a term of art whose uses should bring its definition to a reader?
+
+    `evidence`: the definition as written; `body`: the text that defines it; `parties`: the
+    parties' short names in this document; `doc_terms`: the other terms the document defines;
+    `in_passing`: defined in a parenthesis after what it names ('the right to buy ... (the
+    "Option")'), a label for one particular thing.
+    """
+    words = _words(term)
+    if not words or not any(c.isalpha() for c in term):
+        return False
+    folded = [w.casefold() for w in words]
+    if len(words) == 1 and folded[0] in _PRONOUNS or is_self_reference(term):
+        return False
+    if term in parties or " ".join(words) in parties or folded in (["party"], ["parties"]):
+        return False  # the parties, by their short names or as "Party"
+    if definition_is_verbal(evidence, term):
+        return False
+    if len(words) > 1 and re.fullmatch(_COMPANY_SUFFIX, words[-1], re.IGNORECASE):
+        return False  # "Acme Inc": a company's name
+    if tautological(term, body):
+        return False
+    if len(words) > 1:
+        # a phrase of adverbs/participles ("normally used", "knowingly relying") reads as
+        # ordinary English: a noun phrase ends in a noun, not a -ly/-ed/-ing word or a particle
+        last = folded[-1]
+        if last in ("on", "in", "to", "of", "by", "with", "for") or (
+            re.fullmatch(r"\w+(?:ly|ed|ing)", folded[0]) and re.fullmatch(r"\w+(?:ed|ing)", last)
+        ):
+            return False
+        if re.match(rf"The\s+(?:[A-Z][\w.&-]*\s+|of\s+|and\s+)*{re.escape(words[-1])}\b", body):
+            return False  # 'Securities Act. The Securities Act of 1933': a name shortened
+        if body[:1].isupper() and _names_entity(body):
+            return False  # 'Paying Agent. Bank, National Association': a party's name
+        if " ".join(words[1:]).islower():
+            # a lower-case phrase ("covered work", "source code") is coined when its definition
+            # builds on the document's other terms ("either the unmodified Program or ...")
+            return _mentions_terms(_first_sentence(body), doc_terms, term)
+        return True
+    word = words[0]
+    if word.islower():
+        return False  # a lower-case single word defined: an ordinary word given a meaning
+    if word.isupper() and len(word) <= 6:
+        return False  # an acronym: a name (party, body, statute), not a coined noun
+    if in_passing:
+        return True
+    return not (_names_entity(body) or _OUTSIDE_POINTER.match(body))
+
+
+def _names_entity(body: str) -> bool:
+    """The definition opens with a kind of entity or an organisation's name: '(i) a
+    corporation, company or other entity', 'an individual, partnership, ...', 'Bank, National
+    Association or its successors'."""
+    words = re.sub(r"\([a-z0-9]{1,4}\)|[,;:]", " ", body).split()
+    words = [w for w in words if w.lower() not in ("means", "shall", "mean", "refers", "to")]
+    while words and w_det(words[0]):
+        words = words[1:]
+    name = []
+    for w in words[:8]:
+        if not (w[:1].isupper() or w in ("and", "of", "&", "for")):
+            break
+        name.append(w.strip("."))
+        if w.endswith("."):
+            break
+    if len(name) > 1 and _ENTITY_WORDS.fullmatch(name[-1]):
+        return True  # "The Securities and Exchange Commission": an organisation's name
+    return bool(words) and bool(
+        _ENTITY_WORDS.fullmatch(words[0].strip("."))
+        or (
+            len(words) > 2
+            and words[0][:1].isupper()
+            and _ENTITY_WORDS.fullmatch(words[2].strip("."))
+        )
+    )
+
+
+def w_det(word: str) -> bool:
+    return word.lower() in ("a", "an", "the", "any", "each", "every", "all", "such")
+
+
+def _mentions_terms(text: str, doc_terms: Iterable[str], term: str) -> bool:
+    for other in doc_terms:
+        if term_key(other) == term_key(term) or is_self_reference(other):
+            continue
+        words = _words(other)
+        coined = words and not (len(words) == 1 and words[0].islower())
+        if coined and term_pattern(other).search(text):
+            return True
+    return False
+
+
 def term_pattern(term: str) -> re.Pattern[str]:
-    """Capitalised terms ("Leave Year", "Program") match with their capitals, as drafted;
-    lower-case ones ("covered work", "convey") in any case, with plural and verb endings. A
-    multi-word term capitalised only because a sentence began with it ("Object code") is a
-    lower-case term."""
-    words = re.sub(r"^(?:the|a|an)\s+", "", term, flags=re.IGNORECASE).split()
-    if (
-        len(words) > 1
-        and words[0][:1].isupper()
-        and " ".join(words)[1:] == " ".join(words)[1:].lower()
-    ):
-        words[0] = words[0].lower()
-    # "This License" and "this License" are one term: a demonstrative takes either case
-    first_any_case = words[0].lower() in ("this", "these", "that")
+    """How a term is found in text. A capitalised single word matches as drafted ("Product",
+    not "product"); a multi-word term in any case, with plurals and possessives; lower-case
+    terms also with verb endings."""
+    words = _words(term) or term.split()
     *head, last = words
     last_re = _inflected(last) if last.islower() and last.isalpha() else _plural(last)
-    parts = [*(re.escape(w) for w in head), last_re]
-    if first_any_case:
-        parts[0] = f"(?i:{parts[0][0]}){parts[0][1:]}"
-    body = r"\s+".join(parts)
-    flags = 0 if any(c.isupper() for c in " ".join(words)) else re.IGNORECASE
-    return re.compile(rf"(?<![\w-]){body}(?![\w-])", flags)
+    body = r"\s+".join([*(re.escape(w) for w in head), last_re])
+    single_cap = len(words) == 1 and not words[0].islower()
+    flags = 0 if single_cap else re.IGNORECASE
+    return re.compile(rf"(?<![\w-]){body}(?:['’]s?)?(?![\w-])", flags)
 
 
 def _inflected(word: str) -> str:
@@ -49,9 +325,56 @@ def _inflected(word: str) -> str:
 
 
 def _plural(word: str) -> str:
+    """A noun with its plural, or a plural term with its singular ("Products", "Product")."""
     if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
         return re.escape(word[:-1]) + r"(?:y|ies)"
-    return re.escape(word) + r"s?"
+    if word.endswith("ies") and len(word) > 4:
+        return re.escape(word[:-3]) + r"(?:y|ies)"
+    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
+        return re.escape(word[:-1]) + r"s?"
+    if word.endswith("s"):
+        return re.escape(word) + r"(?:es)?"
+    return re.escape(word) + r"(?:s|es)?"
+
+
+def _vocabulary(
+    doc_id: str,
+    by_key: dict[str, list[Term]],
+    related: dict[str, set[str]],
+    superseded: set[str],
+    defining_docs: set[str],
+) -> dict[str, Term]:
+    """The terms a document's sections may use: its own, then those of documents it cites;
+    a document that defines nothing itself borrows the tenant's (preferring live versions)."""
+    out: dict[str, Term] = {}
+    cited = related.get(doc_id, set())
+    for key, defs in by_key.items():
+        own = [t for t in defs if t.doc_id == doc_id]
+        pool = own or [t for t in defs if t.doc_id in cited]
+        if not pool and doc_id not in defining_docs:
+            pool = defs
+        if pool:
+            out[key] = sorted(
+                pool,
+                key=lambda t: (t.doc_id in superseded, t.doc_id != doc_id, t.doc_id, t.section_id),
+            )[0]
+    return out
+
+
+# A name followed by a company form is the company, not the term ("Entrust Technologies Inc.").
+_COMPANY_AFTER = re.compile(
+    r"\s*,?\s*(?:Inc|Incorporated|Ltd|Limited|LLC|L\.L\.C|LLP|plc|PLC|GmbH|AG|S\.A|N\.V|B\.V|"
+    r"Corp|Corporation|Co)\b"
+)
+
+
+def _mixed_case(found: str, term: str) -> bool:
+    """'additional Shares' for "Additional Shares": capitals that follow neither the definition
+    nor plain lower case, so an ordinary word before the term "Shares"."""
+    a, b = found.split(), _words(term)
+    if len(a) < 2 or len(a) != len(b) or found.islower() or found.isupper():
+        return False
+    return any(x[:1].isupper() != y[:1].isupper() for x, y in zip(a, b, strict=True))
 
 
 def term_uses(
@@ -59,56 +382,65 @@ def term_uses(
     terms: Sequence[Term],
     related_docs: dict[str, set[str]],
     superseded: set[str],
+    defined_at: Iterable[tuple[str, str]] = (),
 ) -> list[Edge]:
-    """One uses_term edge per (section, term), to the section that defines the term.
-
-    A term's definition is looked for in the using section's own document first, then in
-    documents it references, then (for multi-word capitalised terms only, which do not occur
-    by accident) anywhere in the tenant, preferring documents not superseded.
-    """
+    """One uses_term edge per (section, term), to the section that defines the term. Where
+    terms overlap, the longest match wins ("Licensed Product Revenue" is not a use of
+    "Licensed Product"); a section does not use what it defines (`defined_at`: every
+    (section_id, term key) with a definition, besides each term's home)."""
     by_key: dict[str, list[Term]] = {}
     for t in terms:
         by_key.setdefault(t.key, []).append(t)
-    patterns: dict[str, re.Pattern[str]] = {}  # by definition: each is matched as it is drafted
+    defining_docs = {t.doc_id for t in terms}
+    defined_in: dict[str, set[str]] = {}
+    for section_id, key in [*((t.section_id, t.key) for t in terms), *defined_at]:
+        defined_in.setdefault(section_id, set()).add(key)
+    patterns: dict[str, re.Pattern[str]] = {}
+    vocab: dict[str, dict[str, Term]] = {}
     edges = []
     for s in sections:
-        for key in sorted(by_key):
-            definition = _definition_for(s, by_key[key], related_docs, superseded)
-            if definition is None or definition.section_id == s.section_id:
-                continue
-            if any(t.section_id == s.section_id for t in by_key[key]):
-                continue  # the section defines it itself
+        if s.doc_id not in vocab:
+            vocab[s.doc_id] = _vocabulary(s.doc_id, by_key, related_docs, superseded, defining_docs)
+        if is_contents(s):
+            continue  # a table of contents lists headings, it uses nothing
+        # a heading-only section ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms in
+        # its heading
+        text = s.text if s.text.strip() else s.heading
+        offset = len(text) - len(s.text)
+        contents = contents_spans(text)
+        found: list[tuple[int, int, str, Term]] = []
+        for key, definition in sorted(vocab[s.doc_id].items()):
             if definition.term not in patterns:
                 patterns[definition.term] = term_pattern(definition.term)
-            m = patterns[definition.term].search(s.text)
-            if m is None:
+            for m in patterns[definition.term].finditer(text):
+                if not any(a <= m.start() < b for a, b in contents):
+                    found.append((m.start(), m.end(), key, definition))
+        taken: list[tuple[int, int]] = []
+        used: dict[str, tuple[int, str, Term]] = {}
+        for start, end, key, definition in sorted(found, key=lambda x: (x[0] - x[1], x[0])):
+            if any(start < b and a < end for a, b in taken):
+                continue  # inside a longer term
+            taken.append((start, end))
+            if _COMPANY_AFTER.match(text, end) or _mixed_case(text[start:end], definition.term):
                 continue
+            if key not in used or start < used[key][0]:
+                used[key] = (start, text[start:end], definition)
+        for key, (start, matched, definition) in sorted(used.items(), key=lambda x: x[1][0]):
+            if definition.section_id == s.section_id or key in defined_in.get(s.section_id, ()):
+                continue  # the section defines it itself
             edges.append(
                 Edge(
                     "uses_term",
                     layer=1,
                     src_doc_id=s.doc_id,
                     src_section_id=s.section_id,
-                    matched_text=m.group(0),
+                    matched_text=matched,
                     normalized_target=key,
                     confidence=1.0 if definition.doc_id == s.doc_id else 0.9,
                     dst_doc_id=definition.doc_id,
                     dst_section_id=definition.section_id,
                     term=definition.term,
-                    position=m.start(),
+                    position=max(0, start - offset),
                 )
             )
     return edges
-
-
-def _definition_for(
-    s: SectionInfo, defs: list[Term], related: dict[str, set[str]], superseded: set[str]
-) -> Term | None:
-    own = [t for t in defs if t.doc_id == s.doc_id]
-    if own:
-        return own[0]
-    cited = [t for t in defs if t.doc_id in related.get(s.doc_id, set())]
-    distinctive = len(defs[0].term.split()) > 1 and any(c.isupper() for c in defs[0].term)
-    pool = cited or (defs if distinctive else [])
-    pool = sorted(pool, key=lambda t: (t.doc_id in superseded, t.doc_id, t.section_id))
-    return pool[0] if pool else None
