@@ -31,6 +31,7 @@ EDGE_TYPES = SECTION_TYPES | {
     "effective_on",
     "applies_to",
     "applies_to_scope",
+    "precedes",
 }
 KEYS = ("doc", "src", "type", "dst_doc", "dst", "term", "evidence", "confidence")
 DATE = r"\d{4}-\d{2}-\d{2}"
@@ -67,6 +68,9 @@ def find_source(doc_id: str) -> Path | None:
     for folder in SYSTEM_DIRS:
         if (folder / doc_id).is_file():
             return folder / doc_id
+    examples = sorted((ROOT / "examples").glob(f"{doc_id}.*"))
+    if examples:
+        return examples[0]
     data = shared_root() / "data"
     for name in (f"{doc_id}.txt", doc_id):
         hits = sorted(data.rglob(name)) if data.is_dir() else []
@@ -126,6 +130,8 @@ def load_doc(doc_id: str, problems: list[str]) -> Doc | None:
     if path is None or not path.is_file():
         problems.append(f"{doc_id}: source not found ({source or 'no structure list'})")
         return None
+    if path.suffix == ".pdf":  # no PDF text extraction in a stdlib script: labels unchecked
+        return None
     text = norm(path.read_text(encoding="utf-8", errors="replace"))
     entries = spec.get("sections") or []
     doc = Doc(doc_id, text, has_structure=bool(entries))
@@ -174,7 +180,7 @@ def check_line(
     if kind == "applies_to_scope" and (not isinstance(dst, str) or dst != dst.lower()):
         problems.append(f"{where}: applies_to_scope dst {dst!r} is not a lower-case phrase")
     # a whole-document target may lie outside the corpus (e.g. "Obsoletes: 2060"): not loaded
-    targets = {str(edge["doc"])} | ({str(edge["dst_doc"])} if dst is not None else set())
+    targets = {str(edge["doc"])} | ({str(edge["dst_doc"])} if dst and edge["dst_doc"] else set())
     for doc_id in targets:
         if doc_id not in docs:
             docs[doc_id] = load_doc(doc_id, problems)
@@ -236,7 +242,7 @@ def show_sections(doc_id: str) -> int:
 def main(argv: list[str]) -> int:
     if argv[:1] == ["--sections"] and len(argv) == 2:
         return show_sections(argv[1])
-    default = sorted((ROOT / "golden" / "graph").rglob("*.jsonl"))
+    default = sorted((ROOT / "golden" / "graph").glob("*/*.jsonl"))  # <genre>/<doc>.jsonl
     files = [Path(a).resolve() for a in argv] or default
     docs: dict[str, Doc | None] = {}
     problems: list[str] = []
