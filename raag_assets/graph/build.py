@@ -63,6 +63,13 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
         out.parked.extend(parked)
         out.topics.update(topics)
     ok = [s for s in sections if s.doc_id not in out.errors]
+    # an index entry pointing at the real definition ('"Net Sales" has the meaning set forth
+    # in Section 4.2') is a citation (a references edge), not a definition
+    section_level = [
+        e
+        for e in section_level
+        if e.edge_type != "defines" or not is_pointer(_definition_body(e, corpus))
+    ]
     out.edges = dedupe([*doc_level, *section_level, *step_sequences(ok)])
     out.terms = terms_of_art(out.edges, corpus)
     return out
@@ -120,6 +127,15 @@ _DOC_ALIAS = re.compile(
 )
 
 
+def _definition_body(e: Edge, corpus: Corpus) -> str:
+    """What a `defines` edge's term is said to mean: the text after the quoted term."""
+    term = e.term or ""
+    text = corpus.by_id[e.src_section_id].text
+    at = text.find(term, e.position)
+    body = text[at + len(term) :][:500].lstrip("”\"’').:; ") if at >= 0 else ""
+    return re.sub(r"^or\s+[^.;:]{1,40}[.:]\s*", "", body)  # "Commission or SEC. The ..."
+
+
 def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
     """The first definition of each term per document, kept when the term is distinctive
     (terms.distinctive): only those are looked for in use."""
@@ -139,11 +155,8 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
     )
     sites: dict[tuple[str, str], list[tuple[Edge, str, str]]] = {}  # (edge, body, evidence)
     for e in defines:
-        term = e.term or ""
         text = corpus.by_id[e.src_section_id].text
-        at = text.find(term, e.position)
-        body = text[at + len(term) :][:500].lstrip("”\"’').:; ") if at >= 0 else ""
-        body = re.sub(r"^or\s+[^.;:]{1,40}[.:]\s*", "", body)  # "Commission or SEC. The ..."
+        body = _definition_body(e, corpus)
         evidence = text[max(0, e.position - 4) : e.position + len(e.matched_text) + 40]
         sites.setdefault((e.src_doc_id, e.normalized_target), []).append((e, body, evidence))
     # A party's short name may be defined through another ("Grantee" means either Entrust or

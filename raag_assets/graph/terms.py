@@ -368,6 +368,10 @@ _COMPANY_AFTER = re.compile(
 )
 
 
+def _quoted(text: str, start: int, end: int) -> bool:
+    return start > 0 and text[start - 1] in "\"“'‘" and text[end : end + 1] in ("\"", "”", "'", "’")
+
+
 def _mixed_case(found: str, term: str) -> bool:
     """'additional Shares' for "Additional Shares": capitals that follow neither the definition
     nor plain lower case, so an ordinary word before the term "Shares"."""
@@ -423,6 +427,8 @@ def term_uses(
             taken.append((start, end))
             if _COMPANY_AFTER.match(text, end) or _mixed_case(text[start:end], definition.term):
                 continue
+            if _quoted(text, start, end):
+                continue  # '"Net Sales" has the meaning ...': the term named, not used
             if key not in used or start < used[key][0]:
                 used[key] = (start, text[start:end], definition)
         for key, (start, matched, definition) in sorted(used.items(), key=lambda x: x[1][0]):
