@@ -17,6 +17,7 @@ from rich.table import Table
 from raag_assets import db, graph_store, store
 from raag_assets.errors import RaagError
 from raag_assets.graph.model import EDGE_TYPES
+from raag_assets.lifecycle import STOP_GRACE, supervise
 from raag_assets.settings import dagster_home
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -371,7 +372,8 @@ def ui(port: int, host: str) -> None:
     )
     dagster = str(Path(sys.executable).parent / "dagster")
     err.print(f"Dagster UI on http://{host}:{port}  (DAGSTER_HOME={os.environ['DAGSTER_HOME']})")
-    os.execv(dagster, [dagster, "dev", *target, "--host", host, "--port", str(port)])
+    code = supervise([dagster, "dev", *target, "--host", host, "--port", str(port)])
+    sys.exit(code)
 
 
 @main.command()
@@ -385,7 +387,10 @@ def serve(port: int, host: str) -> None:
 
     with db.connect():
         pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before serving
-    uvicorn.run(create_app(), host=host, port=port, log_level="info")
+    # Open connections get STOP_GRACE seconds to finish, then the server exits regardless.
+    uvicorn.run(
+        create_app(), host=host, port=port, log_level="info", timeout_graceful_shutdown=STOP_GRACE
+    )
 
 
 @main.group(name="api-key")

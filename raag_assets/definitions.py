@@ -64,3 +64,19 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
 
 
 defs = build_defs(default_resources())
+
+
+def ingest_job(executor: str = "in_process") -> dg.JobDefinition:
+    """The ingest job on the given executor, for runs that cross process boundaries
+    (`dg.build_reconstructable_job("raag_assets.definitions", "ingest_job", ...)`)."""
+    job = build_defs(default_resources()).resolve_job_def("ingest_tenant")
+    if executor == "in_process":
+        return job
+    multi = dg.define_asset_job(
+        "ingest_tenant",
+        selection=dg.AssetSelection.assets(*ingest_assets),
+        partitions_def=tenants,
+        executor_def=dg.multiprocess_executor,
+    )
+    defs = dg.Definitions(assets=ingest_assets, jobs=[multi], resources=default_resources())
+    return defs.resolve_job_def("ingest_tenant")

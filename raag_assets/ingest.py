@@ -62,10 +62,11 @@ class IngestSummary:
 def local_instance() -> dg.DagsterInstance:
     """The persistent Dagster instance under DAGSTER_HOME (default RAAG_HOME/dagster), shared
     with `raag ui`. Its storage is SQLite, or with RAAG_DAGSTER_STORAGE=postgres the
-    `dagster` database on raag's Postgres server (dagster-postgres)."""
+    `dagster` database on raag's Postgres server (dagster-postgres). Its run queue runs one
+    run per tenant at a time and RAAG_MAX_CONCURRENT_RUNS (default 4) in all."""
     home = dagster_home()
     home.mkdir(parents=True, exist_ok=True)
-    config = "telemetry:\n  enabled: false\n"
+    config = "telemetry:\n  enabled: false\n" + run_queue_config()
     if os.environ.get("RAAG_DAGSTER_STORAGE", "sqlite") == "postgres":
         # The embedded server's address can change between starts: read from the environment.
         os.environ["RAAG_DAGSTER_PG_URL"] = db.dagster_storage_url()
@@ -73,6 +74,24 @@ def local_instance() -> dg.DagsterInstance:
     (home / "dagster.yaml").write_text(config)
     os.environ.setdefault("DAGSTER_HOME", str(home))
     return dg.DagsterInstance.get()
+
+
+def run_queue_config(max_runs: int | None = None) -> str:
+    """dagster.yaml's run queue: every run of ours is one tenant partition and carries its
+    key in the `dagster/partition` tag, so a limit of 1 per unique value of that tag keeps
+    two runs of one tenant (a backfill and a sensor run, say) from overlapping, while other
+    tenants go on; the global limit keeps a large backfill from taking the machine."""
+    limit = max_runs or int(os.environ.get("RAAG_MAX_CONCURRENT_RUNS", 4))
+    return (
+        "concurrency:\n"
+        "  runs:\n"
+        f"    max_concurrent_runs: {limit}\n"
+        "    tag_concurrency_limits:\n"
+        "      - key: dagster/partition\n"
+        "        value:\n"
+        "          applyLimitPerUniqueValue: true\n"
+        "        limit: 1\n"
+    )
 
 
 def land(paths: Iterable[Path], folder: Path) -> tuple[list[str], list[tuple[str, str]]]:

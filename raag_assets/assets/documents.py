@@ -21,6 +21,7 @@ from resources import LandingResource, PostgresResource
 from .checks import VERSIONS_CHECK, versions_check
 
 PARSER_VERSION = "1"
+LANDING_STATE = "landing_fingerprint"  # metadata key: the folder state this run read
 
 
 @dg.asset(
@@ -38,6 +39,8 @@ def documents(
     tenant = validate_tenant(context.partition_key)
     started = time.perf_counter()
     today = dt.date.today()  # a changed file's new version is in force from today
+    # read before the files: a change made while this runs makes the sensor run again
+    folder_state = landing.fingerprint(tenant)
     added, changed, unchanged, versions = [], [], [], []
     parsed: dict[str, ParsedDocument] = {}
     skipped: dict[str, str] = {}
@@ -87,6 +90,7 @@ def documents(
             "skipped_files": dg.MetadataValue.md(_skipped_table(skipped)),
             "preview": dg.MetadataValue.md(_preview(parsed)),
             "seconds": round(time.perf_counter() - started, 2),
+            LANDING_STATE: folder_state,
         },
     )
 

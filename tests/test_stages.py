@@ -1,0 +1,54 @@
+"""How the stages run: the embedding device setting and Layer 3's heading-vector cache."""
+
+import shutil
+
+import pytest
+import torch
+
+from raag_assets import graph_store
+from raag_assets.embedding import resolve_device
+from tests.conftest import EXAMPLES
+
+
+def test_embed_device_setting(monkeypatch):
+    monkeypatch.delenv("RAAG_EMBED_DEVICE", raising=False)
+    gpu = torch.cuda.is_available()
+    assert resolve_device() == ("cuda" if gpu else "cpu")  # auto by default
+    assert resolve_device("cpu") == "cpu"
+    monkeypatch.setenv("RAAG_EMBED_DEVICE", "CPU")
+    assert resolve_device() == "cpu"
+    assert resolve_device("auto") == ("cuda" if gpu else "cpu")  # explicit beats the env
+    with pytest.raises(ValueError, match="expected one of auto, cpu, cuda"):
+        resolve_device("tpu")
+    if not gpu:
+        with pytest.raises(ValueError, match="no CUDA device"):
+            resolve_device("cuda")
+
+
+LAYER3 = (
+    "SELECT src_doc_id, src_section_id, dst_section_id, confidence FROM edges "
+    "WHERE tenant_id = %s AND stage = 'resolved_references' ORDER BY ordinal"
+)
+
+
+def test_layer3_embeds_each_heading_once_and_then_reads_it_from_the_cache(make_store, tmp_path):
+    store = make_store()
+    for name in ("wfh-policy.md", "expenses.txt"):
+        shutil.copy(EXAMPLES / name, tmp_path / name)
+    first = store.ingest([tmp_path], "cache")
+    assert first.success, first.error
+    stage = first.stages["resolved_references"]
+    assert stage["heading_vectors_embedded"] > 0 and stage["heading_vectors_cached"] == 0
+    edges = store.rows(LAYER3, "cache")
+    assert edges and edges[0][0] == "wfh-policy"  # the semantic reference of the example
+    (stored,) = store.rows("SELECT count(*) FROM heading_vectors WHERE tenant_id = 'cache'")[0]
+    assert stored == stage["heading_vectors_embedded"]
+
+    with store.connect() as conn:  # make Layer 3 run again on the same sections
+        graph_store.forget_fingerprints(conn, "cache", ["resolved_references"])
+    rerun = store.ingest([], "cache")
+    assert rerun.success, rerun.error
+    again = rerun.stages["resolved_references"]
+    assert again["heading_vectors_embedded"] == 0
+    assert again["heading_vectors_cached"] == stage["heading_vectors_embedded"]
+    assert store.rows(LAYER3, "cache") == edges
