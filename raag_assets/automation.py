@@ -15,6 +15,7 @@ resolve_references_job = dg.define_asset_job(
     "resolve_references",
     selection=dg.AssetSelection.assets(resolved_references),
     partitions_def=tenants,
+    executor_def=dg.in_process_executor,  # one step: a process of its own would only cost
     description="Layer 3 again for one tenant: retry the references still parked.",
 )
 

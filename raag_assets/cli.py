@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import sys
 import threading
 import warnings
@@ -58,6 +59,7 @@ def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
     """Land files (or folders) for a tenant and materialise its partition through Dagster."""
     from raag_assets.ingest import ingest as run_ingest
 
+    _step_output_to_log()
     with _progress(tenant, enabled=not as_json):
         summary = run_ingest(list(paths), tenant)
     if as_json:
@@ -66,6 +68,16 @@ def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
         _print_summary(summary)
     if not summary.success:
         sys.exit(1)
+
+
+def _step_output_to_log() -> None:
+    """Step processes write their console output to RAAG_HOME/logs/steps.log (read by
+    raag_assets/preload.py), so the terminal shows our lines and progress bar only."""
+    from raag_assets.settings import raag_home
+
+    logs = raag_home() / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("RAAG_STEP_LOG", str(logs / "steps.log"))
 
 
 def _retrieval_options(f: Any) -> Any:
@@ -331,6 +343,7 @@ def delete(tenant: str, doc_id: str, as_json: bool) -> None:
     """Retract one document: its rows and edges go, references to it are parked again."""
     from raag_assets.ingest import delete_document
 
+    _step_output_to_log()
     summary = delete_document(tenant, doc_id)
     if as_json:
         click.echo(json.dumps(summary.as_dict(), indent=2))
@@ -387,6 +400,9 @@ def serve(port: int, host: str) -> None:
 
     with db.connect():
         pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before serving
+    # uvicorn re-raises SIGTERM once it has shut down; exiting normally on it (as on SIGINT)
+    # lets the embedded Postgres this process started stop too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     # Open connections get STOP_GRACE seconds to finish, then the server exits regardless.
     uvicorn.run(
         create_app(), host=host, port=port, log_level="info", timeout_graceful_shutdown=STOP_GRACE

@@ -155,7 +155,7 @@ def ingest(
     instance: dg.DagsterInstance | None = None,
 ) -> IngestSummary:
     """Land `paths` for `tenant` and materialise its partition; summarise from the store."""
-    from raag_assets.definitions import build_defs, default_resources
+    from raag_assets.definitions import default_resources
 
     validate_tenant(tenant)
     resources = dict(resources or default_resources())
@@ -165,10 +165,7 @@ def ingest(
     register_tenant(tenant, postgres, instance)
     landed, refused = land(paths, landing.tenant_dir(tenant))
     summary = IngestSummary(tenant, landed=landed)
-    job = build_defs(resources).resolve_job_def("ingest_tenant")
-    result = job.execute_in_process(
-        partition_key=tenant, instance=instance, run_config=QUIET_RUN_CONFIG, raise_on_error=False
-    )
+    result = _execute(tenant, resources, instance)
     summary.run_id = result.run_id
     summary.stages = _stage_metadata(result)
     summary.checks = {
@@ -190,7 +187,45 @@ def ingest(
     return summary
 
 
-def _stage_metadata(result: dg.ExecuteInProcessResult) -> dict[str, dict[str, Any]]:
+def _execute(
+    tenant: str, resources: dict[str, dg.ConfigurableResource], instance: dg.DagsterInstance
+) -> Any:
+    """Run the tenant's ingest job. On a persistent instance (`raag ingest`, the UI) its steps
+    run in their own processes, graph stages beside embeddings; an ephemeral instance (tests,
+    embedding raag as a library) or RAAG_EXECUTOR=in_process runs them one after another here.
+    """
+    from raag_assets.definitions import build_defs, resources_config
+
+    if instance.is_ephemeral or os.environ.get("RAAG_EXECUTOR") == "in_process":
+        job = build_defs(resources).resolve_job_def("ingest_tenant")
+        return job.execute_in_process(
+            partition_key=tenant,
+            instance=instance,
+            run_config=QUIET_RUN_CONFIG,
+            raise_on_error=False,
+        )
+    # Step processes get this process's database and landing root, not what their
+    # environment would make of empty settings.
+    config = resources_config(resources)
+    postgres: PostgresResource = resources["postgres"]  # type: ignore[assignment]
+    landing: LandingResource = resources["landing"]  # type: ignore[assignment]
+    config["postgres"]["config"]["database_url"] = db.database_url(
+        postgres.database_url or None, Path(postgres.home) if postgres.home else None
+    )
+    config["landing"]["config"]["root"] = str(landing.root_dir)
+    recon = dg.build_reconstructable_job(
+        "raag_assets.definitions", "ingest_job", reconstructable_kwargs={"resources": config}
+    )
+    return dg.execute_job(
+        recon,
+        instance=instance,
+        run_config=QUIET_RUN_CONFIG,
+        tags={"dagster/partition": tenant},
+        raise_on_error=False,
+    )
+
+
+def _stage_metadata(result: Any) -> dict[str, dict[str, Any]]:
     """Each materialised asset's numeric and text metadata (tables and previews left out)."""
     stages: dict[str, dict[str, Any]] = {}
     for event in result.get_asset_materialization_events():

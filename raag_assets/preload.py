@@ -5,6 +5,13 @@ must not exist before a fork."""
 
 import os
 
+# `raag ingest` shows its own lines and progress bar: step processes write their console
+# output to this file instead (the run's event log in Dagster keeps every event either way).
+if os.environ.get("RAAG_STEP_LOG"):
+    _log = os.open(os.environ["RAAG_STEP_LOG"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    os.dup2(_log, 1)
+    os.dup2(_log, 2)
+
 import raag_assets.definitions  # noqa: F401  (the stages and their imports)
 from resources.embedder import shared_embedder
 from resources.nlp import load_pipeline

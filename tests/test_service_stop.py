@@ -24,8 +24,8 @@ def test_raag_serve_stops_within_ten_seconds(signum, tmp_path):
     proc = subprocess.Popen(
         [RAAG, "serve", "--port", str(port)],
         env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stdout=(tmp_path / "serve.log").open("wb"),
+        stderr=subprocess.STDOUT,
     )
     try:
         deadline = time.monotonic() + 120
