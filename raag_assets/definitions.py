@@ -71,6 +71,7 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
         sensors=[landing_sensor_for(ingest_tenant)],
         schedules=[retry_parked_references],
         resources=resources,
+        executor=STEP_EXECUTOR,  # also for the UI's Materialize (the implicit asset job)
     )
 
 

@@ -15,6 +15,29 @@ from raag_assets.chunking import Chunk
 from raag_assets.graph.model import Edge
 from raag_assets.sectioning import Section
 
+# Where each stored column comes from, for dagster/column_lineage.
+SECTIONS_LINEAGE = {
+    "doc_id": [("documents", "doc_id")],
+    "label": [("documents", "lines")],
+    "heading": [("documents", "lines")],
+    "page_start": [("documents", "lines")],
+    "page_end": [("documents", "lines")],
+    "text": [("documents", "text")],
+}
+EDGES_LINEAGE = {
+    "src_doc_id": [("sections", "doc_id")],
+    "src_section_id": [("sections", "section_id")],
+    "dst_doc_id": [("sections", "doc_id")],
+    "dst_section_id": [("sections", "section_id")],
+    "matched_text": [("sections", "text")],
+    "normalized_target": [("sections", "text")],
+    "term": [("sections", "text")],
+    "date_from": [("sections", "text")],
+    "date_to": [("sections", "text")],
+    "scope": [("sections", "text")],
+    "condition": [("sections", "text")],
+}
+
 # column -> (polars dtype, Postgres type for binary COPY), in table order
 SECTIONS: dict[str, tuple[Any, str]] = {
     "tenant_id": (pl.String, "text"),
@@ -135,19 +158,23 @@ def copy_frame(
     return df.height
 
 
+def empty(schema: Mapping[str, tuple[Any, str]]) -> pl.DataFrame:
+    return frame(schema, [])
+
+
 def table_metadata(
-    df: pl.DataFrame,
+    schema: Mapping[str, tuple[Any, str]],
+    row_count: int,
     lineage: Mapping[str, Sequence[tuple[str, str]]] | None = None,
-    *,
-    preview_columns: Sequence[str] = (),
-    preview_rows: int = 10,
+    preview: pl.DataFrame | None = None,
 ) -> dict[str, Any]:
-    """dagster/row_count, dagster/column_schema from the frame's dtypes, dagster/column_lineage
-    from `lineage` (column -> [(upstream asset, its column)]), and a table preview."""
+    """dagster/row_count, dagster/column_schema from the table's frame schema,
+    dagster/column_lineage from `lineage` (column -> [(upstream asset, its column)]), and a
+    preview table of `preview`'s rows, so the UI's lineage view goes down to columns."""
     out: dict[str, Any] = {
-        "dagster/row_count": df.height,
+        "dagster/row_count": row_count,
         "dagster/column_schema": dg.TableSchema(
-            columns=[dg.TableColumn(name, str(dtype)) for name, dtype in df.schema.items()]
+            columns=[dg.TableColumn(c, str(t)) for c, t in empty(schema).schema.items()]
         ),
     }
     if lineage:
@@ -159,18 +186,23 @@ def table_metadata(
                 for column, deps in lineage.items()
             }
         )
-    if preview_columns:
-        shown = df.select(list(preview_columns)).head(preview_rows)
+    if preview is not None and not preview.is_empty():
         out["preview_table"] = dg.MetadataValue.table(
             records=[
                 dg.TableRecord({k: _cell(v) for k, v in row.items()})
-                for row in shown.iter_rows(named=True)
+                for row in preview.iter_rows(named=True)
             ],
             schema=dg.TableSchema(
-                columns=[dg.TableColumn(c, str(shown.schema[c])) for c in preview_columns]
+                columns=[dg.TableColumn(c, str(t)) for c, t in preview.schema.items()]
             ),
         )
     return out
+
+
+def read_frame(conn: psycopg.Connection, query: str, params: Mapping[str, Any]) -> pl.DataFrame:
+    cur = conn.execute(query, params)
+    names = [d.name for d in cur.description or []]
+    return pl.DataFrame(cur.fetchall(), schema=names, orient="row")
 
 
 def _cell(value: object) -> str | int | float | bool | None:

@@ -52,3 +52,35 @@ def test_layer3_embeds_each_heading_once_and_then_reads_it_from_the_cache(make_s
     assert again["heading_vectors_embedded"] == 0
     assert again["heading_vectors_cached"] == stage["heading_vectors_embedded"]
     assert store.rows(LAYER3, "cache") == edges
+
+
+def test_stage_metadata_carries_table_schema_lineage_and_preview(demo_store):
+    import dagster as dg
+
+    records = demo_store.instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=dg.AssetKey("edges"), asset_partitions=["demo"]), limit=1
+    ).records
+    meta = records[0].asset_materialization.metadata
+    (edges,) = demo_store.rows(
+        "SELECT count(*) FROM edges WHERE tenant_id = 'demo' AND stage = 'edges'"
+    )[0]
+    assert meta["dagster/row_count"].value == edges
+    columns = [c.name for c in meta["dagster/column_schema"].schema.columns]
+    assert columns[:3] == ["tenant_id", "edge_id", "stage"] and "confidence" in columns
+    lineage = meta["dagster/column_lineage"].lineage.deps_by_column
+    assert lineage["src_section_id"][0].asset_key == dg.AssetKey("sections")
+    assert meta["preview_table"].records  # a table preview of the stored rows
+
+    sections = (
+        demo_store.instance.fetch_materializations(
+            dg.AssetRecordsFilter(asset_key=dg.AssetKey("sections"), asset_partitions=["demo"]),
+            limit=1,
+        )
+        .records[0]
+        .asset_materialization.metadata
+    )
+    (count,) = demo_store.rows("SELECT count(*) FROM sections WHERE tenant_id = 'demo'")[0]
+    assert sections["dagster/row_count"].value == count
+    assert (
+        sections["dagster/column_lineage"].lineage.deps_by_column["text"][0].column_name == "text"
+    )

@@ -2,7 +2,9 @@ import time
 
 import dagster as dg
 
+from raag_assets import frames
 from raag_assets.chunking import CHUNKER_VERSION, chunk_sections
+from raag_assets.db import load_sql
 from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from raag_assets.sectioning import SECTIONER_VERSION, build_sections
@@ -66,6 +68,7 @@ def sections(
             {"t": tenant},
         ).fetchone()
         check = sections_check(conn, tenant)
+        preview = frames.read_frame(conn, load_sql("select_sections_preview"), {"tenant": tenant})
     return dg.MaterializeResult(
         check_results=[check],
         metadata={
@@ -77,6 +80,7 @@ def sections(
             "max_chunk_tokens": policy.max_tokens,
             "preview": dg.MetadataValue.md(_preview(rebuilt)),
             "seconds": round(time.perf_counter() - started, 2),
+            **frames.table_metadata(frames.SECTIONS, totals[0], frames.SECTIONS_LINEAGE, preview),
         },
     )
 
