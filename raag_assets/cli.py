@@ -449,6 +449,8 @@ def conformance(reason: str | None) -> None:
     from raag_assets.definitions import default_resources
     from raag_assets.ingest import local_instance
 
+    _step_output_to_log()
+
     resources, instance = default_resources(), local_instance()
     if reason is not None:
         folder = golden.new_version(reason, resources, instance)
@@ -488,6 +490,8 @@ def eval_(
     from raag_assets.ingest import ingest as run_ingest
     from raag_assets.search import default_embed
     from raag_assets.settings import raag_home
+
+    _step_output_to_log()
 
     data = evaluation.subset(evaluation.load_beir(folder, split), max_queries, max_docs)
     tenant = tenant or f"beir-{folder.name.lower()}"[:40]
