@@ -84,3 +84,28 @@ def test_stage_metadata_carries_table_schema_lineage_and_preview(demo_store):
     assert (
         sections["dagster/column_lineage"].lineage.deps_by_column["text"][0].column_name == "text"
     )
+
+
+def test_a_deadlock_between_tenants_retries_the_step_and_nothing_else():
+    import dagster as dg
+    from psycopg.errors import DeadlockDetected
+
+    from raag_assets.assets.policy import retry_transient
+
+    calls = []
+
+    @retry_transient
+    def stage(x: int) -> int:
+        calls.append(x)
+        if x < 0:
+            raise DeadlockDetected("deadlock detected")
+        if x == 0:
+            raise ValueError("a real fault")
+        return x
+
+    assert stage(2) == 2
+    with pytest.raises(dg.RetryRequested):
+        stage(-1)
+    with pytest.raises(ValueError):  # not transient: fails as before
+        stage(0)
+    assert calls == [2, -1, 0]

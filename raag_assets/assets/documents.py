@@ -19,6 +19,7 @@ from raag_assets.store import (
 from resources import LandingResource, PostgresResource
 
 from .checks import VERSIONS_CHECK, versions_check
+from .policy import retry_transient
 
 PARSER_VERSION = "1"
 LANDING_STATE = "landing_fingerprint"  # metadata key: the folder state this run read
@@ -33,6 +34,7 @@ LANDING_STATE = "landing_fingerprint"  # metadata key: the folder state this run
     description="The tenant's landed files, parsed (PDF, Markdown, text) and normalised, "
     "with metadata; unreadable files are skipped with a reason.",
 )
+@retry_transient
 def documents(
     context: dg.AssetExecutionContext, postgres: PostgresResource, landing: LandingResource
 ) -> dg.MaterializeResult:

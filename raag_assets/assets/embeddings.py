@@ -9,7 +9,7 @@ from raag_assets.store import chunks_to_embed, tenant_summary, write_embeddings
 from resources import EmbedderResource, PostgresResource
 
 from .checks import EMBEDDINGS_CHECK, embeddings_check
-from .policy import FOLLOW_UPSTREAM
+from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
 EMBEDDINGS_VERSION = "1"
@@ -28,6 +28,7 @@ WRITE_BATCH = 128
     description="Embeddings for new or changed chunks only (by content hash), batched, "
     "into chunks.embedding for HNSW search.",
 )
+@retry_transient
 def embeddings(
     context: dg.AssetExecutionContext, postgres: PostgresResource, embedder: EmbedderResource
 ) -> dg.MaterializeResult:

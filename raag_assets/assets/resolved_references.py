@@ -15,7 +15,7 @@ from resources import EmbedderResource, PostgresResource
 from .checks import ENDPOINTS_CHECK, PARKED_CHECK, endpoints_check, parked_check
 from .embeddings import embeddings
 from .graph_metadata import downstream_fingerprint, edge_metadata, timing, unchanged
-from .policy import FOLLOW_UPSTREAM
+from .policy import FOLLOW_UPSTREAM, retry_transient
 from .topic_links import topic_links
 
 RESOLVED_REFERENCES_VERSION = "1"
@@ -35,6 +35,7 @@ RESOLVED_REFERENCES_VERSION = "1"
     description="Layer 3: parked references matched to section headings by embedding "
     "similarity (threshold and ranked candidates); the rest stay parked with their reason.",
 )
+@retry_transient
 def resolved_references(
     context: dg.AssetExecutionContext, postgres: PostgresResource, embedder: EmbedderResource
 ) -> dg.MaterializeResult:

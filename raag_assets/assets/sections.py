@@ -13,7 +13,7 @@ from resources import EmbedderResource, PostgresResource
 
 from .checks import SECTIONS_CHECK, sections_check
 from .documents import documents
-from .policy import FOLLOW_UPSTREAM
+from .policy import FOLLOW_UPSTREAM, retry_transient
 
 SECTIONS_VERSION = f"{SECTIONER_VERSION}.{CHUNKER_VERSION}"
 
@@ -29,6 +29,7 @@ SECTIONS_VERSION = f"{SECTIONER_VERSION}.{CHUNKER_VERSION}"
     description="Section tree per document (1 / 1.1, Section N, Article IV, Markdown and PDF "
     "headings) and its chunks, sized to the embedding model's window.",
 )
+@retry_transient
 def sections(
     context: dg.AssetExecutionContext, postgres: PostgresResource, embedder: EmbedderResource
 ) -> dg.MaterializeResult:
