@@ -28,9 +28,10 @@ ingest_assets = [
 
 # Each step in a process of its own, so the graph stages (spaCy) and the embeddings (torch)
 # run at the same time. The processes fork from a server that has imported the stages and
-# loaded both models once (raag_assets/preload.py): measured on the licences + examples
-# corpus, 76 s against 134-145 s in one process, 128 s with spawned step processes that each
-# load their models (benchmarks/bench_ingest_search.py prints the current figures).
+# loaded both models once (raag_assets/preload.py). Measured cold on the licences + examples
+# corpus on a loaded 2-core machine, model loading counted: 76 and 139 s, against 134 and
+# 145 s with every step in one process and 128 s with spawned step processes that each load
+# their own models (benchmarks/bench_ingest_search.py prints the current figures).
 STEP_EXECUTOR = dg.multiprocess_executor.configured(
     {"start_method": {"forkserver": {"preload_modules": ["raag_assets.preload"]}}},
     name="forkserver_multiprocess",
