@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench bench-latency fault-kill fault-restart load graph-eval structure-eval search-eval eval conformance ui clean
+.PHONY: install demo test lint bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval search-eval eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,9 @@ test: install
 
 bench: install
 	$(BIN)/python benchmarks/bench_ingest_search.py
+
+bench-copy: install
+	$(BIN)/python benchmarks/bench_copy.py
 
 bench-latency: install
 	$(BIN)/python benchmarks/bench_latency.py

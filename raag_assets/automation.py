@@ -2,9 +2,11 @@
 references. Both start runs of the same `ingest_tenant` job `raag ingest` runs."""
 
 import json
+import os
 
 import dagster as dg
 
+from raag_assets.assets.documents import LANDING_STATE, documents
 from raag_assets.assets.resolved_references import resolved_references
 from raag_assets.partitions import tenants
 from resources import LandingResource
@@ -13,6 +15,7 @@ resolve_references_job = dg.define_asset_job(
     "resolve_references",
     selection=dg.AssetSelection.assets(resolved_references),
     partitions_def=tenants,
+    executor_def=dg.in_process_executor,  # one step: a process of its own would only cost
     description="Layer 3 again for one tenant: retry the references still parked.",
 )
 
@@ -22,7 +25,12 @@ def landing_sensor_for(job: object) -> dg.SensorDefinition:
         name="landing_sensor",
         job=job,  # type: ignore[arg-type]
         minimum_interval_seconds=30,
-        default_status=dg.DefaultSensorStatus.RUNNING,
+        # RAAG_LANDING_SENSOR=stopped: a deployment (or a test) that starts runs only itself
+        default_status=(
+            dg.DefaultSensorStatus.STOPPED
+            if os.environ.get("RAAG_LANDING_SENSOR", "running") == "stopped"
+            else dg.DefaultSensorStatus.RUNNING
+        ),
         description="Watches each tenant's landing folder; registers new tenants and runs the "
         "ingest job for tenants whose files were added, changed or removed.",
     )
@@ -33,7 +41,11 @@ def landing_sensor_for(job: object) -> dg.SensorDefinition:
         current = landing.fingerprints()
         known = set(context.instance.get_dynamic_partitions(tenants.name))
         new_tenants = sorted(set(current) - known)
-        changed = sorted(t for t, fp in current.items() if seen.get(t) != fp)
+        changed = [
+            t
+            for t, fp in sorted(current.items())
+            if seen.get(t) != fp and _covered(context.instance, t) != fp
+        ]
         if not changed and not new_tenants:
             return dg.SkipReason(f"no change in {len(current)} landing folders")
         return dg.SensorResult(
@@ -49,6 +61,18 @@ def landing_sensor_for(job: object) -> dg.SensorDefinition:
         )
 
     return landing_sensor
+
+
+def _covered(instance: dg.DagsterInstance, tenant: str) -> str | None:
+    """The landing state the tenant's latest `documents` materialisation read (a `raag
+    ingest` of the same files, say), if any: that state needs no run of its own."""
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=documents.key, asset_partitions=[tenant]), limit=1
+    ).records
+    if not records or records[0].asset_materialization is None:
+        return None
+    value = records[0].asset_materialization.metadata.get(LANDING_STATE)
+    return value.value if value is not None else None  # type: ignore[return-value]
 
 
 @dg.schedule(

@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import sys
 import threading
 import warnings
@@ -17,6 +18,7 @@ from rich.table import Table
 from raag_assets import db, graph_store, store
 from raag_assets.errors import RaagError
 from raag_assets.graph.model import EDGE_TYPES
+from raag_assets.lifecycle import STOP_GRACE, supervise
 from raag_assets.settings import dagster_home
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -57,6 +59,7 @@ def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
     """Land files (or folders) for a tenant and materialise its partition through Dagster."""
     from raag_assets.ingest import ingest as run_ingest
 
+    _step_output_to_log()
     with _progress(tenant, enabled=not as_json):
         summary = run_ingest(list(paths), tenant)
     if as_json:
@@ -65,6 +68,16 @@ def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
         _print_summary(summary)
     if not summary.success:
         sys.exit(1)
+
+
+def _step_output_to_log() -> None:
+    """Step processes write their console output to RAAG_HOME/logs/steps.log (read by
+    raag_assets/preload.py), so the terminal shows our lines and progress bar only."""
+    from raag_assets.settings import raag_home
+
+    logs = raag_home() / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("RAAG_STEP_LOG", str(logs / "steps.log"))
 
 
 def _retrieval_options(f: Any) -> Any:
@@ -355,6 +368,7 @@ def delete(tenant: str, doc_id: str, as_json: bool) -> None:
     """Retract one document: its rows and edges go, references to it are parked again."""
     from raag_assets.ingest import delete_document
 
+    _step_output_to_log()
     summary = delete_document(tenant, doc_id)
     if as_json:
         click.echo(json.dumps(summary.as_dict(), indent=2))
@@ -396,7 +410,8 @@ def ui(port: int, host: str) -> None:
     )
     dagster = str(Path(sys.executable).parent / "dagster")
     err.print(f"Dagster UI on http://{host}:{port}  (DAGSTER_HOME={os.environ['DAGSTER_HOME']})")
-    os.execv(dagster, [dagster, "dev", *target, "--host", host, "--port", str(port)])
+    code = supervise([dagster, "dev", *target, "--host", host, "--port", str(port)])
+    sys.exit(code)
 
 
 @main.command()
@@ -410,7 +425,13 @@ def serve(port: int, host: str) -> None:
 
     with db.connect():
         pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before serving
-    uvicorn.run(create_app(), host=host, port=port, log_level="info")
+    # uvicorn re-raises SIGTERM once it has shut down; exiting normally on it (as on SIGINT)
+    # lets the embedded Postgres this process started stop too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    # Open connections get STOP_GRACE seconds to finish, then the server exits regardless.
+    uvicorn.run(
+        create_app(), host=host, port=port, log_level="info", timeout_graceful_shutdown=STOP_GRACE
+    )
 
 
 @main.group(name="api-key")
@@ -453,6 +474,8 @@ def conformance(reason: str | None) -> None:
     from raag_assets.definitions import default_resources
     from raag_assets.ingest import local_instance
 
+    _step_output_to_log()
+
     resources, instance = default_resources(), local_instance()
     if reason is not None:
         folder = golden.new_version(reason, resources, instance)
@@ -492,6 +515,8 @@ def eval_(
     from raag_assets.ingest import ingest as run_ingest
     from raag_assets.search import default_embed
     from raag_assets.settings import raag_home
+
+    _step_output_to_log()
 
     data = evaluation.subset(evaluation.load_beir(folder, split), max_queries, max_docs)
     tenant = tenant or f"beir-{folder.name.lower()}"[:40]

@@ -7,7 +7,9 @@ from typing import Any
 import psycopg
 from psycopg.types.json import Jsonb
 
+from raag_assets import frames
 from raag_assets.db import load_sql
+from raag_assets.frames import copy_frame
 from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, edge_id, ordered
 from raag_assets.graph.terms import Term
 from raag_assets.identity import canonical_json, sha256_hex
@@ -33,39 +35,12 @@ def replace_edges(
     section_order: dict[str, int],
 ) -> int:
     conn.execute(load_sql("delete_edges_of_stage"), {"tenant": tenant, "stage": stage})
-    rows = []
-    seen: set[str] = set()
+    kept: dict[str, Edge] = {}
     for e in ordered(edges, section_order):
-        eid = edge_id(e)
-        if eid in seen:
-            continue
-        seen.add(eid)
-        rows.append(
-            {
-                "tenant": tenant,
-                "edge_id": eid,
-                "stage": stage,
-                "ordinal": len(rows),
-                "edge_type": e.edge_type,
-                "layer": e.layer,
-                "src_doc_id": e.src_doc_id,
-                "src_section_id": e.src_section_id,
-                "dst_doc_id": e.dst_doc_id,
-                "dst_section_id": e.dst_section_id,
-                "term": e.term,
-                "date_from": e.date_from,
-                "date_to": e.date_to,
-                "scope": e.scope,
-                "matched_text": e.matched_text,
-                "normalized_target": e.normalized_target,
-                "raw_target": e.raw_target,
-                "confidence": e.confidence,
-                "condition": e.condition,
-            }
-        )
-    with conn.cursor() as cur:
-        cur.executemany(load_sql("insert_edge"), rows)
-    return len(rows)
+        kept.setdefault(edge_id(e), e)  # the first of duplicates, in the stored order
+    return copy_frame(
+        conn, "edges", frames.EDGES, frames.edges_frame(tenant, stage, list(kept.items()))
+    )
 
 
 def replace_terms(conn: psycopg.Connection, tenant: str, terms: Sequence[Term]) -> None:

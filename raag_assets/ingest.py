@@ -62,10 +62,11 @@ class IngestSummary:
 def local_instance() -> dg.DagsterInstance:
     """The persistent Dagster instance under DAGSTER_HOME (default RAAG_HOME/dagster), shared
     with `raag ui`. Its storage is SQLite, or with RAAG_DAGSTER_STORAGE=postgres the
-    `dagster` database on raag's Postgres server (dagster-postgres)."""
+    `dagster` database on raag's Postgres server (dagster-postgres). Its run queue runs one
+    run per tenant at a time and RAAG_MAX_CONCURRENT_RUNS (default 4) in all."""
     home = dagster_home()
     home.mkdir(parents=True, exist_ok=True)
-    config = "telemetry:\n  enabled: false\n"
+    config = "telemetry:\n  enabled: false\n" + run_queue_config()
     if os.environ.get("RAAG_DAGSTER_STORAGE", "sqlite") == "postgres":
         # The embedded server's address can change between starts: read from the environment.
         os.environ["RAAG_DAGSTER_PG_URL"] = db.dagster_storage_url()
@@ -73,6 +74,24 @@ def local_instance() -> dg.DagsterInstance:
     (home / "dagster.yaml").write_text(config)
     os.environ.setdefault("DAGSTER_HOME", str(home))
     return dg.DagsterInstance.get()
+
+
+def run_queue_config(max_runs: int | None = None) -> str:
+    """dagster.yaml's run queue: every run of ours is one tenant partition and carries its
+    key in the `dagster/partition` tag, so a limit of 1 per unique value of that tag keeps
+    two runs of one tenant (a backfill and a sensor run, say) from overlapping, while other
+    tenants go on; the global limit keeps a large backfill from taking the machine."""
+    limit = max_runs or int(os.environ.get("RAAG_MAX_CONCURRENT_RUNS", 4))
+    return (
+        "concurrency:\n"
+        "  runs:\n"
+        f"    max_concurrent_runs: {limit}\n"
+        "    tag_concurrency_limits:\n"
+        "      - key: dagster/partition\n"
+        "        value:\n"
+        "          applyLimitPerUniqueValue: true\n"
+        "        limit: 1\n"
+    )
 
 
 def land(paths: Iterable[Path], folder: Path) -> tuple[list[str], list[tuple[str, str]]]:
@@ -136,7 +155,7 @@ def ingest(
     instance: dg.DagsterInstance | None = None,
 ) -> IngestSummary:
     """Land `paths` for `tenant` and materialise its partition; summarise from the store."""
-    from raag_assets.definitions import build_defs, default_resources
+    from raag_assets.definitions import default_resources
 
     validate_tenant(tenant)
     resources = dict(resources or default_resources())
@@ -146,10 +165,7 @@ def ingest(
     register_tenant(tenant, postgres, instance)
     landed, refused = land(paths, landing.tenant_dir(tenant))
     summary = IngestSummary(tenant, landed=landed)
-    job = build_defs(resources).resolve_job_def("ingest_tenant")
-    result = job.execute_in_process(
-        partition_key=tenant, instance=instance, run_config=QUIET_RUN_CONFIG, raise_on_error=False
-    )
+    result = _execute(tenant, resources, instance)
     summary.run_id = result.run_id
     summary.stages = _stage_metadata(result)
     summary.checks = {
@@ -171,7 +187,45 @@ def ingest(
     return summary
 
 
-def _stage_metadata(result: dg.ExecuteInProcessResult) -> dict[str, dict[str, Any]]:
+def _execute(
+    tenant: str, resources: dict[str, dg.ConfigurableResource], instance: dg.DagsterInstance
+) -> Any:
+    """Run the tenant's ingest job. On a persistent instance (`raag ingest`, the UI) its steps
+    run in their own processes, graph stages beside embeddings; an ephemeral instance (tests,
+    embedding raag as a library) or RAAG_EXECUTOR=in_process runs them one after another here.
+    """
+    from raag_assets.definitions import build_defs, resources_config
+
+    if instance.is_ephemeral or os.environ.get("RAAG_EXECUTOR") == "in_process":
+        job = build_defs(resources).resolve_job_def("ingest_tenant")
+        return job.execute_in_process(
+            partition_key=tenant,
+            instance=instance,
+            run_config=QUIET_RUN_CONFIG,
+            raise_on_error=False,
+        )
+    # Step processes get this process's database and landing root, not what their
+    # environment would make of empty settings.
+    config = resources_config(resources)
+    postgres: PostgresResource = resources["postgres"]  # type: ignore[assignment]
+    landing: LandingResource = resources["landing"]  # type: ignore[assignment]
+    config["postgres"]["config"]["database_url"] = db.database_url(
+        postgres.database_url or None, Path(postgres.home) if postgres.home else None
+    )
+    config["landing"]["config"]["root"] = str(landing.root_dir)
+    recon = dg.build_reconstructable_job(
+        "raag_assets.definitions", "ingest_job", reconstructable_kwargs={"resources": config}
+    )
+    return dg.execute_job(
+        recon,
+        instance=instance,
+        run_config=QUIET_RUN_CONFIG,
+        tags={"dagster/partition": tenant},
+        raise_on_error=False,
+    )
+
+
+def _stage_metadata(result: Any) -> dict[str, dict[str, Any]]:
     """Each materialised asset's numeric and text metadata (tables and previews left out)."""
     stages: dict[str, dict[str, Any]] = {}
     for event in result.get_asset_materialization_events():

@@ -10,8 +10,10 @@ import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
+from raag_assets import frames
 from raag_assets.chunking import Chunk
 from raag_assets.db import load_sql
+from raag_assets.frames import copy_frame
 from raag_assets.parsing import Line, ParsedDocument
 from raag_assets.sectioning import Section
 
@@ -183,46 +185,15 @@ def replace_sections(
     """
     key = {"tenant": tenant, "doc_id": doc.doc_id}
     kept = dict(conn.execute(load_sql("select_chunk_embeddings_of_document"), key).fetchall())
+    # a chunk is live (found by retrieval) when its document is the live version
+    (live,) = conn.execute(load_sql("select_document_is_live"), key).fetchone()
     conn.execute(load_sql("delete_chunks_of_document"), key)
     conn.execute(load_sql("delete_sections_of_document"), key)
-    with conn.cursor() as cur:
-        cur.executemany(
-            load_sql("insert_section"),
-            [
-                {
-                    "tenant": tenant,
-                    "section_id": s.section_id,
-                    "doc_id": s.doc_id,
-                    "ordinal": s.ordinal,
-                    "label": s.label,
-                    "heading": s.heading,
-                    "level": s.level,
-                    "parent_id": s.parent_id,
-                    "page_start": s.page_start,
-                    "page_end": s.page_end,
-                    "text": s.text,
-                }
-                for s in sections
-            ],
-        )
-        cur.executemany(
-            load_sql("insert_chunk"),
-            [
-                {
-                    "tenant": tenant,
-                    "doc_id": c.doc_id,
-                    "chunk_index": c.chunk_index,
-                    "section_id": c.section_id,
-                    "content": c.content,
-                    "content_hash": c.content_hash,
-                    "token_count": c.token_count,
-                    "tags": doc.tags,
-                    "metadata": Jsonb(doc.metadata),
-                    "embedding": kept.get(c.content_hash),
-                }
-                for c in chunks
-            ],
-        )
+    copy_frame(conn, "sections", frames.SECTIONS, frames.sections_frame(tenant, sections))
+    chunk_rows = frames.chunks_frame(
+        tenant, chunks, tags=doc.tags, metadata=Jsonb(doc.metadata), kept=kept, live=live
+    )
+    copy_frame(conn, "chunks", frames.CHUNKS, chunk_rows)
     conn.execute(load_sql("mark_document_sectioned"), {**key, "version": version})
     return sum(1 for c in chunks if c.content_hash in kept)
 

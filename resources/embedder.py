@@ -4,13 +4,17 @@ import dagster as dg
 from pydantic import Field, PrivateAttr
 
 from raag_assets.chunking import ChunkPolicy
-from raag_assets.embedding import DEFAULT_MODEL, Embedder
+from raag_assets.embedding import DEFAULT_MODEL, Embedder, resolve_device
+
+
+def shared_embedder(model: str, batch_size: int, device: str | None = None) -> Embedder:
+    """One loaded model per process and device, however many runs or resources ask for it."""
+    return _embedder(model, batch_size, resolve_device(device))
 
 
 @functools.cache
-def shared_embedder(model: str, batch_size: int) -> Embedder:
-    """One loaded model per process, however many runs or resources ask for it."""
-    return Embedder(model, batch_size=batch_size)
+def _embedder(model: str, batch_size: int, device: str) -> Embedder:
+    return Embedder(model, batch_size=batch_size, device=device)
 
 
 class EmbedderResource(dg.ConfigurableResource):
@@ -18,13 +22,16 @@ class EmbedderResource(dg.ConfigurableResource):
 
     model: str = Field(default=DEFAULT_MODEL, description="model name or local path")
     batch_size: int = Field(default=32, ge=1, le=1024)
+    device: str = Field(
+        default="", description="auto, cpu or cuda[:N]; empty = RAAG_EMBED_DEVICE, else auto"
+    )
     max_chunk_tokens: int = Field(
         default=200, ge=32, description="chunk size; at most the model's window"
     )
     _embedder: Embedder = PrivateAttr()
 
     def setup_for_execution(self, context: dg.InitResourceContext) -> None:
-        self._embedder = shared_embedder(self.model, self.batch_size)
+        self._embedder = shared_embedder(self.model, self.batch_size, self.device or None)
         if self.max_chunk_tokens > self._embedder.max_tokens:
             raise ValueError(
                 f"max_chunk_tokens={self.max_chunk_tokens} exceeds the window of {self.model} "

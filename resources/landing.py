@@ -29,15 +29,24 @@ class LandingResource(dg.ConfigurableResource):
         if not self.root_dir.is_dir():
             return out
         for folder in sorted(p for p in self.root_dir.iterdir() if p.is_dir()):
-            if not TENANT_RE.match(folder.name):
-                continue
-            stats = [
+            if TENANT_RE.match(folder.name):
+                out[folder.name] = self.fingerprint(folder.name)
+        return out
+
+    def fingerprint(self, tenant: str) -> str:
+        """One tenant folder's fingerprint (see `fingerprints`); the documents stage records
+        the one it read, so the sensor does not run a state a materialisation covered."""
+        folder = self.tenant_dir(tenant)
+        stats = (
+            [
                 f"{p.name}\t{p.stat().st_size}\t{p.stat().st_mtime_ns}"
                 for p in sorted(folder.iterdir())
                 if p.is_file() and not p.name.startswith(".")
             ]
-            out[folder.name] = sha256_hex(*stats)[:16]
-        return out
+            if folder.is_dir()
+            else []
+        )
+        return sha256_hex(*stats)[:16]
 
     def files(self, tenant: str) -> list[Path]:
         """The tenant's document files in name order (sidecars and hidden files excluded)."""

@@ -34,9 +34,15 @@ _db_numbers = itertools.count(1)
 def _isolated_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """Nothing a test does touches the developer's ./.raag or DAGSTER_HOME."""
     home = tmp_path_factory.mktemp("raag_home")
-    saved = {k: os.environ.get(k) for k in ("RAAG_HOME", "DAGSTER_HOME", "RAAG_DATABASE_URL")}
+    saved = {
+        k: os.environ.get(k)
+        for k in ("RAAG_HOME", "DAGSTER_HOME", "RAAG_DATABASE_URL", "RAAG_EXECUTOR")
+    }
     os.environ["RAAG_HOME"] = str(home)
     os.environ.pop("DAGSTER_HOME", None)
+    # CLI tests run ingest in the test process; the step-per-process path is tested through
+    # a real `raag ingest` (test_cli.py) and the Dagster daemon (test_ui.py)
+    os.environ["RAAG_EXECUTOR"] = "in_process"
     os.environ.pop("RAAG_DATABASE_URL", None)
     yield home
     for key, value in saved.items():

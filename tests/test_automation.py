@@ -95,3 +95,25 @@ def test_downstream_stages_follow_an_upstream_partition_by_declarative_automatio
     }
     # the whole chain below it is requested for that tenant only, in one evaluation
     assert requested == {name: {"auto"} for name in requested}
+
+
+def test_landing_sensor_skips_a_folder_state_an_ingest_already_covered(make_store, tmp_path):
+    store = make_store()
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    assert store.ingest([tmp_path / "expenses.txt"], "covered").success
+    sensor = build_defs(store.resources).resolve_sensor_def("landing_sensor")
+    landing = store.resources["landing"]
+
+    def evaluate(cursor):
+        ctx = dg.build_sensor_context(
+            instance=store.instance, cursor=cursor, resources={"landing": landing}
+        )
+        return sensor(ctx)
+
+    # the sensor has never seen the folder, but `raag ingest` materialised this very state
+    first = evaluate(None)
+    assert isinstance(first, dg.SkipReason)
+    # a file changed after that ingest is a state no run covered: one run for the tenant
+    shutil.copy(EXAMPLES / "leave-policy.md", store.landing_root / "covered" / "leave-policy.md")
+    second = evaluate(None)
+    assert [r.partition_key for r in second.run_requests] == ["covered"]

@@ -177,3 +177,42 @@ def test_unreachable_database_is_one_line(monkeypatch):
     assert result.exit_code == 3
     assert result.output.startswith("error: database unavailable:")
     assert result.output.strip().count("\n") == 0
+
+
+def test_raag_ingest_prints_our_lines_not_library_warnings(tmp_path):
+    """A real `raag ingest` (steps in their own processes): a section longer than the model's
+    window (the tokenizer would warn) and still only raag's own lines on the terminal."""
+    import os
+    import subprocess
+    import sys
+
+    long_text = "# Long Rules\n\n## 1 Scope\n\n" + " ".join(
+        f"Rule {i} applies to every employee who travels for work." for i in range(120)
+    )
+    (tmp_path / "long.md").write_text(long_text, encoding="utf-8")
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    env = {**os.environ, "RAAG_HOME": str(tmp_path / "home")}
+    for key in ("RAAG_EXECUTOR", "DAGSTER_HOME", "RAAG_DATABASE_URL", "RAAG_STEP_LOG"):
+        env.pop(key, None)
+    raag = str(Path(sys.executable).parent / "raag")
+    done = subprocess.run(
+        [
+            raag,
+            "ingest",
+            str(tmp_path / "long.md"),
+            str(tmp_path / "expenses.txt"),
+            "--tenant",
+            "t",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    printed = done.stdout + done.stderr
+    assert "tenant t: ok — 2 documents" in printed
+    for noise in ("Token indices sequence length", "Warning", "DEBUG", "dagster - "):
+        assert noise not in printed, printed
+    # the steps' own console output went to the log, not the terminal
+    assert "STEP_WORKER_STARTED" in (tmp_path / "home" / "logs" / "steps.log").read_text()

@@ -2,6 +2,7 @@
 (BEIR layout, ../shared/data/scifact) through the real pipeline next to the BM25 baseline."""
 
 import math
+import os
 from pathlib import Path
 
 import pytest
@@ -9,15 +10,17 @@ import pytest
 from raag_assets import evaluation
 from raag_assets.errors import RaagError
 
-# the shared data sits next to the checkout; a checkout elsewhere on this machine finds it here
-SCIFACT = next(
-    p
-    for p in (
-        Path(__file__).resolve().parents[2] / "shared" / "data" / "scifact",
-        Path("/work/shared/data/scifact"),
-    )
-    if (p / "corpus.jsonl").is_file()
-)
+
+def shared_data() -> Path:
+    """The shared data: $RAAG_SHARED if set, else `shared/` beside the checkout (../shared)."""
+    root = os.environ.get("RAAG_SHARED")
+    path = Path(root) if root else Path(__file__).resolve().parents[2] / "shared"
+    if not (path / "data" / "scifact" / "corpus.jsonl").is_file():
+        raise FileNotFoundError(f"no data/scifact under {path}: set RAAG_SHARED")
+    return path
+
+
+SCIFACT = shared_data() / "data" / "scifact"
 
 
 def test_metrics_on_hand_worked_rankings():

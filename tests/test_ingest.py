@@ -62,6 +62,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("006_api_keys",),
         ("007_live_chunk_counts",),
         ("008_document_dates",),
+        ("009_heading_vectors",),
     ]
 
 

@@ -22,8 +22,10 @@ from raag_assets.store import (
 from resources import LandingResource, PostgresResource
 
 from .checks import VERSIONS_CHECK, versions_check
+from .policy import retry_transient
 
 PARSER_VERSION = "2"
+LANDING_STATE = "landing_fingerprint"  # metadata key: the folder state this run read
 
 
 @dg.asset(
@@ -35,12 +37,15 @@ PARSER_VERSION = "2"
     description="The tenant's landed files, parsed (PDF, Markdown, text) and normalised, "
     "with metadata; unreadable files are skipped with a reason.",
 )
+@retry_transient
 def documents(
     context: dg.AssetExecutionContext, postgres: PostgresResource, landing: LandingResource
 ) -> dg.MaterializeResult:
     tenant = validate_tenant(context.partition_key)
     started = time.perf_counter()
     today = dt.date.today()  # a new version that states no date is in force from today
+    # read before the files: a change made while this runs makes the sensor run again
+    folder_state = landing.fingerprint(tenant)
     added, changed, unchanged, versions = [], [], [], []
     returned: dict[str, str] = {}
     parsed: dict[str, ParsedDocument] = {}
@@ -103,6 +108,7 @@ def documents(
             "skipped_files": dg.MetadataValue.md(_skipped_table(skipped)),
             "preview": dg.MetadataValue.md(_preview(parsed)),
             "seconds": round(time.perf_counter() - started, 2),
+            LANDING_STATE: folder_state,
         },
     )
 

@@ -10,7 +10,7 @@ from resources import PostgresResource, SpacyResource
 
 from .checks import ENDPOINTS_CHECK, endpoints_check
 from .graph_metadata import edge_metadata, errors_table, timing, unchanged
-from .policy import FOLLOW_UPSTREAM
+from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
 EDGES_VERSION = "3"  # 3: terms of art, citation forms, cue families, scopes, limits, topics
@@ -29,6 +29,7 @@ EDGES_VERSION = "3"  # 3: terms of art, citation forms, cue families, scopes, li
     "precedes, applies_to, effective_on, applies_to_scope; defined terms, section topics, and "
     "references parked for later layers.",
 )
+@retry_transient
 def edges(
     context: dg.AssetExecutionContext, postgres: PostgresResource, nlp: SpacyResource
 ) -> dg.MaterializeResult:

@@ -7,8 +7,8 @@ from collections.abc import Callable, Sequence
 import dagster as dg
 import psycopg
 
-from raag_assets import graph_store
-from raag_assets.graph.model import EDGE_TYPES, Edge, SectionInfo
+from raag_assets import frames, graph_store
+from raag_assets.graph.model import EDGE_TYPES, Edge, SectionInfo, edge_id
 
 from .checks import endpoints_check
 
@@ -40,7 +40,22 @@ def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dic
         f"{_cell(_target(e, labels))} | {_cell(e.matched_text)} | {e.confidence:.2f} |"
         for e in edges[:SAMPLE]
     ]
+    shown = [(edge_id(e), e) for e in edges[:SAMPLE]]
     return {
+        **frames.table_metadata(
+            frames.EDGES,
+            len({edge_id(e) for e in edges}),
+            frames.EDGES_LINEAGE,
+            frames.edges_frame("", "", shown).select(
+                "edge_type",
+                "layer",
+                "src_section_id",
+                "dst_doc_id",
+                "dst_section_id",
+                "matched_text",
+                "confidence",
+            ),
+        ),
         "edges": len(edges),
         **{f"edges_{t}": by_type[t] for t in EDGE_TYPES if by_type[t]},
         **{f"layer_{layer}": by_layer[layer] for layer in (1, 2, 3) if by_layer[layer]},

@@ -6,15 +6,17 @@ import psycopg
 from raag_assets import graph_store
 from raag_assets.graph.build import titled
 from raag_assets.graph.references import Corpus
-from raag_assets.graph.semantic import resolve_semantic
+from raag_assets.graph.semantic import heading_text, resolve_semantic
 from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
+from raag_assets.vector_cache import HeadingVectors
 from resources import EmbedderResource, PostgresResource
 
 from .checks import ENDPOINTS_CHECK, PARKED_CHECK, endpoints_check, parked_check
 from .embeddings import embeddings
 from .graph_metadata import downstream_fingerprint, edge_metadata, timing, unchanged
-from .policy import FOLLOW_UPSTREAM
+from .policy import FOLLOW_UPSTREAM, retry_transient
+from .topic_links import topic_links
 
 RESOLVED_REFERENCES_VERSION = "1"
 
@@ -22,7 +24,7 @@ RESOLVED_REFERENCES_VERSION = "1"
 @dg.asset(
     partitions_def=tenants,
     automation_condition=FOLLOW_UPSTREAM,
-    deps=[embeddings],
+    deps=[topic_links, embeddings],  # the two branches meet here
     code_version=RESOLVED_REFERENCES_VERSION,
     group_name="graph",
     kinds={"postgres", "pytorch"},
@@ -33,6 +35,7 @@ RESOLVED_REFERENCES_VERSION = "1"
     description="Layer 3: parked references matched to section headings by embedding "
     "similarity (threshold and ranked candidates); the rest stay parked with their reason.",
 )
+@retry_transient
 def resolved_references(
     context: dg.AssetExecutionContext, postgres: PostgresResource, embedder: EmbedderResource
 ) -> dg.MaterializeResult:
@@ -52,7 +55,9 @@ def resolved_references(
         corpus = Corpus(docs, secs, graph_store.superseded_documents(conn, tenant))
         rows = graph_store.unresolved(conn, tenant)
         parked = [ref for _, ref, _ in rows]
-        found, still = resolve_semantic(parked, corpus, embedder.embedder.embed)
+        model = embedder.embedder
+        headings = HeadingVectors(conn, tenant, model.model_name, model.embed)
+        found, still = resolve_semantic(parked, corpus, model.embed, headings)
         reasons = {(p.src_section_id, p.matched_text): p for p in still}
         with conn.transaction():
             graph_store.replace_edges(
@@ -70,6 +75,7 @@ def resolved_references(
                     )
             if fingerprint:
                 graph_store.set_fingerprint(conn, tenant, "resolved_references", fingerprint)
+            headings.prune(heading_text(s) for s in secs if s.heading)
         checks = _checks(conn, tenant)
     return dg.MaterializeResult(
         check_results=checks,
@@ -77,6 +83,8 @@ def resolved_references(
             **edge_metadata(found, secs),
             "resolved": len(found),
             "still_parked": len(still),
+            "heading_vectors_cached": headings.hits,
+            "heading_vectors_embedded": headings.misses,
             **timing(started, len(secs)),
         },
     )

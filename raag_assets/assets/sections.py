@@ -2,7 +2,9 @@ import time
 
 import dagster as dg
 
+from raag_assets import frames
 from raag_assets.chunking import CHUNKER_VERSION, chunk_sections
+from raag_assets.db import load_sql
 from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from raag_assets.sectioning import SECTIONER_VERSION, build_sections
@@ -11,7 +13,7 @@ from resources import EmbedderResource, PostgresResource
 
 from .checks import SECTIONS_CHECK, sections_check
 from .documents import documents
-from .policy import FOLLOW_UPSTREAM
+from .policy import FOLLOW_UPSTREAM, retry_transient
 
 SECTIONS_VERSION = f"{SECTIONER_VERSION}.{CHUNKER_VERSION}"
 
@@ -27,6 +29,7 @@ SECTIONS_VERSION = f"{SECTIONER_VERSION}.{CHUNKER_VERSION}"
     description="Section tree per document (1 / 1.1, Section N, Article IV, Markdown and PDF "
     "headings) and its chunks, sized to the embedding model's window.",
 )
+@retry_transient
 def sections(
     context: dg.AssetExecutionContext, postgres: PostgresResource, embedder: EmbedderResource
 ) -> dg.MaterializeResult:
@@ -66,6 +69,7 @@ def sections(
             {"t": tenant},
         ).fetchone()
         check = sections_check(conn, tenant)
+        preview = frames.read_frame(conn, load_sql("select_sections_preview"), {"tenant": tenant})
     return dg.MaterializeResult(
         check_results=[check],
         metadata={
@@ -77,6 +81,7 @@ def sections(
             "max_chunk_tokens": policy.max_tokens,
             "preview": dg.MetadataValue.md(_preview(rebuilt)),
             "seconds": round(time.perf_counter() - started, 2),
+            **frames.table_metadata(frames.SECTIONS, totals[0], frames.SECTIONS_LINEAGE, preview),
         },
     )
 

@@ -9,7 +9,7 @@ from resources import PostgresResource
 from .checks import ENDPOINTS_CHECK
 from .edges import edges
 from .graph_metadata import rebuild_stage
-from .policy import FOLLOW_UPSTREAM
+from .policy import FOLLOW_UPSTREAM, retry_transient
 
 TERM_USES_VERSION = "2"  # 2: terms of art only, longest match, headings
 
@@ -25,6 +25,7 @@ TERM_USES_VERSION = "2"  # 2: terms of art only, longest match, headings
     description="uses_term edges: every section that uses a term defined elsewhere, linked to "
     "the defining section (own document first, then cited documents).",
 )
+@retry_transient
 def term_uses(
     context: dg.AssetExecutionContext, postgres: PostgresResource
 ) -> dg.MaterializeResult:

@@ -8,7 +8,7 @@ from resources import PostgresResource
 
 from .checks import ENDPOINTS_CHECK
 from .graph_metadata import rebuild_stage
-from .policy import FOLLOW_UPSTREAM
+from .policy import FOLLOW_UPSTREAM, retry_transient
 from .term_uses import term_uses
 
 TOPIC_LINKS_VERSION = "2"  # 2: heading topics, threshold 0.15
@@ -25,6 +25,7 @@ TOPIC_LINKS_VERSION = "2"  # 2: heading topics, threshold 0.15
     description="topically_related edges: each section's closest sections in other documents "
     "by Jaccard overlap of their topic arrays.",
 )
+@retry_transient
 def topic_links(
     context: dg.AssetExecutionContext, postgres: PostgresResource
 ) -> dg.MaterializeResult:

@@ -25,24 +25,30 @@ def resolve_semantic(
     parked: Sequence[Unresolved],
     corpus: Corpus,
     embed: Callable[[list[str]], np.ndarray],
+    heading_vectors: Callable[[list[str]], np.ndarray] | None = None,
 ) -> tuple[list[Edge], list[Unresolved]]:
     """Edges for the references whose best heading is similar enough; the rest stay parked
-    with their ranked candidates and the reason."""
+    with their ranked candidates and the reason.
+
+    `heading_vectors` embeds heading texts (default `embed`); a caller may answer it from a
+    cache keyed by the text's hash, since headings rarely change between runs. Only the
+    headings some reference can reach are embedded: one naming its document needs that
+    document's headings alone."""
     eligible = [p for p in parked if p.kind == "named_section"]
     if not eligible:
         return [], list(parked)
     sections = [s for s in corpus.sections if s.heading]
-    vectors = embed([heading_text(s) for s in sections])
+    pools = [_pool(p, corpus, sections) for p in eligible]
+    needed = sorted(set().union(*pools))
+    vectors = np.zeros((len(sections), 0), dtype=np.float32)
+    if needed:
+        found = (heading_vectors or embed)([heading_text(sections[i]) for i in needed])
+        vectors = np.zeros((len(sections), found.shape[1]), dtype=np.float32)
+        vectors[needed] = found
     queries = embed([p.normalized_target for p in eligible])
     edges: list[Edge] = []
     still: list[Unresolved] = [p for p in parked if p.kind != "named_section"]
-    for p, q in zip(eligible, queries, strict=True):
-        target_doc = corpus.find_doc(p.target_doc)[0] if p.target_doc else None
-        pool = [
-            i
-            for i, s in enumerate(sections)
-            if s.doc_id != p.src_doc_id and (p.target_doc is None or s.doc_id == target_doc)
-        ]
+    for p, q, pool in zip(eligible, queries, pools, strict=True):
         if not pool:
             still.append(replace(p, reason=f"{p.reason}; no candidate sections"))
             continue
@@ -80,3 +86,14 @@ def resolve_semantic(
             )
             still.append(replace(p, reason=why, candidates=ranked))
     return edges, still
+
+
+def _pool(p: Unresolved, corpus: Corpus, sections: Sequence[SectionInfo]) -> list[int]:
+    """Indexes of the sections a reference may resolve to: not in its own document, and in
+    the document it names if it names one."""
+    target_doc = corpus.find_doc(p.target_doc)[0] if p.target_doc else None
+    return [
+        i
+        for i, s in enumerate(sections)
+        if s.doc_id != p.src_doc_id and (p.target_doc is None or s.doc_id == target_doc)
+    ]

@@ -1,3 +1,4 @@
+-- The row-by-row insert that binary COPY replaced; benchmarks/bench_copy.py measures both.
 INSERT INTO edges (tenant_id, edge_id, stage, ordinal, edge_type, layer, src_doc_id,
                    src_section_id, dst_doc_id, dst_section_id, term, date_from, date_to, scope,
                    matched_text, normalized_target, raw_target, confidence, condition)
