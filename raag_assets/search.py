@@ -119,6 +119,9 @@ def search(
             if h.section_id in sections
         ]
         known = {cand.section.section_id for cand in candidates}
+        # A document the query names is the one asked about, even if superseded.
+        stand_ins = [cand for cand in candidates if cand.section.doc_id not in analysis.doc_ids]
+        candidates.extend(_in_force(c, tenant, stand_ins, known, superseded, history, as_of))
         frontier = list(candidates)
         for depth in range(1, max_expansion_hops + 1):
             budget = max_expanded - sum(1 for cand in candidates if not cand.hit)
@@ -147,6 +150,8 @@ def search(
     enrich.score(candidates, edges, as_of, scope_context)
     ordered = enrich.ranked(candidates)
     found = enrich.conflicts(ordered, edges, doc_edges, as_of, scope_context)
+    enrich.order_conflicts(ordered, found)
+    ordered = enrich.ranked(ordered)
     timings["scoring"] = clock.lap()
     result = _assemble(
         query, tenant, analysis, ordered, edges, doc_edges, found, as_of, scope_context
@@ -201,6 +206,40 @@ def _caller_hits(
         if section_id and section_id not in hits:
             hits[section_id] = Hit(section_id, score, chunk_index=r.get("chunk_index"))
     return list(hits.values())
+
+
+def _in_force(
+    conn: psycopg.Connection,
+    tenant: str,
+    hits: list[Candidate],
+    known: set[str],
+    superseded: set[str],
+    history: bool,
+    as_of: dt.date | None,
+) -> list[Candidate]:
+    """The sections that replaced superseded hits, following the versions forward until one
+    is current (or in force on `as_of`). They stand in for the hit at depth 0."""
+    out: list[Candidate] = []
+    frontier = [h for h in hits if h.section.superseded]
+    for _ in range(enrich.MAX_VERSION_STEPS):
+        if not frontier:
+            break
+        edges = _edges(conn, tenant, [f.section.section_id for f in frontier])
+        steps = enrich.successors(frontier, edges, known, as_of)
+        loaded = _sections(conn, tenant, [st.section_id for st in steps], superseded, history)
+        frontier = [
+            Candidate(
+                loaded[st.section_id],
+                0,
+                st.base,
+                via=st.edge,
+                via_from=st.source.section.section_id,
+            )
+            for st in steps
+            if st.section_id in loaded
+        ]
+        out.extend(frontier)
+    return out
 
 
 # --- loading ----------------------------------------------------------------------------
@@ -391,6 +430,12 @@ def _reason(c: Candidate, names: dict[str, dict[str, str]]) -> str:
             if rank
         )
         head = f"direct hit ({ranks or 'caller candidate'}, score {c.hit.score:.4f})"
+    elif c.via and c.via.edge_type == "supersedes":
+        src = names.get(c.via_from or "", {})
+        head = (
+            f"version in force: replaces the hit {src.get('doc_id')} § {src.get('label')} "
+            f"({c.via.matched_text})"
+        )
     else:
         src = names.get(c.via_from or "", {})
         head = (

@@ -64,6 +64,41 @@ def test_superseded_revision_is_penalised_and_loses_its_conflict(run):
     assert "superseded" in [a["kind"] for a in old["score_breakdown"]["adjustments"]]
 
 
+@pytest.mark.parametrize("k", [1, 2, 8])
+@pytest.mark.parametrize("query", ["annual leave", "How many days of annual leave do I get?"])
+def test_the_version_in_force_answers_above_the_superseded_one(run, query, k):
+    res = run(query, k=k)
+    ranks = {where(r): r["rank"] for r in res.results}
+    current, old = ("leave-policy", "3.1"), ("leave-policy-rev-a", "3.1")
+    assert current in ranks, f"the current entitlement is missing at k={k}"
+    assert "30 days" in res.results[ranks[current] - 1]["text"]
+    if k == 1:  # the one hit is the entitlement; its version in force leads
+        assert where(res.results[0]) == current
+    assert ranks[current] < ranks.get(old, 10**6)
+    for c in res.retrieval_summary["conflicts"]:  # every winner outranks its loser
+        loser = next(x for x in c["between"] if x != c["winner"])
+        winner_key = (c["winner"]["doc_id"], c["winner"]["label"])
+        assert ranks[winner_key] < ranks[(loser["doc_id"], loser["label"])]
+
+
+def test_a_superseded_hit_brings_in_the_section_that_replaced_it(run):
+    res = run("25 days of paid annual leave in each calendar year", k=1)
+    first, *rest = res.results
+    by = {where(r): r for r in res.results}
+    assert where(first) == ("leave-policy", "3.1")
+    assert by[("leave-policy", "3.1")]["provenance"]["edge_type"] == "supersedes"
+    assert by[("leave-policy", "3.1")]["retrieval_reason"].startswith("version in force")
+    assert by[("leave-policy-rev-a", "3.1")]["conflict"]["lost_to"]["doc_id"] == "leave-policy"
+
+
+def test_no_successor_when_as_of_falls_in_the_earlier_versions_period(run):
+    res = run("25 days of paid annual leave in each calendar year", k=1, as_of_date="2022-06-01")
+    assert where(res.results[0]) == ("leave-policy-rev-a", "3.1")
+    assert not any(
+        r["provenance"] and r["provenance"]["edge_type"] == "supersedes" for r in res.results
+    )
+
+
 def test_scope_context_boosts_matching_rules(run):
     res = run("annual leave entitlement", k=5, scope_context="part-time")
     part = next(r for r in res.results if where(r) == ("leave-policy", "3.2"))

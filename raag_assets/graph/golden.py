@@ -62,6 +62,9 @@ def found_keys(edges: Iterable[Mapping[str, Any]]) -> dict[str, set[tuple[str, s
     for e in edges:
         t = e["edge_type"]
         src = _endpoint(e["src_doc_id"], e["src_label"])
+        if t == "supersedes":  # a document-level relation; section links only refine it
+            out.setdefault(t, set()).add(_key(t, e["src_doc_id"], e["dst_doc_id"] or ""))
+            continue
         if t in TERM_TYPES:
             dst = e["normalized_target"]
         elif e["dst_doc_id"]:
