@@ -2,6 +2,7 @@
 words, and pack them for the caller's LLM under a token budget with [n] citations and
 optional PII redaction."""
 
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -41,6 +42,75 @@ _STOP = {
 
 def _stems(text: str) -> set[str]:
     return {w.lower()[:5] for w in _WORD.findall(text) if w.lower() not in _STOP}
+
+
+# Sentence ends in raw text: a stop then whitespace (line breaks included) before a capital,
+# a digit or an opening mark; or a blank line (paragraph, heading or list item ends).
+_RAW_BREAK = re.compile(r"(?<=[.!?;:])\s+(?=[\"'“(\[A-Z0-9])|\n[ \t\f\v]*\n\s*")
+MAX_PASSAGE_SENTENCES = 3
+MAX_PASSAGE_CHARS = 700
+
+
+def raw_sentences(raw: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a piece of raw text, without surrounding whitespace."""
+    spans, cut = [], 0
+    for m in [*_RAW_BREAK.finditer(raw), None]:
+        stop = m.start() if m else len(raw)
+        piece = raw[cut:stop]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((cut + lead, cut + len(piece.rstrip())))
+        if m:
+            cut = m.end()
+    return spans
+
+
+def best_passage(
+    raw: str, query: str, prefer: tuple[int, int] | None = None
+) -> tuple[int, int] | None:
+    """The span of `raw` (a section's body as written) that answers `query`: the window of
+    at most MAX_PASSAGE_SENTENCES sentences sharing the most distinctive query words (by
+    5-letter stem, each weighted by how few sentences of the section have it), shortest
+    first among equals, then inside `prefer` (the retrieved chunk), then earliest. With no
+    shared word, the first sentence of `prefer`, else of the section."""
+    spans = raw_sentences(raw)
+    if not spans:
+        return None
+    wanted = _stems(query)
+    stems = [_stems(raw[s:e]) & wanted for s, e in spans]
+    df: dict[str, int] = {}
+    for found in stems:
+        for t in found:
+            df[t] = df.get(t, 0) + 1
+    weight = {t: math.log(1 + len(spans) / n) for t, n in df.items()}
+    best: tuple[float, int, bool, int] | None = None
+    chosen = None
+    for i in range(len(spans)):
+        matched: set[str] = set()
+        for width in range(1, MAX_PASSAGE_SENTENCES + 1):
+            j = i + width - 1
+            if j >= len(spans):
+                break
+            if width > 1 and spans[j][1] - spans[i][0] > MAX_PASSAGE_CHARS:
+                break
+            grown = matched | stems[j]
+            if width > 1 and grown == matched:
+                break  # a sentence that adds no query word only loosens the passage
+            matched = grown
+            value = round(sum(weight[t] for t in matched), 9)
+            if value <= 0:
+                break
+            inside = prefer is not None and prefer[0] <= spans[i][0] and spans[j][1] <= prefer[1]
+            key = (value, -width, inside, -i)
+            if best is None or key > best:
+                best, chosen = key, (spans[i][0], spans[j][1])
+    if chosen is not None:
+        return chosen
+    if prefer is not None:
+        inside = [sp for sp in spans if prefer[0] <= sp[0] < prefer[1]]
+        if inside:
+            return inside[0]
+    return spans[0]
 
 
 def compress(

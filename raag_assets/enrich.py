@@ -27,6 +27,7 @@ BOOST = {
     "higher_authority": 1.1,
     "scope_match": 1.2,
     "uses_defined_term": 1.1,
+    "named_document": 1.3,
 }
 PENALTY = {"superseded": 0.7, "scope_mismatch": 0.8}
 YIELD_MARGIN = 0.95  # a conflict's loser ends at most this fraction of its winner's score
@@ -70,6 +71,10 @@ class SectionView:
     topics: tuple[str, ...] = ()
     superseded: bool = False
     scopes: tuple[str, ...] = ()
+    char_start: int | None = None  # the section (heading included) in the raw text
+    char_end: int | None = None
+    text_start: int | None = None  # where its body begins in the raw text
+    body_raw: str | None = None  # the raw text of its body, for passages
 
     def valid_on(self, day: dt.date) -> bool | None:
         """Whether the section is in force on `day`; None when it states no dates."""
@@ -87,6 +92,7 @@ class Hit:
     vector_rank: int | None = None
     fulltext_rank: int | None = None
     chunk_index: int | None = None
+    chunk_span: tuple[int, int] | None = None  # the retrieved chunk in the raw text
 
 
 @dataclass(frozen=True)
@@ -281,6 +287,17 @@ def score(
                 Adjustment("superseded", PENALTY["superseded"], f"{c.section.doc_id} is superseded")
             )
         c.adjustments = adj
+
+
+def boost_named(
+    candidates: Sequence[Candidate], doc_ids: Sequence[str], words: Sequence[str]
+) -> None:
+    """Sections of the document the query names rank first among equals."""
+    for c in candidates:
+        if c.section.doc_id in doc_ids:
+            c.adjustments.append(
+                _boost("named_document", f"in {c.section.doc_id}, named by {' '.join(words)!r}")
+            )
 
 
 def _edge_boosts(

@@ -35,12 +35,19 @@ _KNOWN_KEYS = {
 
 @dataclass(frozen=True)
 class Line:
-    """One line of a document as laid out: normalised text, and for PDFs page and font."""
+    """One line of a document as laid out: normalised text, and for PDFs page and font.
+
+    `start`/`end` locate the line's text (without surrounding whitespace) in the document's
+    raw text: for text and Markdown the file as `open(path).read()` gives it (front matter
+    and BOM included, newlines universal), for PDFs the extracted text (pages joined by form
+    feeds). Lines made up by parsing (paragraph breaks) have none."""
 
     text: str
     page: int | None = None
     size: float | None = None
     bold: bool = False
+    start: int | None = None
+    end: int | None = None
 
 
 @dataclass(frozen=True)
@@ -122,13 +129,16 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
         if not data.startswith(b"%PDF-"):
             raise BadDocument("not a PDF: the file has a .pdf name but no %PDF header")
         raw_text, lines, pages, pdf_meta = _parse_pdf(data)
-        raw_text = raw_text.replace("\x00", "")  # Postgres text cannot hold NUL
+        raw_text = raw_text.replace("\x00", " ")  # Postgres text cannot hold NUL; keep offsets
         meta_in = {**pdf_meta, **sidecar}
     else:
-        text = decode_text(data)
-        text, front = split_front_matter(text)
-        raw_text = text
-        lines, pages = tuple(Line(normalize_line(s)) for s in text.splitlines()), None
+        # Offsets index the text as open() reads it: BOM kept, \r\n and \r read as \n.
+        bom = "\ufeff" if data.startswith(b"\xef\xbb\xbf") else ""
+        full = decode_text(data).replace("\r\n", "\n").replace("\r", "\n")
+        text, front = split_front_matter(full)
+        raw_text = bom + full
+        lines = tuple(_text_lines(text, len(raw_text) - len(text)))
+        pages = None
         meta_in = {**front, **sidecar}
         if not any(line.text for line in lines):
             raise BadDocument("no text content (only whitespace)")
@@ -137,6 +147,20 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
     meta = build_meta(meta_in, path.name)
     content_hash = sha256_hex(data, canonical_json(sidecar))
     return ParsedDocument(path.name, fmt, meta, raw_text, lines, pages, content_hash)
+
+
+def _text_lines(text: str, base: int) -> list[Line]:
+    """Lines of a text with their offsets (`base` = where `text` starts in the raw text)."""
+    out = []
+    pos = base
+    for raw in text.splitlines(keepends=True):
+        body = raw.rstrip("\n\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+        lead = len(body) - len(body.lstrip())
+        stripped = body.strip()
+        start = pos + lead
+        out.append(Line(normalize_line(body), start=start, end=start + len(stripped)))
+        pos += len(raw)
+    return out
 
 
 def decode_text(data: bytes) -> str:
@@ -270,6 +294,7 @@ def _parse_pdf(data: bytes) -> tuple[str, tuple[Line, ...], int, dict[str, Any]]
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             lines: list[Line] = []
             raw_pages: list[str] = []
+            offset = 0  # where the page starts in the raw text ("\f".join(raw_pages))
             for number, page in enumerate(pdf.pages, start=1):
                 page_lines = page.extract_text_lines(return_chars=True)
                 raw_pages.append("\n".join(item["text"] for item in page_lines))
@@ -280,8 +305,10 @@ def _parse_pdf(data: bytes) -> tuple[str, tuple[Line, ...], int, dict[str, Any]]
                     height = item["bottom"] - item["top"]
                     if bottom is not None and item["top"] - bottom > 0.5 * height:
                         lines.append(Line("", number))
-                    lines.append(_pdf_line(item, number))
+                    lines.append(_pdf_line(item, number, offset))
+                    offset += len(item["text"]) + 1  # the line and its "\n"
                     bottom = item["bottom"]
+                offset += 0 if page_lines else 1  # an empty page is "" then "\f"
             page_count = len(pdf.pages)
             info = pdf.metadata or {}
     except Exception as exc:  # pdfminer raises many unrelated types for damaged files
@@ -295,9 +322,11 @@ def _parse_pdf(data: bytes) -> tuple[str, tuple[Line, ...], int, dict[str, Any]]
     return "\f".join(raw_pages), tuple(lines), page_count, meta
 
 
-def _pdf_line(item: dict[str, Any], page: int) -> Line:
+def _pdf_line(item: dict[str, Any], page: int, offset: int) -> Line:
     chars = [c for c in item.get("chars", []) if c.get("text", "").strip()]
     sizes = Counter(round(float(c.get("size", 0)), 1) for c in chars)
     size = sizes.most_common(1)[0][0] if sizes else None
     bold = bool(chars) and all("bold" in str(c.get("fontname", "")).lower() for c in chars)
-    return Line(normalize_line(item["text"]), page, size, bold)
+    raw = item["text"]
+    start = offset + len(raw) - len(raw.lstrip())
+    return Line(normalize_line(raw), page, size, bold, start, start + len(raw.strip()))

@@ -65,7 +65,9 @@ def upsert_document(
             "page_count": doc.page_count,
             "raw_text": doc.raw_text,
             "text": doc.text,
-            "lines": Jsonb([[ln.text, ln.page, ln.size, ln.bold] for ln in doc.lines]),
+            "lines": Jsonb(
+                [[ln.text, ln.page, ln.size, ln.bold, ln.start, ln.end] for ln in doc.lines]
+            ),
         },
     )
 
@@ -132,6 +134,9 @@ def replace_sections(
                     "page_start": s.page_start,
                     "page_end": s.page_end,
                     "text": s.text,
+                    "char_start": s.char_start,
+                    "char_end": s.char_end,
+                    "text_start": next((o for o in s.offsets if o >= 0), None),
                 }
                 for s in sections
             ],
@@ -150,6 +155,8 @@ def replace_sections(
                     "tags": doc.tags,
                     "metadata": Jsonb(doc.metadata),
                     "embedding": kept.get(c.content_hash),
+                    "char_start": c.char_start,
+                    "char_end": c.char_end,
                 }
                 for c in chunks
             ],

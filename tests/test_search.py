@@ -169,3 +169,87 @@ def test_query_analysis():
     assert analyze("C# and F# are languages", docs).tags == ()
     with pytest.raises(InvalidFilter, match="empty"):
         analyze("#only-tags", docs)
+
+
+def test_every_result_cites_its_passage_by_offsets_into_the_file(run, demo_store):
+    from raag_assets import service
+    from tests.conftest import EXAMPLES
+
+    files = {p.stem: p for p in EXAMPLES.iterdir()}
+    res = run("Who approves working from home and how many days?", k=6, granularity="passage")
+    assert res.results
+    for r in res.results:
+        a, b = r["char_start"], r["char_end"]
+        assert a is not None and r["section_char_start"] <= a < b <= r["section_char_end"]
+        assert r["text"] == r["passage"]  # passage granularity: the minimal span
+        shown = service.show("demo", r["doc_id"], a, b, url=demo_store.url)
+        assert shown["text"] == r["passage"]
+        path = files[r["doc_id"]]
+        if path.suffix != ".pdf":
+            assert open(path, encoding="utf-8").read()[a:b] == r["passage"]  # noqa: SIM115
+    sections = run("Who approves working from home and how many days?", k=6)
+    assert [r["char_start"] for r in sections.results] == [r["char_start"] for r in res.results]
+    assert sum(len(r["text"]) for r in sections.results) > sum(
+        len(r["passage"]) for r in res.results
+    )
+
+
+def test_show_slices_the_raw_text(demo_store):
+    from raag_assets import service
+    from raag_assets.errors import DocumentNotFound
+
+    whole = service.show("demo", "wfh-policy", url=demo_store.url)
+    assert whole["text"].startswith("---") and whole["char_end"] == whole["length"]
+    part = service.show("demo", "wfh-policy", 4, 10, url=demo_store.url)
+    assert part["text"] == whole["text"][4:10] and part["char_end"] == 10
+    with pytest.raises(DocumentNotFound):
+        service.show("demo", "no-such-doc", url=demo_store.url)
+    with pytest.raises(InvalidFilter):
+        service.show("demo", "wfh-policy", 10, 4, url=demo_store.url)
+
+
+def test_a_query_that_names_its_document_is_answered_from_it():
+    from raag_assets.query_analysis import DocDescriptor, naming_words, resolve_document
+
+    docs = [
+        DocDescriptor(
+            "ip-1",
+            "INTELLECTUAL PROPERTY AGREEMENT by and between Nuance "
+            "Communications, Inc. and Cerence Inc. Dated as of September 30, 2019",
+        ),
+        DocDescriptor(
+            "ip-2",
+            "INTELLECTUAL PROPERTY AGREEMENT by and between HONEYWELL "
+            "INTERNATIONAL INC. and GARRETT MOTION INC. Dated as of September 27, 2018",
+        ),
+        DocDescriptor("rfc3501", "rfc3501 INTERNET MESSAGE ACCESS PROTOCOL - VERSION 4rev1"),
+        DocDescriptor("supply", "SUPPLY AGREEMENT between Acme Corp and Beta LLC"),
+    ]
+    assert naming_words("How many days of annual leave do I get?") == []
+    q = "Consider the Intellectual Property Agreement between Honeywell and Garrett; what is "
+    q += "licensed?"
+    assert resolve_document(q, docs).doc_ids == ("ip-2",)
+    assert resolve_document("under RFC 3501, when is a mailbox selected?", docs).doc_ids == (
+        "rfc3501",
+    )
+    named = resolve_document(
+        "Consider the Supply Agreement between Acme Corp and Beta LLC; what is the notice period?",
+        docs,
+    )
+    assert named.doc_ids == ("supply",) and {"acme", "beta"} <= set(named.words)
+    # an ambiguous name keeps every document it fits; one no document carries, none
+    assert resolve_document("What does the Intellectual Property Agreement say?", docs).doc_ids == (
+        "ip-1",
+        "ip-2",
+    )
+    assert resolve_document("Is Zorblat Corp bound by the Treaty of Ghent?", docs) is None
+
+
+def test_named_document_is_reported_and_ranked_first(run):
+    res = run("Under the Work From Home Policy, who approves equipment?", k=4)
+    named = res.retrieval_summary["query_analysis"]["named_document"]
+    assert named["doc_ids"] == ["wfh-policy"]
+    assert res.results[0]["doc_id"] == "wfh-policy"
+    assert "named_document" in [a["kind"] for a in res.results[0]["score_breakdown"]["adjustments"]]
+    plain = run("How many days of annual leave do I get?", k=2)
+    assert plain.retrieval_summary["query_analysis"]["named_document"] is None
