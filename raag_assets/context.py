@@ -2,6 +2,7 @@
 words, and pack them for the caller's LLM under a token budget with [n] citations and
 optional PII redaction."""
 
+import functools
 import math
 import re
 from collections.abc import Callable, Sequence
@@ -9,6 +10,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from raag_assets.chunking import SENTENCE_END
+from raag_assets.graph.dates import _MONTH as MONTH
+from raag_assets.graph.dates import DATE
 
 TokenCounter = Callable[[str], int]
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
@@ -51,6 +54,33 @@ MAX_PASSAGE_SENTENCES = 3
 MAX_PASSAGE_CHARS = 700
 
 
+_TERM = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
+# A date, or a month or year standing alone ("5th day of December 2008", "[•], 2020").
+_DATE_MENTION = re.compile(rf"{DATE}|\b{MONTH}\.?\s+(?:19|20)\d{{2}}\b|\b(?:19|20)\d{{2}}\b", re.I)
+_ASKS_DATE = re.compile(r"\b(?:when|dates?|dated)\b", re.I)
+_QUESTION_WORDS = {"which", "whose", "whom", "where", "why", "between", "under", "about", "did"}
+DATE_WORD = "<date>"  # what a sentence with a date "contains" for a query asking when
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+def passage_terms(text: str) -> set[str]:
+    """Snowball stems of a text's words, stop words left out ("governs", "governed" ->
+    "govern")."""
+    words = [w.lower().replace("’", "'").split("'")[0] for w in _TERM.findall(text)]
+    keep = [w for w in words if len(w) > 2 and w not in _STOP and w not in _QUESTION_WORDS]
+    return set(_stemmer().stemWords(keep))
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z0-9]+", text) if not w.isdigit()}
+
+
 def raw_sentences(raw: str) -> list[tuple[int, int]]:
     """(start, end) of each sentence of a piece of raw text, without surrounding whitespace."""
     spans, cut = [], 0
@@ -66,18 +96,30 @@ def raw_sentences(raw: str) -> list[tuple[int, int]]:
 
 
 def best_passage(
-    raw: str, query: str, prefer: tuple[int, int] | None = None
+    raw: str, query: str, prefer: tuple[int, int] | None = None, heading: str = ""
 ) -> tuple[int, int] | None:
     """The span of `raw` (a section's body as written) that answers `query`: the window of
     at most MAX_PASSAGE_SENTENCES sentences sharing the most distinctive query words (by
-    5-letter stem, each weighted by how few sentences of the section have it), shortest
+    Snowball stem, each weighted by how few sentences of the section have it; a question of
+    when also counts a stated date), shortest
     first among equals, then inside `prefer` (the retrieved chunk), then earliest. With no
-    shared word, the first sentence of `prefer`, else of the section."""
-    spans = raw_sentences(raw)
+    shared word, the first sentence of `prefer`, else of the section. A sentence that only
+    repeats the heading (a run-in title: "Section 11.03. Governing Law.") is not a passage."""
+    titled = _words(heading) | {"section", "article", "clause"}
+    spans = [
+        sp
+        for sp in raw_sentences(raw)
+        if not (_words(raw[sp[0] : sp[1]]) <= titled and sp[1] - sp[0] <= 150)
+    ] or raw_sentences(raw)
     if not spans:
         return None
-    wanted = _stems(query)
-    stems = [_stems(raw[s:e]) & wanted for s, e in spans]
+    wanted = passage_terms(query)
+    stems = [passage_terms(raw[s:e]) & wanted for s, e in spans]
+    if _ASKS_DATE.search(query):  # a question of when: a sentence stating a date answers
+        wanted.add(DATE_WORD)
+        for n, (s, e) in enumerate(spans):
+            if _DATE_MENTION.search(raw, s, e):
+                stems[n].add(DATE_WORD)
     df: dict[str, int] = {}
     for found in stems:
         for t in found:

@@ -45,12 +45,14 @@ class DocumentResolution:
     doc_ids: tuple[str, ...]
     words: tuple[str, ...]  # the query's naming words the document carries
     coverage: float  # their share of all the query's naming weight
+    rest: str = ""  # the query without those words: what is asked of the document
 
     def as_dict(self) -> dict[str, object]:
         return {
             "doc_ids": list(self.doc_ids),
             "words": list(self.words),
             "coverage": round(self.coverage, 3),
+            "query": self.rest,
         }
 
 
@@ -105,7 +107,23 @@ def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResol
         return None
     found = sorted(docs[i].doc_id for i in tied)
     matched = tuple(w for w in words if w in carried[tied[0]])
-    return DocumentResolution(tuple(found), matched, best)
+    return DocumentResolution(tuple(found), matched, best, without_words(query, set(matched)))
+
+
+def without_words(query: str, words: set[str]) -> str:
+    """The query with the words that named the document taken out: once the document is
+    chosen they would only pull in its title block and signature page."""
+    kept = []
+    last = 0
+    for m in _WORD.finditer(query):
+        parts = [p for p in _SPLIT.split(m.group(0).lower()) if p]
+        kept.append(query[last : m.start()])
+        if not (parts and all(p in words for p in parts)):
+            kept.append(m.group(0))
+        last = m.end()
+    kept.append(query[last:])
+    rest = " ".join("".join(kept).split())
+    return rest if re.search(r"[A-Za-z0-9]", rest) else query
 
 
 def _carries(word: str, vocab: set[str]) -> bool:

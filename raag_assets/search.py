@@ -123,12 +123,14 @@ def search(
         if query_results is not None:
             hits = _caller_hits(c, tenant, query_results)[:k]
         else:
-            hits = _retrieved_hits(c, analysis.query, tenant, embed_fn, plan)[:k]
+            # A named document is a filter now: its name words are not what is asked.
+            asked = analysis.named.rest if analysis.named else analysis.query
+            hits = _retrieved_hits(c, asked, tenant, embed_fn, plan)[:k]
         if analysis.named and query_results is None:
             # The named document answers first; the best of the others stay, fewer, so a
             # question that also needs another document can still reach it.
             named = _retrieved_hits(
-                c, analysis.query, tenant, embed_fn, replace(plan, doc_ids=analysis.named.doc_ids)
+                c, asked, tenant, embed_fn, replace(plan, doc_ids=analysis.named.doc_ids)
             )[:k]
             seen = {h.section_id for h in named}
             others = [h for h in hits if h.section_id not in seen][: max(1, k // 2)]
@@ -181,7 +183,8 @@ def search(
     result = _assemble(
         query, tenant, analysis, ordered, edges, doc_edges, found, as_of, scope_context
     )
-    _attach_passages(result.results, ordered, analysis.query, granularity)
+    asked = analysis.named.rest if analysis.named else analysis.query
+    _attach_passages(result.results, ordered, asked, granularity)
     timings["passages"] = clock.lap()
     result.timings_ms = timings
     return result
@@ -536,7 +539,7 @@ def _attach_passages(
         if s.body_raw is not None and s.text_start is not None:
             prefer = c.hit.chunk_span if c.hit else None
             local = (prefer[0] - s.text_start, prefer[1] - s.text_start) if prefer else None
-            found = best_passage(s.body_raw, query, local)
+            found = best_passage(s.body_raw, query, local, s.heading)
             if found:
                 span = (s.text_start + found[0], s.text_start + found[1])
         r["char_start"], r["char_end"] = span or (None, None)
