@@ -32,6 +32,7 @@ BOOST = {
 PENALTY = {"superseded": 0.7, "scope_mismatch": 0.8}
 YIELD_MARGIN = 0.95  # a conflict's loser ends at most this fraction of its winner's score
 HIGH_SCORERS = 3  # "a high scorer" is one of the top primary hits
+REFERENCED_BY = ("references", "depends_on", "precedes")
 
 
 @dataclass(frozen=True)
@@ -313,7 +314,9 @@ def _edge_boosts(
     for e in edges:
         incoming = e.dst_section_id == sid and e.src_section_id != sid
         outgoing = e.src_section_id == sid and e.dst_section_id in by_id and e.dst_section_id != sid
-        if incoming and e.src_section_id in high and e.edge_type in ("references", "depends_on"):
+        # What a top hit cites or depends on, and the step that follows a top hit's step, is
+        # what its reader turns to next.
+        if incoming and e.src_section_id in high and e.edge_type in REFERENCED_BY:
             found.setdefault(
                 "referenced_by_high_scorer",
                 _boost(
