@@ -61,6 +61,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("005_document_versions",),
         ("006_api_keys",),
         ("007_live_chunk_counts",),
+        ("008_char_offsets",),
     ]
 
 
