@@ -26,6 +26,15 @@ _DOC = re.compile(
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’.-]*[A-Za-z0-9]|[A-Za-z0-9]")
 _SENTENCE_START = re.compile(r"(?:^|[.;:?!(\[\"“]\s*)$")
 _SPLIT = re.compile(r"[^a-z0-9]+|(?<=[a-z])(?=[0-9])|(?<=[0-9])(?=[a-z])")
+# A query names a document only when it speaks of one: a kind of document ("the Supply
+# Agreement", "RFC 3501", "the Leave Policy"). Without that, capitalised words are topics (a
+# gene, a place), which retrieval handles; a claim about "CX3CR1" names no document.
+_DOC_KIND = re.compile(
+    r"\b(?:agreements?|contracts?|licen[cs]es?|polic(?:y|ies)|rfcs?|handbooks?|manuals?"
+    r"|amendments?|addend(?:um|a)|terms|guidelines?|regulations?|specifications?|memorand(?:um|a)"
+    r"|leases?|deeds?|charters?|statutes?|treat(?:y|ies)|documents?)\b",
+    re.IGNORECASE,
+)
 MIN_COVERAGE = 0.6  # share of the query's naming weight a document must carry
 MIN_LEAD = 0.15  # ... and by how much it must lead the next document
 FUZZY_WORD = 90  # rapidfuzz ratio for a long name word to count as present ("Honeywel")
@@ -83,11 +92,12 @@ def naming_words(query: str) -> list[str]:
 
 
 def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResolution | None:
-    """The document(s) a query names: the one carrying most of the weight of its naming
+    """The document(s) a query names (it must speak of a kind of document): the one
+    carrying most of the weight of its naming
     words (each weighted by how few documents carry it), clearly ahead of the next; several
     only when they tie (versions of one document). None when nothing matches well."""
     words = naming_words(query)
-    if not words or len(docs) < 2:
+    if not words or len(docs) < 2 or not _DOC_KIND.search(query):
         return None
     vocab = [set(_SPLIT.split(d.names.lower())) - {""} for d in docs]
     carried = [{w for w in words if _carries(w, v)} for v in vocab]
@@ -163,6 +173,6 @@ def analyze(
     if not clean:
         raise InvalidFilter("query is empty once #tags and 'in document' are taken out")
     named = None
-    if not doc_ids and descriptors is not None and naming_words(clean):
+    if not doc_ids and descriptors is not None and naming_words(clean) and _DOC_KIND.search(clean):
         named = resolve_document(clean, descriptors())
     return QueryAnalysis(clean, tags, tuple(dict.fromkeys(doc_ids)), named)

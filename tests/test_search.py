@@ -253,3 +253,15 @@ def test_named_document_is_reported_and_ranked_first(run):
     assert "named_document" in [a["kind"] for a in res.results[0]["score_breakdown"]["adjustments"]]
     plain = run("How many days of annual leave do I get?", k=2)
     assert plain.retrieval_summary["query_analysis"]["named_document"] is None
+
+
+def test_topic_words_are_not_document_names():
+    from raag_assets.query_analysis import DocDescriptor, resolve_document
+
+    docs = [
+        DocDescriptor("21366394", "CX3CR1 on Th2 cells promotes T cell survival in asthma"),
+        DocDescriptor("10536636", "Blindness in Southern Sudan: a survey of trachoma"),
+    ]
+    # a claim about a gene or a place speaks of no document: the whole tenant answers
+    assert resolve_document("CX3CR1 on the Th2 cells promotes airway inflammation.", docs) is None
+    assert resolve_document("Trachoma causes blindness in Southern Sudan.", docs) is None
