@@ -1,5 +1,7 @@
 """Recall@5 and recall@10 of every relevant section for the multi-section questions in
 golden/questions.yaml: vector only, full-text only, RRF hybrid, and hybrid + graph (search()).
+"hop@10": of the relevant sections plain hybrid retrieval leaves out of its top 10 (those a
+reader reaches through a citation or a definition), the share a method has in its top 10.
 
 Run: make search-eval   (or .venv/bin/python benchmarks/search_eval.py)
 """
@@ -49,6 +51,8 @@ def main() -> None:
     instance = dg.DagsterInstance.ephemeral()
     embed = shared_embedder("all-MiniLM-L6-v2", 32).embed
     totals = {m: [0.0, 0.0] for m in METHODS}
+    hop_found = {m: 0 for m in METHODS}
+    hop_total = 0
     count = 0
     for name, spec in sets.items():
         paths = [Path(p) if p.startswith("/") else ROOT / p for p in spec["corpus"]]
@@ -58,8 +62,12 @@ def main() -> None:
             for item in spec["questions"]:
                 relevant = set(item["relevant"])
                 line = []
+                rankings = {m: ranked_sections(conn, item["q"], name, m, embed) for m in METHODS}
+                hops = relevant - set(rankings["hybrid"][:10])
+                hop_total += len(hops)
                 for method in METHODS:
-                    ranking = ranked_sections(conn, item["q"], name, method, embed)
+                    ranking = rankings[method]
+                    hop_found[method] += len(hops & set(ranking[:10]))
                     at5 = len(relevant & set(ranking[:5])) / len(relevant)
                     at10 = len(relevant & set(ranking[:10])) / len(relevant)
                     totals[method][0] += at5
@@ -68,9 +76,11 @@ def main() -> None:
                 count += 1
                 print(f"  {' '.join(line)}  {item['q'][:70]}")
     print(f"\n{count} questions, recall of all relevant sections (mean)")
-    print(f"{'method':<22} {'R@5':>6} {'R@10':>6}")
+    print(f"{'method':<22} {'R@5':>6} {'R@10':>6} {'hop@10':>7}")
     for method, (at5, at10) in totals.items():
-        print(f"{method:<22} {at5 / count:>6.3f} {at10 / count:>6.3f}")
+        hop = hop_found[method] / hop_total if hop_total else 0.0
+        print(f"{method:<22} {at5 / count:>6.3f} {at10 / count:>6.3f} {hop:>7.3f}")
+    print(f"({hop_total} relevant sections outside hybrid's top 10)")
 
 
 if __name__ == "__main__":

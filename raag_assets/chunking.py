@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from raag_assets.identity import sha256_hex
 from raag_assets.sectioning import Section
 
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"  # 2: chunks carry character offsets into the raw text
 SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\"'“(\[A-Z0-9])")
 
 TokenCounter = Callable[[str], int]
@@ -33,6 +33,8 @@ class Chunk:
     content: str
     content_hash: str
     token_count: int
+    char_start: int | None = None  # the body's span in the document's raw text
+    char_end: int | None = None
 
 
 def section_header(section: Section) -> str:
@@ -55,8 +57,9 @@ def chunk_sections(
         if budget < 16:  # an absurdly long heading: cut it rather than lose the body
             header = _truncate(header, policy.max_tokens // 4, count_tokens)
             budget = policy.max_tokens - count_tokens(header) - 1
-        for body in _pack(section.text, budget, count_tokens):
+        for body, (lo, hi) in _pack(section.text, budget, count_tokens):
             content = f"{header}\n{body}"
+            char_start, char_end = raw_span(section, lo, hi)
             chunks.append(
                 Chunk(
                     doc_id=section.doc_id,
@@ -65,38 +68,74 @@ def chunk_sections(
                     content=content,
                     content_hash=sha256_hex(content)[:32],
                     token_count=count_tokens(content),
+                    char_start=char_start,
+                    char_end=char_end,
                 )
             )
     return chunks
 
 
-def _pack(text: str, budget: int, count_tokens: TokenCounter) -> list[str]:
-    """Greedy packing of sentences (paragraph breaks kept) under `budget` tokens."""
-    pieces: list[tuple[str, int]] = []
+def raw_span(section: Section, lo: int, hi: int) -> tuple[int | None, int | None]:
+    """The raw-text span of section.text[lo:hi] (None when the section has no offsets)."""
+    where = section.offsets
+    if hi <= lo or hi > len(where) or where[lo] < 0 or where[hi - 1] < 0:
+        return None, None
+    return where[lo], where[hi - 1] + 1
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a section's text, paragraphs kept apart."""
+    spans = []
+    pos = 0
     for paragraph in text.split("\n\n"):
-        for sentence in SENTENCE_END.split(paragraph):
-            if not sentence.strip():
-                continue
-            for part in _split_long(sentence.strip(), budget, count_tokens):
-                pieces.append((part, count_tokens(part)))
-        if pieces:
-            pieces.append(("\n", 0))  # paragraph boundary marker
-    out: list[str] = []
+        cut = pos
+        for m in [*SENTENCE_END.finditer(paragraph), None]:
+            stop = pos + (m.start() if m else len(paragraph))
+            piece = text[cut:stop]
+            if piece.strip():
+                lead = len(piece) - len(piece.lstrip())
+                spans.append((cut + lead, cut + len(piece.rstrip())))
+            if m:
+                cut = pos + m.end()
+        pos += len(paragraph) + 2
+    return spans
+
+
+def _pack(text: str, budget: int, count_tokens: TokenCounter) -> list[tuple[str, tuple[int, int]]]:
+    """Greedy packing of sentences (paragraph breaks kept) under `budget` tokens, each chunk
+    with the span of `text` it covers."""
+    pieces: list[tuple[str, int, int, int]] = []  # text, tokens, start, end
+    sentences = sentence_spans(text)
+    for n, (lo, hi) in enumerate(sentences):
+        cursor = lo
+        for part in _split_long(text[lo:hi], budget, count_tokens):
+            at = text.find(part, cursor, hi)  # parts are consecutive pieces of the sentence
+            at = cursor if at < 0 else at
+            pieces.append((part, count_tokens(part), at, at + len(part)))
+            cursor = at + len(part)
+        following = sentences[n + 1][0] if n + 1 < len(sentences) else len(text)
+        if "\n\n" in text[hi:following] or n + 1 == len(sentences):
+            pieces.append(("\n", 0, hi, hi))  # paragraph boundary marker
+    out: list[tuple[str, tuple[int, int]]] = []
     current: list[str] = []
+    span = [0, 0]
     used = 0
-    for piece, tokens in pieces:
+    for piece, tokens, start, end in pieces:
         if piece == "\n":
             if current and current[-1] != "\n":
                 current.append("\n")
             continue
         if current and used + tokens > budget:
-            out.append(_join(current))
+            out.append((_join(current), (span[0], span[1])))
             current, used = [], 0
+        if not current:
+            span[0] = start
         current.append(piece)
+        span[1] = end
         used += tokens
     if current:
-        out.append(_join(current))
-    return [c for c in out if c]
+        out.append((_join(current), (span[0], span[1])))
+    return [(c, sp) for c, sp in out if c]
 
 
 def _split_long(sentence: str, budget: int, count_tokens: TokenCounter) -> list[str]:

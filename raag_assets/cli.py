@@ -115,6 +115,11 @@ def _retrieval_options(f: Any) -> Any:
 )
 @click.option("--as-of", "as_of", default=None, help="Date the answer must hold on (YYYY-MM-DD).")
 @click.option("--scope", default=None, help="Who is asking, e.g. 'full-time employee'.")
+@click.option(
+    "--passages",
+    is_flag=True,
+    help="Show each result's passage (the sentences that answer) instead of its section.",
+)
 def search(
     query: str,
     tenant: str,
@@ -127,6 +132,7 @@ def search(
     hops: int,
     as_of: str | None,
     scope: str | None,
+    passages: bool,
 ) -> None:
     """Relationship-aware search: hybrid candidates, graph expansion, explained scores,
     conflicts. `#tag` and "in document X" in the query become filters."""
@@ -144,6 +150,7 @@ def search(
         max_expansion_hops=hops,
         as_of_date=as_of,
         scope_context=scope,
+        granularity="passage" if passages else "section",
     )
     if as_json:
         click.echo(result.to_json())
@@ -160,6 +167,8 @@ def search(
             highlight=False,
         )
         out.print(f"    [dim]why:[/] {r['retrieval_reason']}", highlight=False)
+        if r["char_start"] is not None:
+            out.print(f"    [dim]chars:[/] {r['char_start']}-{r['char_end']}", highlight=False)
         if r["conflict"]:
             winner = r["conflict"]["lost_to"]
             out.print(
@@ -346,6 +355,24 @@ def unresolved(tenant: str, show_all: bool, as_json: bool) -> None:
 
 
 @main.command()
+@click.option("--tenant", required=True)
+@click.option("--doc", "doc_id", required=True, help="The doc_id whose text to print.")
+@click.option("--from", "start", default=0, show_default=True, type=click.IntRange(0))
+@click.option("--to", "end", default=None, type=click.IntRange(0), help="End offset (exclusive).")
+@click.option("--json", "as_json", is_flag=True)
+def show(tenant: str, doc_id: str, start: int, end: int | None, as_json: bool) -> None:
+    """A document's raw text, or characters [--from, --to) of it: the text that search
+    results' char_start/char_end index (for PDFs the extracted text, pages split by \\f)."""
+    from raag_assets import service
+
+    found = service.show(tenant, doc_id, start, end)
+    if as_json:
+        click.echo(json.dumps(found, ensure_ascii=False, indent=2))
+    else:
+        click.echo(found["text"], nl=False)
+
+
+@main.command()
 @click.option("--json", "as_json", is_flag=True)
 def tenants(as_json: bool) -> None:
     """Registered tenants with their document, section and chunk counts."""
@@ -496,11 +523,17 @@ def conformance(reason: str | None) -> None:
 
 
 @main.command(name="eval")
-@click.argument("folder", type=click.Path(path_type=Path, exists=True, file_okay=False))
+@click.argument("folder", type=click.Path(path_type=Path, exists=True))
 @click.option("--tenant", default=None, help="Tenant to ingest into (default: beir-<folder>).")
 @click.option("--split", default="test", show_default=True, help="qrels/<split>.tsv")
 @click.option("--max-queries", type=int, default=None, help="A fixed sample of queries.")
 @click.option("--max-docs", type=int, default=None, help="Judged documents plus others up to N.")
+@click.option(
+    "--corpus",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=None,
+    help="Span sets: the folder the snippets' file_path are in (default: the set's 'corpus').",
+)
 @click.option("--json", "as_json", is_flag=True)
 def eval_(
     folder: Path,
@@ -508,9 +541,18 @@ def eval_(
     split: str,
     max_queries: int | None,
     max_docs: int | None,
+    corpus: Path | None,
     as_json: bool,
 ) -> None:
-    """nDCG@10, recall@10, MRR@10 on a BEIR folder: raag's retrieval modes and a BM25 baseline."""
+    """nDCG@10, recall@10, MRR@10 on a BEIR folder: raag's retrieval modes and a BM25 baseline.
+
+    Given a span-labelled set (a .json file: {"tests": [{"query", "snippets": [{"file_path",
+    "span": [start, end]}]}]}), character precision and recall at 1, 4 and 10 for raag's
+    chunks and passages per mode, next to BM25 and dense retrieval over fixed 500-character
+    chunks."""
+    if folder.is_file():
+        _eval_spans(folder, corpus, tenant, max_queries, as_json)
+        return
     from raag_assets import evaluation
     from raag_assets.ingest import ingest as run_ingest
     from raag_assets.search import default_embed
@@ -565,6 +607,65 @@ def eval_(
             f"{r['ndcg@10']:.3f}",
             f"{r['recall@10']:.3f}",
             f"{r['mrr@10']:.3f}",
+            f"{r['ms_per_query']:.0f}",
+        )
+    out.print(table)
+
+
+def _eval_spans(
+    path: Path, corpus: Path | None, tenant: str | None, max_queries: int | None, as_json: bool
+) -> None:
+    from raag_assets import evaluation
+    from raag_assets.ingest import ingest as run_ingest
+    from raag_assets.search import default_embed
+
+    data = evaluation.load_spans(path, corpus)
+    if max_queries is not None:
+        data = evaluation.SpanSet(data.corpus, data.tests[:max_queries])
+    tenant = tenant or f"spans-{path.stem.lower().replace('_', '-')}"[:40]
+    files = data.files()
+    err.print(f"{len(files)} files, {len(data.tests)} queries: ingesting {tenant!r}")
+    with _progress(tenant, enabled=not as_json):
+        summary = run_ingest(files, tenant)
+    if not summary.success:
+        raise RaagError(f"ingest failed: {summary.error}")
+    embed = default_embed()
+    with db.connect() as conn:
+        file_of = dict(
+            conn.execute(
+                "SELECT doc_id, source_name FROM documents WHERE tenant_id = %s", [tenant]
+            ).fetchall()
+        )
+        # A file the pipeline refused (its reason is in the ingest summary) is left out for
+        # every system, so all are scored on the same files.
+        data, dropped = evaluation.only_files(data, set(file_of.values()))
+        for name in dropped:
+            err.print(f"left out (not ingested): {name}")
+        files = data.files()
+        chunks = evaluation.fixed_chunks(files)
+        rankers = {
+            "BM25, 500-char chunks": evaluation.bm25_span_ranker(chunks),
+            "dense, 500-char chunks": evaluation.dense_span_ranker(chunks, embed),
+            **evaluation.raag_span_rankers(conn, tenant, embed, file_of),
+        }
+        rows = evaluation.evaluate_spans(data, rankers)
+    if as_json:
+        click.echo(json.dumps({"queries": len(data.tests), "systems": rows}, indent=2))
+        return
+    ks = evaluation.SPAN_KS
+    table = Table(
+        "system",
+        *(f"P@{k}" for k in ks),
+        *(f"R@{k}" for k in ks),
+        "ms/query",
+        title=f"{path.name}: {len(data.tests)} queries over {len(files)} files "
+        "(character precision / recall)",
+    )
+    for r in rows:
+        table.add_row(
+            r["system"],
+            *(f"{r[f'precision@{k}']:.3f}" for k in ks),
+            *(f"{r[f'recall@{k}']:.3f}" for k in ks),
             f"{r['ms_per_query']:.0f}",
         )
     out.print(table)

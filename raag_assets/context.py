@@ -2,12 +2,16 @@
 words, and pack them for the caller's LLM under a token budget with [n] citations and
 optional PII redaction."""
 
+import functools
+import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from raag_assets.chunking import SENTENCE_END
+from raag_assets.graph.dates import _MONTH as MONTH
+from raag_assets.graph.dates import DATE
 
 TokenCounter = Callable[[str], int]
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
@@ -41,6 +45,114 @@ _STOP = {
 
 def _stems(text: str) -> set[str]:
     return {w.lower()[:5] for w in _WORD.findall(text) if w.lower() not in _STOP}
+
+
+# Sentence ends in raw text: a stop then whitespace (line breaks included) before a capital,
+# a digit or an opening mark; or a blank line (paragraph, heading or list item ends).
+_RAW_BREAK = re.compile(r"(?<=[.!?;:])\s+(?=[\"'“(\[A-Z0-9])|\n[ \t\f\v]*\n\s*")
+MAX_PASSAGE_SENTENCES = 3
+MAX_PASSAGE_CHARS = 700
+
+
+_TERM = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
+# A date, or a month or year standing alone ("5th day of December 2008", "[•], 2020").
+_DATE_MENTION = re.compile(rf"{DATE}|\b{MONTH}\.?\s+(?:19|20)\d{{2}}\b|\b(?:19|20)\d{{2}}\b", re.I)
+_ASKS_DATE = re.compile(r"\b(?:when|dates?|dated)\b", re.I)
+_QUESTION_WORDS = {"which", "whose", "whom", "where", "why", "between", "under", "about", "did"}
+DATE_WORD = "<date>"  # what a sentence with a date "contains" for a query asking when
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+def passage_terms(text: str) -> set[str]:
+    """Snowball stems of a text's words, stop words left out ("governs", "governed" ->
+    "govern")."""
+    words = [w.lower().replace("’", "'").split("'")[0] for w in _TERM.findall(text)]
+    keep = [w for w in words if len(w) > 2 and w not in _STOP and w not in _QUESTION_WORDS]
+    return set(_stemmer().stemWords(keep))
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z0-9]+", text) if not w.isdigit()}
+
+
+def raw_sentences(raw: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a piece of raw text, without surrounding whitespace."""
+    spans, cut = [], 0
+    for m in [*_RAW_BREAK.finditer(raw), None]:
+        stop = m.start() if m else len(raw)
+        piece = raw[cut:stop]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((cut + lead, cut + len(piece.rstrip())))
+        if m:
+            cut = m.end()
+    return spans
+
+
+def best_passage(
+    raw: str, query: str, prefer: tuple[int, int] | None = None, heading: str = ""
+) -> tuple[int, int] | None:
+    """The span of `raw` (a section's body as written) that answers `query`: the window of
+    at most MAX_PASSAGE_SENTENCES sentences sharing the most distinctive query words (by
+    Snowball stem, each weighted by how few sentences of the section have it; a question of
+    when also counts a stated date), shortest
+    first among equals, then inside `prefer` (the retrieved chunk), then earliest. With no
+    shared word, the first sentence of `prefer`, else of the section. A sentence that only
+    repeats the heading (a run-in title: "Section 11.03. Governing Law.") is not a passage."""
+    titled = _words(heading) | {"section", "article", "clause"}
+    spans = [
+        sp
+        for sp in raw_sentences(raw)
+        if not (_words(raw[sp[0] : sp[1]]) <= titled and sp[1] - sp[0] <= 150)
+    ] or raw_sentences(raw)
+    if not spans:
+        return None
+    wanted = passage_terms(query)
+    stems = [passage_terms(raw[s:e]) & wanted for s, e in spans]
+    if _ASKS_DATE.search(query):  # a question of when: a sentence stating a date answers
+        wanted.add(DATE_WORD)
+        for n, (s, e) in enumerate(spans):
+            if _DATE_MENTION.search(raw, s, e):
+                stems[n].add(DATE_WORD)
+    df: dict[str, int] = {}
+    for found in stems:
+        for t in found:
+            df[t] = df.get(t, 0) + 1
+    weight = {t: math.log(1 + len(spans) / n) for t, n in df.items()}
+    best: tuple[float, int, bool, int] | None = None
+    chosen = None
+    for i in range(len(spans)):
+        matched: set[str] = set()
+        for width in range(1, MAX_PASSAGE_SENTENCES + 1):
+            j = i + width - 1
+            if j >= len(spans):
+                break
+            if width > 1 and spans[j][1] - spans[i][0] > MAX_PASSAGE_CHARS:
+                break
+            grown = matched | stems[j]
+            if width > 1 and grown == matched:
+                break  # a sentence that adds no query word only loosens the passage
+            matched = grown
+            value = round(sum(weight[t] for t in matched), 9)
+            if value <= 0:
+                break
+            inside = prefer is not None and prefer[0] <= spans[i][0] and spans[j][1] <= prefer[1]
+            key = (value, -width, inside, -i)
+            if best is None or key > best:
+                best, chosen = key, (spans[i][0], spans[j][1])
+    if chosen is not None:
+        return chosen
+    if prefer is not None:
+        inside = [sp for sp in spans if prefer[0] <= sp[0] < prefer[1]]
+        if inside:
+            return inside[0]
+    return spans[0]
 
 
 def compress(

@@ -18,6 +18,7 @@ SOFT_EDGES = ("topically_related",)
 INCOMING_EDGES = ("overrides", "amends")
 DECAY = {"hard": 0.8, "soft": 0.5}  # an expanded section starts at its source's score x this
 MAX_HOPS = 2
+MAX_VERSION_STEPS = 5  # versions followed forward from a superseded hit (rev A -> B -> C)
 
 BOOST = {
     "referenced_by_high_scorer": 1.15,
@@ -26,9 +27,12 @@ BOOST = {
     "higher_authority": 1.1,
     "scope_match": 1.2,
     "uses_defined_term": 1.1,
+    "named_document": 1.3,
 }
 PENALTY = {"superseded": 0.7, "scope_mismatch": 0.8}
+YIELD_MARGIN = 0.95  # a conflict's loser ends at most this fraction of its winner's score
 HIGH_SCORERS = 3  # "a high scorer" is one of the top primary hits
+REFERENCED_BY = ("references", "depends_on", "precedes")
 
 
 @dataclass(frozen=True)
@@ -68,6 +72,10 @@ class SectionView:
     topics: tuple[str, ...] = ()
     superseded: bool = False
     scopes: tuple[str, ...] = ()
+    char_start: int | None = None  # the section (heading included) in the raw text
+    char_end: int | None = None
+    text_start: int | None = None  # where its body begins in the raw text
+    body_raw: str | None = None  # the raw text of its body, for passages
 
     def valid_on(self, day: dt.date) -> bool | None:
         """Whether the section is in force on `day`; None when it states no dates."""
@@ -85,6 +93,7 @@ class Hit:
     vector_rank: int | None = None
     fulltext_rank: int | None = None
     chunk_index: int | None = None
+    chunk_span: tuple[int, int] | None = None  # the retrieved chunk in the raw text
 
 
 @dataclass(frozen=True)
@@ -191,6 +200,39 @@ def expand(
     return chosen
 
 
+def successors(
+    frontier: Sequence[Candidate],
+    edges: Sequence[GraphEdge],
+    known: set[str],
+    as_of: dt.date | None,
+) -> list[Step]:
+    """For each superseded candidate, the section of the next version that replaces it
+    (a section-level supersedes edge into it), at the candidate's own score: the version in
+    force answers the same question. Not when `as_of` falls in the candidate's own period,
+    where the earlier version is the one in force. Adds the chosen sections to `known`."""
+    chosen: list[Step] = []
+    for source in frontier:
+        s = source.section
+        if not s.superseded or (as_of is not None and s.valid_on(as_of)):
+            continue
+        replacing = sorted(
+            (
+                e
+                for e in edges
+                if e.edge_type == "supersedes"
+                and e.dst_section_id == s.section_id
+                and e.src_section_id
+                and e.src_section_id != s.section_id
+            ),
+            key=lambda e: (-e.confidence, e.edge_id),
+        )
+        for e in replacing[:1]:
+            if e.src_section_id not in known:
+                known.add(e.src_section_id or "")
+                chosen.append(Step(e.src_section_id or "", e, source, source.base))
+    return chosen
+
+
 # --- scoring ----------------------------------------------------------------------------
 
 
@@ -248,6 +290,17 @@ def score(
         c.adjustments = adj
 
 
+def boost_named(
+    candidates: Sequence[Candidate], doc_ids: Sequence[str], words: Sequence[str]
+) -> None:
+    """Sections of the document the query names rank first among equals."""
+    for c in candidates:
+        if c.section.doc_id in doc_ids:
+            c.adjustments.append(
+                _boost("named_document", f"in {c.section.doc_id}, named by {' '.join(words)!r}")
+            )
+
+
 def _edge_boosts(
     sid: str,
     edges: Sequence[GraphEdge],
@@ -261,7 +314,9 @@ def _edge_boosts(
     for e in edges:
         incoming = e.dst_section_id == sid and e.src_section_id != sid
         outgoing = e.src_section_id == sid and e.dst_section_id in by_id and e.dst_section_id != sid
-        if incoming and e.src_section_id in high and e.edge_type in ("references", "depends_on"):
+        # What a top hit cites or depends on, and the step that follows a top hit's step, is
+        # what its reader turns to next.
+        if incoming and e.src_section_id in high and e.edge_type in REFERENCED_BY:
             found.setdefault(
                 "referenced_by_high_scorer",
                 _boost(
@@ -336,6 +391,14 @@ def conflicts(
         ) and e.edge_type in ("overrides", "amends"):
             kind = "override" if e.edge_type == "overrides" else "amendment"
             pairs.setdefault(frozenset((e.src_section_id, e.dst_section_id)), (kind, e))
+    for e in edges:  # section-level version links: the new clause and the one it replaced
+        if (
+            e.edge_type == "supersedes"
+            and e.src_section_id in by_id
+            and e.dst_section_id in by_id
+            and e.src_section_id != e.dst_section_id
+        ):
+            pairs.setdefault(frozenset((e.src_section_id, e.dst_section_id)), ("version", e))
     ids = sorted(by_id)
     for i, a in enumerate(ids):
         for b in ids[i + 1 :]:
@@ -409,3 +472,25 @@ def resolve(
         RULES[5],
         f"{name[w.section.section_id]} scored higher ({w.score:.4f})",
     )
+
+
+def order_conflicts(candidates: Sequence[Candidate], found: Sequence[Conflict]) -> None:
+    """Make every conflict's winner outrank its loser: a loser scoring at least its winner
+    gets a `yields` factor bringing it just below (chains settle in a few passes)."""
+    by_id = {c.section.section_id: c for c in candidates}
+    for _ in range(len(found) + 1):
+        changed = False
+        for f in found:
+            winner, loser = by_id[f.winner], by_id[f.loser]
+            if loser.score < winner.score or loser.score <= 0:
+                continue
+            factor = round(YIELD_MARGIN * winner.score / loser.score, 6)
+            w = winner.section
+            loser.adjustments.append(
+                Adjustment(
+                    "yields", factor, f"yields to {w.doc_id} § {w.label} ({f.rule})", f.edge_id
+                )
+            )
+            changed = True
+        if not changed:
+            return

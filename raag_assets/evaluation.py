@@ -10,11 +10,13 @@ corpus ids, the section's or chunk's first appearance deciding the rank.
 import csv
 import json
 import math
+import os
 import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -201,3 +203,207 @@ def evaluate(data: BeirSet, rankers: Mapping[str, Ranker]) -> list[SystemScore]:
         s.ms_per_query = 1000 * (time.perf_counter() - started) / n
         scores.append(s)
     return scores
+
+
+# --- span-labelled sets ------------------------------------------------------------------
+# {"tests": [{"query", "snippets": [{"file_path", "span": [start, end]}]}]} over a corpus
+# folder, spans as character offsets into the files as open() reads them. A system returns
+# ranked (file_path, start, end) spans; character precision and recall at k compare the
+# characters of its first k spans (overlaps counted once) with the labelled ones.
+
+SPAN_KS = (1, 4, 10)
+FIXED_CHUNK = 500  # characters per chunk of the baselines
+Span = tuple[str, int, int]
+SpanRanker = Callable[[str], list[Span]]
+
+
+@dataclass(frozen=True)
+class SpanTest:
+    query: str
+    snippets: tuple[Span, ...]
+
+
+@dataclass(frozen=True)
+class SpanSet:
+    corpus: Path
+    tests: tuple[SpanTest, ...]
+
+    def files(self) -> list[Path]:
+        names = sorted({s[0] for t in self.tests for s in t.snippets})
+        return [self.corpus / n for n in names]
+
+
+def load_spans(path: Path, corpus: Path | None = None) -> SpanSet:
+    """A span-labelled set; the corpus folder is `corpus`, else the set's own "corpus" entry
+    (relative to the set's file, else to the working directory; "../shared/..." under
+    RAAG_SHARED when that is set)."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(raw, dict) or not isinstance(raw.get("tests"), list):
+        raise RaagError(f"{path} is not a span-labelled set: it needs a 'tests' list")
+    if corpus is None:
+        named = raw.get("corpus")
+        if not named:
+            raise RaagError(f"{path} names no corpus folder: pass --corpus")
+        candidates = [path.parent / named, Path(named)]
+        shared = os.environ.get("RAAG_SHARED")
+        if shared and named.startswith("../shared/"):
+            candidates.insert(0, Path(shared) / named.removeprefix("../shared/"))
+        corpus = next((c for c in candidates if c.is_dir()), candidates[-1])
+    if not corpus.is_dir():
+        raise RaagError(f"corpus folder {corpus} does not exist")
+    tests = []
+    for t in raw["tests"]:
+        snippets = tuple(
+            (str(s["file_path"]), int(s["span"][0]), int(s["span"][1])) for s in t["snippets"]
+        )
+        tests.append(SpanTest(str(t["query"]), snippets))
+    return SpanSet(corpus, tuple(tests))
+
+
+def only_files(data: SpanSet, files: set[str]) -> tuple[SpanSet, list[str]]:
+    """The set restricted to tests whose snippets are all in `files`; the files left out."""
+    kept = tuple(t for t in data.tests if all(s[0] in files for s in t.snippets))
+    dropped = sorted({s[0] for t in data.tests for s in t.snippets} - files)
+    return SpanSet(data.corpus, kept), dropped
+
+
+def _merged(spans: Iterable[Span]) -> dict[str, list[tuple[int, int]]]:
+    by_file: dict[str, list[tuple[int, int]]] = {}
+    for f, a, b in sorted(spans):
+        if b <= a:
+            continue
+        runs = by_file.setdefault(f, [])
+        if runs and a <= runs[-1][1]:
+            runs[-1] = (runs[-1][0], max(runs[-1][1], b))
+        else:
+            runs.append((a, b))
+    return by_file
+
+
+def _length(runs: dict[str, list[tuple[int, int]]]) -> int:
+    return sum(b - a for spans in runs.values() for a, b in spans)
+
+
+def span_precision_recall(retrieved: Sequence[Span], gold: Sequence[Span]) -> tuple[float, float]:
+    """Character precision and recall of retrieved spans against labelled ones."""
+    got, want = _merged(retrieved), _merged(gold)
+    overlap = 0
+    for f, runs in got.items():
+        for a, b in runs:
+            for c, d in want.get(f, []):
+                overlap += max(0, min(b, d) - max(a, c))
+    n_got, n_want = _length(got), _length(want)
+    return (overlap / n_got if n_got else 0.0), (overlap / n_want if n_want else 0.0)
+
+
+def fixed_chunks(files: Sequence[Path], size: int = FIXED_CHUNK) -> list[tuple[Span, str]]:
+    """Every file (as open() reads it) cut into consecutive `size`-character chunks."""
+    out = []
+    for path in files:
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read()
+        for start in range(0, len(text), size):
+            piece = text[start : start + size]
+            if piece.strip():
+                out.append(((path.name, start, start + len(piece)), piece))
+    return out
+
+
+def bm25_span_ranker(chunks: Sequence[tuple[Span, str]]) -> SpanRanker:
+    import bm25s
+    import Stemmer
+
+    stemmer = Stemmer.Stemmer("english")
+    index = bm25s.BM25()
+    index.index(
+        bm25s.tokenize(
+            [t for _, t in chunks], stopwords="en", stemmer=stemmer, show_progress=False
+        ),
+        show_progress=False,
+    )
+
+    def rank(q: str) -> list[Span]:
+        tokens = bm25s.tokenize([q], stopwords="en", stemmer=stemmer, show_progress=False)
+        found, _ = index.retrieve(tokens, k=min(max(SPAN_KS), len(chunks)), show_progress=False)
+        return [chunks[int(i)][0] for i in found[0]]
+
+    return rank
+
+
+def dense_span_ranker(chunks: Sequence[tuple[Span, str]], embed) -> SpanRanker:
+    import numpy as np
+
+    vectors = np.asarray(embed([t for _, t in chunks]))
+
+    def rank(q: str) -> list[Span]:
+        sims = vectors @ np.asarray(embed([q]))[0]
+        order = sorted(range(len(chunks)), key=lambda i: (-float(sims[i]), i))
+        return [chunks[i][0] for i in order[: max(SPAN_KS)]]
+
+    return rank
+
+
+def raag_span_rankers(
+    conn: psycopg.Connection, tenant: str, embed, file_of: Mapping[str, str]
+) -> dict[str, SpanRanker]:
+    """raag's modes as span rankers: retrieve()'s chunks (their spans), and search()'s
+    passages, with and without graph expansion. `file_of` maps doc_id -> file name."""
+    k = max(SPAN_KS)
+
+    def chunks(mode: str) -> SpanRanker:
+        plan = RetrievalPlan(k=k, mode=mode)  # type: ignore[arg-type]
+        return lambda q: [
+            (file_of[c.doc_id], c.char_start, c.char_end)
+            for c in retrieve(conn, q, tenant, embed, plan)
+            if c.char_start is not None
+        ]
+
+    def passages(mode: str, hops: int) -> SpanRanker:
+        def rank(q: str) -> list[Span]:
+            res = search(
+                q,
+                tenant,
+                k=k,
+                mode=mode,  # type: ignore[arg-type]
+                max_expansion_hops=hops,
+                granularity="passage",
+                conn=conn,
+                embed=embed,
+            )
+            return [
+                (file_of[r["doc_id"]], r["char_start"], r["char_end"])
+                for r in res.results
+                if r["char_start"] is not None
+            ]
+
+        return rank
+
+    return {
+        "vector chunks": chunks("vector"),
+        "full-text chunks": chunks("fulltext"),
+        "hybrid chunks": chunks("hybrid"),
+        "vector passages": passages("vector", 0),
+        "full-text passages": passages("fulltext", 0),
+        "hybrid passages": passages("hybrid", 0),
+        "hybrid + graph passages": passages("hybrid", 1),
+    }
+
+
+def evaluate_spans(data: SpanSet, rankers: Mapping[str, SpanRanker]) -> list[dict[str, float]]:
+    """Mean character precision and recall at each of SPAN_KS, per system."""
+    rows = []
+    for name, rank in rankers.items():
+        sums = {f"{m}@{k}": 0.0 for k in SPAN_KS for m in ("precision", "recall")}
+        started = time.perf_counter()
+        for t in data.tests:
+            ranked = rank(t.query)
+            for k in SPAN_KS:
+                p, r = span_precision_recall(ranked[:k], t.snippets)
+                sums[f"precision@{k}"] += p
+                sums[f"recall@{k}"] += r
+        n = max(1, len(data.tests))
+        row: dict[str, Any] = {"system": name}
+        row.update({key: round(v / n, 4) for key, v in sums.items()})
+        row["ms_per_query"] = round(1000 * (time.perf_counter() - started) / n, 1)
+        rows.append(row)
+    return rows

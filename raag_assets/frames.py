@@ -51,6 +51,9 @@ SECTIONS: dict[str, tuple[Any, str]] = {
     "page_start": (pl.Int32, "int4"),
     "page_end": (pl.Int32, "int4"),
     "text": (pl.String, "text"),
+    "char_start": (pl.Int32, "int4"),
+    "char_end": (pl.Int32, "int4"),
+    "text_start": (pl.Int32, "int4"),
 }
 CHUNKS: dict[str, tuple[Any, str]] = {
     "tenant_id": (pl.String, "text"),
@@ -64,6 +67,8 @@ CHUNKS: dict[str, tuple[Any, str]] = {
     "metadata": (pl.Object, "jsonb"),
     "embedding": (pl.Object, "vector"),
     "live": (pl.Boolean, "bool"),
+    "char_start": (pl.Int32, "int4"),
+    "char_end": (pl.Int32, "int4"),
 }
 EDGES: dict[str, tuple[Any, str]] = {
     "tenant_id": (pl.String, "text"),
@@ -98,7 +103,16 @@ def frame(schema: Mapping[str, tuple[Any, str]], rows: Sequence[Mapping[str, Any
 
 
 def sections_frame(tenant: str, sections: Sequence[Section]) -> pl.DataFrame:
-    return frame(SECTIONS, [{"tenant_id": tenant, **asdict(s)} for s in sections])
+    rows = [
+        # text_start: where the body text begins in the raw text (offsets < 0 are made-up text)
+        {
+            "tenant_id": tenant,
+            **asdict(s),
+            "text_start": next((o for o in s.offsets if o >= 0), None),
+        }
+        for s in sections
+    ]
+    return frame(SECTIONS, rows)
 
 
 def chunks_frame(

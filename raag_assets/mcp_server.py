@@ -34,12 +34,15 @@ def build_server(tenant: str, database_url: str | None = None) -> MCPServer:
         as_of_date: str | None = None,
         max_expansion_hops: int = 1,
         scope_context: str | None = None,
+        granularity: str = "section",
     ) -> dict[str, Any]:
         """Relationship-aware search: the best sections for `query`, graph-expanded, each with
         its score breakdown and provenance, plus conflicts between them.
 
         as_of_date (YYYY-MM-DD) answers for that day (earlier document versions included);
-        scope_context says who is asking (e.g. "part-time employee")."""
+        scope_context says who is asking (e.g. "part-time employee"); granularity "passage"
+        returns the sentences that answer instead of whole sections. Each result's
+        char_start/char_end locate its passage in the document's text (see `show_text`)."""
         found = service.search_results(
             tenant,
             query,
@@ -48,6 +51,7 @@ def build_server(tenant: str, database_url: str | None = None) -> MCPServer:
             as_of_date=dt.date.fromisoformat(as_of_date) if as_of_date else None,
             max_expansion_hops=max_expansion_hops,
             scope_context=scope_context,
+            granularity=granularity,
         )
         return {
             "results": [_brief(r) for r in found["results"]],
@@ -59,6 +63,13 @@ def build_server(tenant: str, database_url: str | None = None) -> MCPServer:
     def get_section(section_id: str) -> dict[str, Any]:
         """One section's full text, its document and every edge that touches it."""
         return service.section(tenant, section_id, database_url)
+
+    @server.tool()
+    @_clear_errors
+    def show_text(doc_id: str, start: int = 0, end: int | None = None) -> dict[str, Any]:
+        """A document's raw text from character `start` to `end` (the offsets search results
+        give as char_start/char_end), to quote or read around a passage."""
+        return service.show(tenant, doc_id, start, end, database_url)
 
     @server.tool()
     @_clear_errors
@@ -90,5 +101,17 @@ def _clear_errors(tool: F) -> F:
 
 
 def _brief(r: dict[str, Any]) -> dict[str, Any]:
-    keys = ("rank", "section_id", "doc_id", "label", "heading", "text", "score", "retrieval_reason")
+    keys = (
+        "rank",
+        "section_id",
+        "doc_id",
+        "label",
+        "heading",
+        "text",
+        "score",
+        "retrieval_reason",
+        "char_start",
+        "char_end",
+        "passage",
+    )
     return {k: r[k] for k in keys if k in r}

@@ -31,14 +31,36 @@ def normalize_line(line: str) -> str:
 
 def join_lines(lines: list[str]) -> str:
     """Join the lines of one paragraph, undoing end-of-line hyphenation ("employ-" + "ees")."""
+    return join_lines_mapped([(line, None, None) for line in lines])[0]
+
+
+Span = tuple[int | None, int | None]  # where a line's text lies in the raw text
+
+
+def join_lines_mapped(lines: list[tuple[str, int | None, int | None]]) -> tuple[str, list[int]]:
+    """join_lines, also giving for each character of the result its offset in the raw text
+    (-1 where unknown). A normalised line maps onto its raw span: exactly when normalising
+    kept its length, else proportionally, so line ends are always exact."""
     out = ""
-    for line in lines:
+    where: list[int] = []
+    for line, start, end in lines:
         if not line:
             continue
         if out and _HYPHEN_BREAK.search(out) and line[0].islower():
-            out = out[:-1] + line
+            out, where = out[:-1], where[:-1]
         elif out:
-            out = f"{out} {line}"
-        else:
-            out = line
-    return out
+            out += " "
+            where.append(where[-1] + 1 if where[-1] >= 0 else -1)  # the line break
+        out += line
+        where.extend(line_offsets(line, start, end))
+    return out, where
+
+
+def line_offsets(line: str, start: int | None, end: int | None) -> list[int]:
+    """Raw offset of each character of a normalised line whose raw text is [start, end)."""
+    if start is None or end is None:
+        return [-1] * len(line)
+    n, span = len(line), end - start
+    if n == span or n <= 1:
+        return [start + i for i in range(n)]
+    return [start + (i * span) // n for i in range(n)]

@@ -55,12 +55,19 @@ _KNOWN_KEYS = {
 
 @dataclass(frozen=True)
 class Line:
-    """One line of a document as laid out: normalised text, and for PDFs page and font."""
+    """One line of a document as laid out: normalised text, and for PDFs page and font.
+
+    `start`/`end` locate the line's text (without surrounding whitespace) in the document's
+    raw text: for text and Markdown the file as `open(path).read()` gives it (front matter
+    and BOM included, newlines universal), for PDFs the extracted text (pages joined by form
+    feeds). Lines made up by parsing (paragraph breaks) have none."""
 
     text: str
     page: int | None = None
     size: float | None = None
     bold: bool = False
+    start: int | None = None
+    end: int | None = None
 
 
 @dataclass(frozen=True)
@@ -147,16 +154,19 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
         if not data.startswith(b"%PDF-"):
             raise BadDocument("not a PDF: the file has a .pdf name but no %PDF header")
         raw_text, lines, pages, pdf_meta = _parse_pdf(data)
-        raw_text = raw_text.replace("\x00", "")  # Postgres text cannot hold NUL
+        raw_text = raw_text.replace("\x00", " ")  # Postgres text cannot hold NUL; keep offsets
         meta_in = {**pdf_meta, **sidecar}
     else:
-        text = decode_text(data)
-        text, front = split_front_matter(text)
-        raw_text = text
+        # Offsets index the text as open() reads it: BOM kept, \r\n and \r read as \n.
+        bom = "\ufeff" if data.startswith(b"\xef\xbb\xbf") else ""
+        full = decode_text(data).replace("\r\n", "\n").replace("\r", "\n")
+        text, front = split_front_matter(full)
+        raw_text = bom + full
+        base = len(raw_text) - len(text)
         if fmt == "text":
-            lines, pages = text_lines(text)
+            lines, pages = text_lines(text, base)
         else:
-            lines, pages = tuple(Line(normalize_line(s)) for s in text.splitlines()), None
+            lines, pages = tuple(_text_lines(text, base)), None
         meta_in = {**front, **sidecar}
         if not any(line.text for line in lines):
             raise BadDocument("no text content (only whitespace)")
@@ -177,36 +187,45 @@ def _effective(meta: DocMeta, lines: tuple[Line, ...]) -> EffectiveDate | None:
     return document_effective_date([ln.text for ln in lines[:_HEAD_LINES]])
 
 
-def text_lines(text: str) -> tuple[tuple[Line, ...], int | None]:
+def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
     """Lines of a plain-text document with its page furniture dropped.
 
     Form feeds and "[Page N]" footers end pages (lines get their page number when the text
     has any); page numbers, footers and running headers or banners that recur on every page
     are dropped, and a paragraph a page break interrupted is joined again. A flattened line
     (a whole page on one line, its line breaks turned into runs of spaces) is split back into
-    its lines, dropping the underline art between them."""
-    spans: list[tuple[str, int]] = []  # (raw line, page)
+    its lines, dropping the underline art between them. `base` is where `text` starts in the
+    raw text: each line keeps its offsets there."""
+    spans: list[tuple[str, int, int | None]] = []  # (raw line, page, its offset in text)
     page = 1
     marked = False  # a "[Page N]" footer just ended the page: its form feed is no new one
+    pos = 0
     for raw in text.split("\n"):
         parts = raw.split("\f")
+        at = pos
         for n, part in enumerate(parts):
             if n:
                 page += 0 if marked else 1
                 marked = False
-                spans.append(("", page))  # a page break ends a paragraph
-            spans.extend((p, page) for p in _unflatten(part))
+                spans.append(("", page, None))  # a page break ends a paragraph
+            cursor = at
+            for piece in _unflatten(part):
+                found = text.find(piece, cursor, at + len(part)) if piece else -1
+                spans.append((piece, page, found if found >= 0 else None))
+                cursor = found + len(piece) if found >= 0 else cursor
+            at += len(part) + 1
             if _PAGE_MARK.search(normalize_line(part)):
                 page += 1
                 marked = True
             elif part.strip():
                 marked = False
+        pos += len(raw) + 1
     paged = page > 1
-    texts = [normalize_line(t) for t, _ in spans]
+    texts = [normalize_line(t) for t, _, _ in spans]
     drop = _furniture(texts)
     lines: list[Line] = []
     pending_break = False
-    for (_, pg), t, dropped in zip(spans, texts, drop, strict=True):
+    for (piece, pg, at), t, dropped in zip(spans, texts, drop, strict=True):
         if dropped:
             pending_break = True
             continue
@@ -218,9 +237,17 @@ def text_lines(text: str) -> tuple[tuple[Line, ...], int | None]:
             if not prev or _TERMINAL_PUNCT.search(prev) or not t[0].islower():
                 lines.append(Line("", pg if paged else None))
             pending_break = False
-        lines.append(Line(t, pg if paged else None))
+        lines.append(Line(t, pg if paged else None, **_offsets(piece, at, base)))
     last = max((ln.page or 1 for ln in lines if ln.text), default=1)
     return tuple(lines), (last if paged else None)
+
+
+def _offsets(piece: str, at: int | None, base: int) -> dict[str, int]:
+    """start/end of a raw piece's text without its surrounding whitespace."""
+    if at is None or not piece.strip():
+        return {}
+    start = base + at + len(piece) - len(piece.lstrip())
+    return {"start": start, "end": start + len(piece.strip())}
 
 
 def _unflatten(raw: str) -> list[str]:
@@ -269,6 +296,20 @@ def _furniture(texts: list[str]) -> list[bool]:
             for i in found:
                 drop[i] = True
     return drop
+
+
+def _text_lines(text: str, base: int) -> list[Line]:
+    """Lines of a text with their offsets (`base` = where `text` starts in the raw text)."""
+    out = []
+    pos = base
+    for raw in text.splitlines(keepends=True):
+        body = raw.rstrip("\n\v\f\x1c\x1d\x1e\x85\u2028\u2029")
+        lead = len(body) - len(body.lstrip())
+        stripped = body.strip()
+        start = pos + lead
+        out.append(Line(normalize_line(body), start=start, end=start + len(stripped)))
+        pos += len(raw)
+    return out
 
 
 def decode_text(data: bytes) -> str:
@@ -402,6 +443,7 @@ def _parse_pdf(data: bytes) -> tuple[str, tuple[Line, ...], int, dict[str, Any]]
         with pdfplumber.open(io.BytesIO(data)) as pdf:
             lines: list[Line] = []
             raw_pages: list[str] = []
+            offset = 0  # where the page starts in the raw text ("\f".join(raw_pages))
             for number, page in enumerate(pdf.pages, start=1):
                 page_lines = page.extract_text_lines(return_chars=True)
                 raw_pages.append("\n".join(item["text"] for item in page_lines))
@@ -412,8 +454,10 @@ def _parse_pdf(data: bytes) -> tuple[str, tuple[Line, ...], int, dict[str, Any]]
                     height = item["bottom"] - item["top"]
                     if bottom is not None and item["top"] - bottom > 0.5 * height:
                         lines.append(Line("", number))
-                    lines.append(_pdf_line(item, number))
+                    lines.append(_pdf_line(item, number, offset))
+                    offset += len(item["text"]) + 1  # the line and its "\n"
                     bottom = item["bottom"]
+                offset += 0 if page_lines else 1  # an empty page is "" then "\f"
             page_count = len(pdf.pages)
             info = pdf.metadata or {}
     except Exception as exc:  # pdfminer raises many unrelated types for damaged files
@@ -427,9 +471,11 @@ def _parse_pdf(data: bytes) -> tuple[str, tuple[Line, ...], int, dict[str, Any]]
     return "\f".join(raw_pages), tuple(lines), page_count, meta
 
 
-def _pdf_line(item: dict[str, Any], page: int) -> Line:
+def _pdf_line(item: dict[str, Any], page: int, offset: int) -> Line:
     chars = [c for c in item.get("chars", []) if c.get("text", "").strip()]
     sizes = Counter(round(float(c.get("size", 0)), 1) for c in chars)
     size = sizes.most_common(1)[0][0] if sizes else None
     bold = bool(chars) and all("bold" in str(c.get("fontname", "")).lower() for c in chars)
-    return Line(normalize_line(item["text"]), page, size, bold)
+    raw = item["text"]
+    start = offset + len(raw) - len(raw.lstrip())
+    return Line(normalize_line(raw), page, size, bold, start, start + len(raw.strip()))

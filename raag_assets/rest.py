@@ -65,9 +65,11 @@ class SearchRequest(Filters):
     as_of_date: dt.date | None = None
     max_expansion_hops: int = Field(default=1, ge=0, le=2)
     scope_context: str | None = Field(default=None, max_length=200)
+    granularity: Literal["section", "passage"] = "section"
 
     def options(self) -> dict[str, Any]:
         return {
+            "granularity": self.granularity,
             "k": self.k,
             "mode": self.mode,
             "tags_any": self.tags_any,
@@ -180,6 +182,17 @@ def create_app(database_url: str | None = None) -> FastAPI:
     def section(tenant: Tenant, section_id: Annotated[str, Path(max_length=64)]) -> dict[str, Any]:
         """One section's text and every edge that touches it."""
         return service.section(tenant, section_id, database_url)
+
+    @app.get("/v1/tenants/{tenant}/documents/{doc_id}/text", tags=["graph"])
+    def document_text(
+        tenant: Tenant,
+        doc_id: Annotated[str, Path(max_length=200)],
+        start: Annotated[int, Query(alias="from", ge=0)] = 0,
+        end: Annotated[int | None, Query(alias="to", ge=0)] = None,
+    ) -> dict[str, Any]:
+        """A document's raw text, or its slice [from, to): what results' char_start and
+        char_end index (the file as read; for PDFs the extracted text)."""
+        return service.show(tenant, doc_id, start, end, database_url)
 
     @app.get("/v1/tenants/{tenant}/edges", tags=["graph"])
     def edges(

@@ -5,7 +5,9 @@ fused by Reciprocal Rank Fusion (k=60), final 12; filters tags_any, tags_all and
 metadata equality; ties broken by (doc_id, chunk_index). No Dagster here.
 """
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
@@ -20,6 +22,7 @@ Mode = Literal["hybrid", "vector", "fulltext"]
 FULLTEXT_CAP = 2000  # most rows full-text ranking looks at for one query
 RRF_K = 60  # Reciprocal Rank Fusion constant (ragd canonical)
 Key = tuple[str, int]  # (doc_id, chunk_index)
+_EMBEDDER = ThreadPoolExecutor(max_workers=2, thread_name_prefix="raag-embed")
 EmbedFn = Callable[[list[str]], np.ndarray]
 
 
@@ -62,6 +65,22 @@ class RetrievalPlan:
             check_text(value, "metadata filter value")
 
 
+QUERY_CACHE = 1024  # query embeddings kept by cached_queries()
+
+
+def cached_queries(embed: EmbedFn, size: int = QUERY_CACHE) -> EmbedFn:
+    """`embed`, with the embeddings of the last `size` single texts (queries) remembered;
+    batches (ingest, baselines) go straight to the model."""
+    one = functools.lru_cache(maxsize=size)(lambda text: np.asarray(embed([text])[0]))
+
+    def embed_cached(texts: list[str]) -> np.ndarray:
+        if len(texts) != 1:
+            return embed(texts)
+        return one(texts[0])[None, :]
+
+    return embed_cached
+
+
 def check_text(value: object, what: str) -> None:
     """Refuse text Postgres cannot hold (a NUL character) before it reaches a query."""
     if isinstance(value, str) and "\x00" in value:
@@ -82,6 +101,8 @@ class Candidate(NamedTuple):
     page_end: int | None
     vector_rank: int | None  # 1-based rank in the vector pool, None if absent
     fulltext_rank: int | None  # 1-based rank in the full-text pool, None if absent
+    char_start: int | None = None  # the chunk's span in its document's raw text
+    char_end: int | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return self._asdict()
@@ -146,9 +167,14 @@ def retrieve_as_reader(
         "history": plan.history,
     }
     lists: list[list[Key]] = []
-    if plan.mode in ("hybrid", "vector"):
+    if plan.mode == "hybrid":
+        # The model embeds the query (it releases the GIL) while Postgres runs full-text.
+        embedding = _EMBEDDER.submit(lambda: embed([query])[0])
+        text_keys = _fulltext_keys(conn, query, params)
+        lists = [_vector_keys(conn, embedding.result(), params), text_keys]
+    elif plan.mode == "vector":
         lists.append(_vector_keys(conn, embed([query])[0], params))
-    if plan.mode in ("hybrid", "fulltext"):
+    else:
         lists.append(_fulltext_keys(conn, query, params))
     fused = rrf_fuse(lists, plan.rrf_k)[: plan.k]
     if plan.mode == "fulltext":
@@ -246,6 +272,8 @@ def _load(conn: psycopg.Connection, tenant: str, fused: list[Fused]) -> list[Can
                 page_end=r[9],
                 vector_rank=f.ranks[0],
                 fulltext_rank=f.ranks[1],
+                char_start=r[10],
+                char_end=r[11],
             )
         )
     return out

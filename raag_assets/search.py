@@ -8,28 +8,38 @@ same tenant, never another tenant's.
 """
 
 import datetime as dt
+import functools
 import json
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import psycopg
 
 from raag_assets import db, enrich, graph_store
+from raag_assets.context import best_passage
 from raag_assets.embedding import DEFAULT_MODEL, Embedder
 from raag_assets.enrich import Candidate, GraphEdge, Hit, SectionView
 from raag_assets.errors import InvalidFilter
-from raag_assets.query_analysis import analyze
-from raag_assets.retrieval import Mode, RetrievalPlan, check_text, retrieve_as_reader
+from raag_assets.query_analysis import DocDescriptor, analyze
+from raag_assets.retrieval import (
+    Mode,
+    RetrievalPlan,
+    cached_queries,
+    check_text,
+    retrieve_as_reader,
+)
 
 EmbedFn = Callable[[list[str]], np.ndarray]
+Granularity = Literal["section", "passage"]
 DEFAULT_K = 8
 MAX_EXPANDED = 10
 PER_SECTION = 3
+OPENING_CHARS = 600  # of a document's text, where its title block names parties and date
 
 
 @dataclass
@@ -73,8 +83,15 @@ def search(
     max_expanded: int = MAX_EXPANDED,
     conn: psycopg.Connection | None = None,
     embed: EmbedFn | None = None,
+    granularity: Granularity = "section",
 ) -> EnrichedResults:
-    """Relationship-aware search. See the module docstring; every score is explained."""
+    """Relationship-aware search. See the module docstring; every score is explained.
+
+    Every result carries its section and the passage inside it that answers the query
+    (`char_start`/`char_end` into the document's raw text, see `raag show`); with
+    granularity "passage" a result's `text` is that passage rather than the whole section."""
+    if granularity not in ("section", "passage"):
+        raise InvalidFilter(f"granularity must be section or passage, got {granularity!r}")
     if not 0 <= max_expansion_hops <= enrich.MAX_HOPS:
         raise InvalidFilter(f"max_expansion_hops must be 0, 1 or 2, got {max_expansion_hops}")
     if not 1 <= k <= 100:
@@ -89,27 +106,35 @@ def search(
         nullcontext(conn) if conn is not None else db.connect() as c,
         db.tenant_reader(c, tenant),  # every read below is confined to this tenant by Postgres
     ):
-        analysis = analyze(query, lambda: graph_store.documents(c, tenant))
+        analysis = analyze(
+            query, lambda: graph_store.documents(c, tenant), lambda: _descriptors(c, tenant)
+        )
         timings["query_analysis"] = clock.lap()
-        hits = (
-            _caller_hits(c, tenant, query_results)
-            if query_results is not None
-            else _retrieved_hits(
-                c,
-                analysis.query,
-                tenant,
-                embed or default_embed(),
-                RetrievalPlan(
-                    k=min(1000, max(12, 2 * k)),
-                    mode=mode,
-                    tags_any=tuple(tags_any) + analysis.tags,
-                    tags_all=tuple(tags_all),
-                    metadata=dict(metadata or {}),
-                    doc_ids=analysis.doc_ids,
-                    history=history,
-                ),
-            )
-        )[:k]
+        plan = RetrievalPlan(
+            k=min(1000, max(12, 2 * k)),
+            mode=mode,
+            tags_any=tuple(tags_any) + analysis.tags,
+            tags_all=tuple(tags_all),
+            metadata=dict(metadata or {}),
+            doc_ids=analysis.doc_ids,
+            history=history,
+        )
+        embed_fn = embed or default_embed()
+        if query_results is not None:
+            hits = _caller_hits(c, tenant, query_results)[:k]
+        else:
+            # A named document is a filter now: its name words are not what is asked.
+            asked = analysis.named.rest if analysis.named else analysis.query
+            hits = _retrieved_hits(c, asked, tenant, embed_fn, plan)[:k]
+        if analysis.named and query_results is None:
+            # The named document answers first; the best of the others stay, fewer, so a
+            # question that also needs another document can still reach it.
+            named = _retrieved_hits(
+                c, asked, tenant, embed_fn, replace(plan, doc_ids=analysis.named.doc_ids)
+            )[:k]
+            seen = {h.section_id for h in named}
+            others = [h for h in hits if h.section_id not in seen][: max(1, k // 2)]
+            hits = named + others
         timings["candidates"] = clock.lap()
         superseded = graph_store.superseded_documents(c, tenant)
         sections = _sections(c, tenant, [h.section_id for h in hits], superseded, history)
@@ -119,6 +144,9 @@ def search(
             if h.section_id in sections
         ]
         known = {cand.section.section_id for cand in candidates}
+        # A document the query names is the one asked about, even if superseded.
+        stand_ins = [cand for cand in candidates if cand.section.doc_id not in analysis.doc_ids]
+        candidates.extend(_in_force(c, tenant, stand_ins, known, superseded, history, as_of))
         frontier = list(candidates)
         for depth in range(1, max_expansion_hops + 1):
             budget = max_expanded - sum(1 for cand in candidates if not cand.hit)
@@ -145,12 +173,19 @@ def search(
         _attach_scopes_and_dates(candidates, edges)
         doc_edges = _doc_edges(c, tenant, sorted({cand.section.doc_id for cand in candidates}))
     enrich.score(candidates, edges, as_of, scope_context)
+    if analysis.named:
+        enrich.boost_named(candidates, analysis.named.doc_ids, analysis.named.words)
     ordered = enrich.ranked(candidates)
     found = enrich.conflicts(ordered, edges, doc_edges, as_of, scope_context)
+    enrich.order_conflicts(ordered, found)
+    ordered = enrich.ranked(ordered)
     timings["scoring"] = clock.lap()
     result = _assemble(
         query, tenant, analysis, ordered, edges, doc_edges, found, as_of, scope_context
     )
+    asked = analysis.named.rest if analysis.named else analysis.query
+    _attach_passages(result.results, ordered, asked, granularity)
+    timings["passages"] = clock.lap()
     result.timings_ms = timings
     return result
 
@@ -164,8 +199,14 @@ def _retrieved_hits(
     hits: dict[str, Hit] = {}
     for cand in retrieve_as_reader(conn, query, tenant, embed, plan):
         if cand.section_id not in hits:  # the section's best chunk speaks for it
+            span = None if cand.char_start is None else (cand.char_start, cand.char_end or 0)
             hits[cand.section_id] = Hit(
-                cand.section_id, cand.score, cand.vector_rank, cand.fulltext_rank, cand.chunk_index
+                cand.section_id,
+                cand.score,
+                cand.vector_rank,
+                cand.fulltext_rank,
+                cand.chunk_index,
+                span,
             )
     return list(hits.values())
 
@@ -203,7 +244,48 @@ def _caller_hits(
     return list(hits.values())
 
 
+def _in_force(
+    conn: psycopg.Connection,
+    tenant: str,
+    hits: list[Candidate],
+    known: set[str],
+    superseded: set[str],
+    history: bool,
+    as_of: dt.date | None,
+) -> list[Candidate]:
+    """The sections that replaced superseded hits, following the versions forward until one
+    is current (or in force on `as_of`). They stand in for the hit at depth 0."""
+    out: list[Candidate] = []
+    frontier = [h for h in hits if h.section.superseded]
+    for _ in range(enrich.MAX_VERSION_STEPS):
+        if not frontier:
+            break
+        edges = _edges(conn, tenant, [f.section.section_id for f in frontier])
+        steps = enrich.successors(frontier, edges, known, as_of)
+        loaded = _sections(conn, tenant, [st.section_id for st in steps], superseded, history)
+        frontier = [
+            Candidate(
+                loaded[st.section_id],
+                0,
+                st.base,
+                via=st.edge,
+                via_from=st.source.section.section_id,
+            )
+            for st in steps
+            if st.section_id in loaded
+        ]
+        out.extend(frontier)
+    return out
+
+
 # --- loading ----------------------------------------------------------------------------
+
+
+def _descriptors(conn: psycopg.Connection, tenant: str) -> list[DocDescriptor]:
+    rows = conn.execute(
+        db.load_sql("select_document_descriptors"), {"tenant": tenant, "opening": OPENING_CHARS}
+    )
+    return [DocDescriptor(*r) for r in rows]
 
 
 def _sections(
@@ -221,7 +303,15 @@ def _sections(
     )
     out = {}
     for r in rows:
-        out[r[0]] = SectionView(*r[:13], topics=tuple(r[13]), superseded=r[1] in superseded)
+        out[r[0]] = SectionView(
+            *r[:13],
+            topics=tuple(r[13]),
+            superseded=r[1] in superseded,
+            char_start=r[14],
+            char_end=r[15],
+            text_start=r[16],
+            body_raw=r[17],
+        )
     return out
 
 
@@ -376,6 +466,7 @@ def _assemble(
             "query": analysis.query,
             "tags": list(analysis.tags),
             "doc_ids": list(analysis.doc_ids),
+            "named_document": analysis.named.as_dict() if analysis.named else None,
         },
         "as_of_date": as_of,
         "scope_context": scope_context,
@@ -391,6 +482,12 @@ def _reason(c: Candidate, names: dict[str, dict[str, str]]) -> str:
             if rank
         )
         head = f"direct hit ({ranks or 'caller candidate'}, score {c.hit.score:.4f})"
+    elif c.via and c.via.edge_type == "supersedes":
+        src = names.get(c.via_from or "", {})
+        head = (
+            f"version in force: replaces the hit {src.get('doc_id')} § {src.get('label')} "
+            f"({c.via.matched_text})"
+        )
     else:
         src = names.get(c.via_from or "", {})
         head = (
@@ -430,6 +527,27 @@ def _edge_json(e: GraphEdge, names: dict[str, dict[str, str]]) -> dict[str, Any]
     }
 
 
+def _attach_passages(
+    results: list[dict[str, Any]], ordered: list[Candidate], query: str, granularity: str
+) -> None:
+    """Each result's passage: the sentences of its section that answer the query, as a span
+    of the raw text (the retrieved chunk breaks ties), and its section's span."""
+    for r, c in zip(results, ordered, strict=True):
+        s = c.section
+        r["section_char_start"], r["section_char_end"] = s.char_start, s.char_end
+        span = None
+        if s.body_raw is not None and s.text_start is not None:
+            prefer = c.hit.chunk_span if c.hit else None
+            local = (prefer[0] - s.text_start, prefer[1] - s.text_start) if prefer else None
+            found = best_passage(s.body_raw, query, local, s.heading)
+            if found:
+                span = (s.text_start + found[0], s.text_start + found[1])
+        r["char_start"], r["char_end"] = span or (None, None)
+        r["passage"] = s.body_raw[span[0] - s.text_start : span[1] - s.text_start] if span else None
+        if granularity == "passage" and r["passage"] is not None:
+            r["text"] = r["passage"]
+
+
 # --- helpers ----------------------------------------------------------------------------
 
 
@@ -450,7 +568,14 @@ def default_embedder() -> Embedder:
 
 
 def default_embed() -> EmbedFn:
-    return default_embedder().embed
+    """The configured model's embed(), remembering the last QUERY_CACHE single-text calls:
+    a repeated query skips the model (about a third of a warm search's time)."""
+    return _cached_embed(os.environ.get("RAAG_EMBED_MODEL", DEFAULT_MODEL))
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_embed(model: str) -> EmbedFn:
+    return cached_queries(default_embedder().embed)
 
 
 class _Clock:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from raag_assets.identity import section_id
-from raag_assets.normalize import join_lines
+from raag_assets.normalize import join_lines, join_lines_mapped
 from raag_assets.parsing import Line
 
 SECTIONER_VERSION = "2"
@@ -106,6 +106,11 @@ class Section:
     text: str
     page_start: int | None
     page_end: int | None
+    # Where the section (heading to last line) lies in the document's raw text, and for each
+    # character of `text` its raw offset (-1 unknown): see parsing.Line.
+    char_start: int | None = None
+    char_end: int | None = None
+    offsets: tuple[int, ...] = ()
 
 
 @dataclass
@@ -168,7 +173,7 @@ def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
             if _UNDERLINE.match(text) and out and out[-1].text:
                 underlined.add(len(out) - 1)
                 continue
-        out.append(Line(text, line.page, line.size, line.bold))
+        out.append(Line(text, line.page, line.size, line.bold, line.start, line.end))
     return out, underlined
 
 
@@ -543,23 +548,33 @@ def _heading_sizes(lines: list[Line], body_size: float) -> list[float]:
 def _assemble(
     doc_id: str, lines: list[Line], headings: list[_Heading], name: str | None = None
 ) -> list[Section]:
-    blocks: list[tuple[str, str, int, list[Line], str, int | None]] = []
+    blocks: list[tuple[str, str, int, list[Line], str, int | None, list[Line]]] = []
     first = headings[0].line if headings else len(lines)
     front = [ln for ln in lines[:first] if ln.text]
     if front:
         label = FRONT_LABEL if headings else BODY_LABEL
-        blocks.append((label, name or front[0].text[:100], 1, lines[:first], "", front[0].page))
+        blocks.append(
+            (label, name or front[0].text[:100], 1, lines[:first], "", front[0].page, lines[:first])
+        )
     for n, head in enumerate(headings):
         end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
         page = lines[head.line].page
         blocks.append(
-            (head.label, head.heading, head.level, lines[head.body_from : end], head.lead, page)
+            (
+                head.label,
+                head.heading,
+                head.level,
+                lines[head.body_from : end],
+                head.lead,
+                page,
+                lines[head.line : end],
+            )
         )
 
     sections: list[Section] = []
     seen: Counter[str] = Counter()
     stack: list[tuple[int, str]] = []
-    for ordinal, (label, heading, level, body, lead, page) in enumerate(blocks):
+    for ordinal, (label, heading, level, body, lead, page, whole) in enumerate(blocks):
         sid = section_id(doc_id, label, seen[label])
         seen[label] += 1
         while stack and stack[-1][0] >= level:
@@ -567,6 +582,9 @@ def _assemble(
         parent = stack[-1][1] if stack else None
         stack.append((level, sid))
         pages = [ln.page for ln in body if ln.page is not None and ln.text]
+        located = [ln for ln in whole if ln.text and ln.start is not None]
+        lead_line = whole[0] if lead and whole else None
+        text, offsets = _body_text_mapped(lead, lead_line, body)
         sections.append(
             Section(
                 section_id=sid,
@@ -576,19 +594,37 @@ def _assemble(
                 heading=heading,
                 level=level,
                 parent_id=parent,
-                text=_body_text(lead, body),
+                text=text,
                 page_start=page,
                 page_end=max([p for p in (page, *pages) if p is not None], default=None),
+                char_start=located[0].start if located else None,
+                char_end=max((ln.end or 0) for ln in located) if located else None,
+                offsets=tuple(offsets),
             )
         )
     return sections
 
 
-def _body_text(lead: str, body: list[Line]) -> str:
-    paragraphs: list[list[str]] = [[lead]] if lead else [[]]
+def _body_text_mapped(lead: str, lead_line: Line | None, body: list[Line]) -> tuple[str, list[int]]:
+    """The section's text (paragraphs joined by blank lines) and each character's raw offset.
+    The lead is the end of the heading line, so it maps onto that line's last characters."""
+    Item = tuple[str, int | None, int | None]
+    first: list[Item] = []
+    if lead:
+        end = lead_line.end if lead_line else None
+        first = [(lead, None if end is None else end - len(lead), end)]
+    paragraphs: list[list[Item]] = [first]
     for line in body:
         if line.text:
-            paragraphs[-1].append(line.text)
+            paragraphs[-1].append((line.text, line.start, line.end))
         elif paragraphs[-1]:
             paragraphs.append([])
-    return "\n\n".join(join_lines(p) for p in paragraphs if p)
+    text, where = "", []
+    for para in (p for p in paragraphs if p):
+        joined, offsets = join_lines_mapped(para)
+        if text:
+            text += "\n\n"
+            where += [where[-1] + 1 if where and where[-1] >= 0 else -1] * 2
+        text += joined
+        where += offsets
+    return text, where

@@ -169,6 +169,39 @@ def follow(
     return out
 
 
+def show(
+    tenant: str,
+    doc_id: str,
+    start: int = 0,
+    end: int | None = None,
+    url: str | None = None,
+) -> dict[str, Any]:
+    """A document's raw text, or the slice [start, end) of it: the text search results'
+    char_start/char_end point into (the file as read for text and Markdown, the extracted
+    text for PDFs, pages separated by form feeds)."""
+    if start < 0 or (end is not None and end < start):
+        raise InvalidFilter(f"need 0 <= from <= to, got from={start} to={end}")
+    limit = 2**31 - 2  # Postgres substr takes int positions; no text is longer
+    start, end = min(start, limit), None if end is None else min(end, limit)
+    count = None if end is None else end - start
+    with reading(tenant, url) as conn:
+        cur = conn.execute(
+            db.load_sql("select_document_text"),
+            {
+                "tenant": tenant,
+                "doc_id": doc_id,
+                "start": start,
+                "count": limit if count is None else count,
+            },
+        )
+        row = cur.fetchone()
+        if row is None:
+            raise DocumentNotFound(f"tenant {tenant!r} has no document {doc_id!r}")
+        found = dict(zip([c.name for c in cur.description], row, strict=True))
+    text = found["text"] if count is None or count > 0 else ""
+    return {**found, "char_start": start, "char_end": start + len(text), "text": text}
+
+
 def _section(conn: psycopg.Connection, tenant: str, section_id: str) -> dict[str, Any]:
     cur = conn.execute(db.load_sql("select_section"), {"tenant": tenant, "section_id": section_id})
     row = cur.fetchone()

@@ -135,7 +135,9 @@ def _document_row(
         "page_count": doc.page_count,
         "raw_text": doc.raw_text,
         "text": doc.text,
-        "lines": Jsonb([[ln.text, ln.page, ln.size, ln.bold] for ln in doc.lines]),
+        "lines": Jsonb(
+            [[ln.text, ln.page, ln.size, ln.bold, ln.start, ln.end] for ln in doc.lines]
+        ),
         "effective_evidence": doc.effective.evidence if doc.effective else None,
         "version": version,
     }

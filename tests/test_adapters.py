@@ -152,10 +152,15 @@ def test_an_mcp_client_searches_reads_and_follows_edges(demo_store):
                 "follow_edge", {"section_id": top["section_id"], "edge_type": "uses_term"}
             )
             wrong = await client.call_tool("get_section", {"section_id": "nope"})
-            return tools, top, section, hops, wrong
+            shown = await client.call_tool(
+                "show_text",
+                {"doc_id": top["doc_id"], "start": top["char_start"], "end": top["char_end"]},
+            )
+            return tools, top, section, hops, wrong, shown
 
-    tools, top, section, hops, wrong = asyncio.run(session())
-    assert tools == ["follow_edge", "get_section", "search"]
+    tools, top, section, hops, wrong, shown = asyncio.run(session())
+    assert tools == ["follow_edge", "get_section", "search", "show_text"]
+    assert shown.structured_content["text"] == top["passage"]  # the offsets index the raw text
     assert top["doc_id"] == "leave-policy"
     assert section.structured_content["text"] == top["text"]
     neighbours = hops.structured_content["neighbours"]

@@ -63,3 +63,49 @@ def test_scifact_sample_scores_every_system_against_bm25(make_store, embedder, t
     # abstracts do not cite each other: graph-aware scoring must not push answers down (it did
     # when numeric doc ids were read as versions and every abstract "superseded" another)
     assert scores["hybrid + graph"].ndcg >= scores["hybrid (RRF)"].ndcg - 0.05
+
+
+def test_span_precision_and_recall_count_characters_once():
+    gold = [("a.txt", 100, 200)]
+    assert evaluation.span_precision_recall([("a.txt", 100, 200)], gold) == (1.0, 1.0)
+    p, r = evaluation.span_precision_recall([("a.txt", 150, 250), ("a.txt", 150, 250)], gold)
+    assert (p, r) == (0.5, 0.5)  # a span retrieved twice counts once
+    p, r = evaluation.span_precision_recall([("a.txt", 0, 400), ("b.txt", 100, 200)], gold)
+    assert (round(p, 4), r) == (0.2, 1.0)
+    assert evaluation.span_precision_recall([], gold) == (0.0, 0.0)
+
+
+def test_fixed_chunks_and_span_sets_index_files_as_read(tmp_path):
+    (tmp_path / "c.txt").write_bytes(b"line one\r\nline two\r\n" * 40)
+    chunks = evaluation.fixed_chunks([tmp_path / "c.txt"], size=100)
+    text = open(tmp_path / "c.txt", encoding="utf-8").read()  # noqa: SIM115
+    assert all(text[a:b] == piece for (_, a, b), piece in chunks)
+    assert chunks[-1][0][2] == len(text)
+    spans = tmp_path / "set.json"
+    spans.write_text(
+        '{"corpus": ".", "tests": [{"query": "two", "snippets": '
+        '[{"file_path": "c.txt", "span": [5, 8]}]}]}',
+        encoding="utf-8",
+    )
+    data = evaluation.load_spans(spans)
+    assert data.tests[0].snippets == (("c.txt", 5, 8),) and data.files() == [tmp_path / "c.txt"]
+    with pytest.raises(RaagError, match="tests"):
+        (tmp_path / "bad.json").write_text("[]", encoding="utf-8")
+        evaluation.load_spans(tmp_path / "bad.json")
+
+
+def test_committed_cuad_span_set_points_at_the_labelled_clauses():
+    import json
+
+    root = Path(__file__).resolve().parents[1]
+    data = json.loads((root / "golden" / "spans" / "cuad_dev.json").read_text(encoding="utf-8"))
+    import os
+
+    shared = Path(os.environ.get("RAAG_SHARED", root.parent / "shared"))
+    corpus = shared / "data" / "dev_legal" / "contracts"
+    assert len(data["tests"]) >= 20
+    for t in data["tests"]:
+        for s in t["snippets"]:
+            text = open(corpus / s["file_path"], encoding="utf-8").read()  # noqa: SIM115
+            a, b = s["span"]
+            assert 0 <= a < b <= len(text) and text[a:b].strip() == text[a:b]

@@ -63,6 +63,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("007_live_chunk_counts",),
         ("008_document_dates",),
         ("009_heading_vectors",),
+        ("010_char_offsets",),
     ]
 
 

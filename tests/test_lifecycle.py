@@ -98,8 +98,14 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_answers_as_of_quer
         supersedes = [
             (e["src_doc_id"], e["dst_doc_id"])
             for e in graph_store.edges(conn, "ver")
-            if e["edge_type"] == "supersedes"
+            if e["edge_type"] == "supersedes" and e["src_section_id"] is None
         ]
+        # each section of the earlier version is linked to the one that replaced it
+        linked = {
+            (e["src_label"], e["dst_doc_id"], e["dst_label"])
+            for e in graph_store.edges(conn, "ver")
+            if e["edge_type"] == "supersedes" and e["src_section_id"] is not None
+        }
         live = search(
             "which class do staff travel on trains", "ver", conn=conn, embed=embedder.embed
         )
@@ -111,6 +117,14 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_answers_as_of_quer
             embed=embedder.embed,
         )
     assert supersedes == [("travel", "travel@v1")]
+    v1_labels = {
+        r[0]
+        for r in store.rows(
+            "SELECT label FROM sections WHERE tenant_id = %s AND doc_id = %s", "ver", "travel@v1"
+        )
+    }
+    assert v1_labels
+    assert {(label, "travel@v1", label) for label in v1_labels} <= linked
     # live search never shows the earlier version; as-of search finds it and prefers it
     assert {r["doc_id"] for r in live.results} <= {"travel", "expenses"}
     assert live.results[0]["doc_id"] == "travel" and "first class" in live.results[0]["text"]
@@ -124,7 +138,7 @@ def test_a_changed_file_becomes_a_new_version_and_the_old_one_answers_as_of_quer
         chain = sorted(
             (e["src_doc_id"], e["dst_doc_id"])
             for e in graph_store.edges(conn, "ver")
-            if e["edge_type"] == "supersedes"
+            if e["edge_type"] == "supersedes" and e["src_section_id"] is None
         )
     assert chain == [("travel", "travel@v2"), ("travel@v2", "travel@v1")]
 

@@ -34,7 +34,10 @@ def test_markdown_front_matter_becomes_metadata():
     assert doc.meta.authority_level == 50
     assert doc.meta.effective_from == dt.date(2024, 1, 1)
     assert doc.meta.supersedes == "leave-policy-rev-a"
-    assert not doc.raw_text.startswith("---")  # front matter is metadata, not text
+    assert "doc_id" not in doc.text  # front matter is metadata, not text
+    assert doc.raw_text == (EXAMPLES / "leave-policy.md").read_text(
+        encoding="utf-8"
+    )  # offsets index the file as read
     assert doc.meta.metadata()["doc_type"] == "policy"
 
 
@@ -137,3 +140,31 @@ def test_hostile_doc_id_in_metadata_refused(tmp_path: Path):
     path.write_text("---\ndoc_id: ../../etc/passwd\n---\n# Title\nText\n", encoding="utf-8")
     with pytest.raises(BadDocument, match="unsafe doc_id"):
         parse_file(path, LIMIT)
+
+
+def test_line_offsets_index_the_file_as_open_reads_it(tmp_path: Path):
+    path = tmp_path / "crlf.md"
+    raw = "\ufeff---\r\ntitle: T\r\n---\r\n# Head\r\n\r\n  Some   \ufb01ne text.  \r\nLast\r"
+    path.write_bytes(raw.encode("utf-8"))
+    doc = parse_file(path, LIMIT)
+    on_disk = open(path, encoding="utf-8").read()  # noqa: SIM115 - what a user would do
+    assert doc.raw_text == on_disk
+    located = [ln for ln in doc.lines if ln.text]
+    assert [on_disk[ln.start : ln.end] for ln in located] == [
+        "# Head",
+        "Some   \ufb01ne text.",
+        "Last",
+    ]
+    assert located[1].text == "Some fine text."
+
+
+def test_pdf_line_offsets_index_the_extracted_text():
+    doc = parse_file(EXAMPLES / "hr-processes-handbook.pdf", LIMIT)
+    located = [ln for ln in doc.lines if ln.text]
+    assert located and all(ln.start is not None for ln in located)
+    for ln in located:
+        assert " ".join(doc.raw_text[ln.start : ln.end].split()) == ln.text
+    pages = doc.raw_text.split("\f")
+    for ln in located:  # a line's offset falls in its own page
+        assert doc.raw_text[: ln.start].count("\f") + 1 == ln.page
+    assert len(pages) == doc.page_count

@@ -4,6 +4,8 @@ import dagster as dg
 
 from raag_assets import graph_store
 from raag_assets.graph.build import extract
+from raag_assets.graph.model import dedupe
+from raag_assets.graph.versions import version_links
 from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from resources import PostgresResource, SpacyResource
@@ -13,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "3"  # 3: terms of art, citation forms, cue families, scopes, limits, topics
+EDGES_VERSION = "4"  # 3: terms of art, citation forms, cue families; 4: section version links
 
 
 @dg.asset(
@@ -42,7 +44,16 @@ def edges(
         if graph_store.fingerprint(conn, tenant, "edges") == fingerprint:
             return unchanged(conn, tenant, "edges", [endpoints_check(conn, tenant, "edges")])
         result = extract(docs, secs, nlp.parse)
-        order = {s.section_id: s.ordinal for s in secs}
+        # Each document-level supersedes edge is refined into links from the new version's
+        # sections to the old version's, so search can answer from the version in force.
+        earlier = graph_store.earlier_sections(conn, tenant)
+        replaced = [
+            (e.src_doc_id, e.dst_doc_id)
+            for e in result.edges
+            if e.edge_type == "supersedes" and e.src_section_id is None and e.dst_doc_id
+        ]
+        result.edges = dedupe([*result.edges, *version_links(replaced, [*secs, *earlier])])
+        order = {s.section_id: s.ordinal for s in [*secs, *earlier]}
         with conn.transaction():  # the whole stage or nothing: readers never see half a graph
             graph_store.replace_edges(conn, tenant, "edges", result.edges, order)
             graph_store.replace_terms(conn, tenant, result.terms)

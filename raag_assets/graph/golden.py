@@ -120,6 +120,8 @@ def found_keys(edges: Iterable[Mapping[str, Any]]) -> set[Key]:
     out: set[Key] = set()
     for e in edges:
         t = e["edge_type"]
+        if t == "supersedes" and e["src_label"] and e["dst_label"]:
+            continue  # section links between versions refine a document-level relation
         if t in TERM_TYPES:
             term = e["term"] or e["normalized_target"]
             out.add(edge_key(t, e["src_doc_id"], e["src_label"], e["dst_doc_id"], None, term))
