@@ -196,7 +196,7 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
     (a whole page on one line, its line breaks turned into runs of spaces) is split back into
     its lines, dropping the underline art between them. `base` is where `text` starts in the
     raw text: each line keeps its offsets there."""
-    spans: list[tuple[str, int, int | None]] = []  # (raw line, page, its offset in text)
+    spans: list[tuple[str, int, tuple[int, int] | None]] = []  # (raw line, page, its span)
     page = 1
     marked = False  # a "[Page N]" footer just ended the page: its form feed is no new one
     pos = 0
@@ -210,9 +210,9 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
                 spans.append(("", page, None))  # a page break ends a paragraph
             cursor = at
             for piece in _unflatten(part):
-                found = text.find(piece, cursor, at + len(part)) if piece else -1
-                spans.append((piece, page, found if found >= 0 else None))
-                cursor = found + len(piece) if found >= 0 else cursor
+                span = _locate(text, piece, cursor, at + len(part))
+                spans.append((piece, page, span))
+                cursor = span[1] if span else cursor
             at += len(part) + 1
             if _PAGE_MARK.search(normalize_line(part)):
                 page += 1
@@ -225,7 +225,7 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
     drop = _furniture(texts)
     lines: list[Line] = []
     pending_break = False
-    for (piece, pg, at), t, dropped in zip(spans, texts, drop, strict=True):
+    for (_, pg, span), t, dropped in zip(spans, texts, drop, strict=True):
         if dropped:
             pending_break = True
             continue
@@ -237,17 +237,26 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
             if not prev or _TERMINAL_PUNCT.search(prev) or not t[0].islower():
                 lines.append(Line("", pg if paged else None))
             pending_break = False
-        lines.append(Line(t, pg if paged else None, **_offsets(piece, at, base)))
+        lines.append(Line(t, pg if paged else None, **_offsets(span, base)))
     last = max((ln.page or 1 for ln in lines if ln.text), default=1)
     return tuple(lines), (last if paged else None)
 
 
-def _offsets(piece: str, at: int | None, base: int) -> dict[str, int]:
-    """start/end of a raw piece's text without its surrounding whitespace."""
-    if at is None or not piece.strip():
-        return {}
-    start = base + at + len(piece) - len(piece.lstrip())
-    return {"start": start, "end": start + len(piece.strip())}
+def _locate(text: str, piece: str, lo: int, hi: int) -> tuple[int, int] | None:
+    """Where a line's text lies in text[lo:hi], from its first to its last word (an unflattened
+    line may join words that stood further apart)."""
+    words = piece.split()
+    if not words:
+        return None
+    start = text.find(words[0], lo, hi)
+    if start < 0:
+        return None
+    end = text.find(words[-1], start + len(words[0]) if len(words) > 1 else start, hi)
+    return (start, end + len(words[-1])) if end >= 0 else None
+
+
+def _offsets(span: tuple[int, int] | None, base: int) -> dict[str, int]:
+    return {"start": base + span[0], "end": base + span[1]} if span else {}
 
 
 def _unflatten(raw: str) -> list[str]:
