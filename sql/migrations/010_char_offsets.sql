@@ -6,7 +6,7 @@ ALTER TABLE sections ADD COLUMN char_start integer, ADD COLUMN char_end integer,
                      ADD COLUMN text_start integer;
 ALTER TABLE chunks ADD COLUMN char_start integer, ADD COLUMN char_end integer;
 
--- An archived version keeps the offsets of the text it was sectioned from (and, as in 008,
+-- An archived version keeps the offsets of the text it was sectioned from (and, since 008,
 -- its effective-date evidence).
 CREATE OR REPLACE FUNCTION raag_archive_version(p_tenant text, p_doc_id text, p_declared date,
                                      p_today date)
