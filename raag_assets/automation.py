@@ -44,7 +44,7 @@ def landing_sensor_for(job: object) -> dg.SensorDefinition:
         changed = [
             t
             for t, fp in sorted(current.items())
-            if seen.get(t) != fp and _covered(context.instance, t) != fp
+            if seen.get(t) != fp and covered_state(context.instance, t) != fp
         ]
         if not changed and not new_tenants:
             return dg.SkipReason(f"no change in {len(current)} landing folders")
@@ -63,7 +63,7 @@ def landing_sensor_for(job: object) -> dg.SensorDefinition:
     return landing_sensor
 
 
-def _covered(instance: dg.DagsterInstance, tenant: str) -> str | None:
+def covered_state(instance: dg.DagsterInstance, tenant: str) -> str | None:
     """The landing state the tenant's latest `documents` materialisation read (a `raag
     ingest` of the same files, say), if any: that state needs no run of its own."""
     records = instance.fetch_materializations(

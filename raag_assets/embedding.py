@@ -75,9 +75,11 @@ class Embedder:
         config so that chunking never needs the weights loaded."""
         return _window_from_config(Path(self._path)) - 2
 
-    @property
+    @functools.cached_property
     def dims(self) -> int:
-        return int(self._model.get_embedding_dimension())
+        """The vector size, read from the model folder's config when it states it, so that a
+        stage with nothing to embed never loads the weights."""
+        return _dims_from_config(Path(self._path)) or int(self._model.get_embedding_dimension())
 
     def count_tokens(self, text: str) -> int:
         return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
@@ -100,6 +102,20 @@ class _LongInputFilter(logging.Filter):
 
 
 _LONG_INPUT = _LongInputFilter()
+
+
+def _dims_from_config(path: Path) -> int | None:
+    """The pooling output size of a sentence-transformers folder whose modules end in pooling
+    (and normalisation); None when a later module (a Dense layer) may change it."""
+    import json
+
+    modules, pooling = path / "modules.json", path / "1_Pooling" / "config.json"
+    if not (modules.is_file() and pooling.is_file()):
+        return None
+    kinds = [m["type"].rsplit(".", 1)[-1] for m in json.loads(modules.read_text())]
+    if any(k not in ("Transformer", "Pooling", "Normalize") for k in kinds):
+        return None
+    return int(json.loads(pooling.read_text())["word_embedding_dimension"])
 
 
 def _window_from_config(path: Path) -> int:
