@@ -410,7 +410,7 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
         ("Notwithstanding any other provision of this Agreement, fees are due.",
          {("overrides", "c")}),  # a vague target is the document
         ("Subject to the terms and conditions of this Agreement, Acme grants a licence.",
-         {("depends_on", "c")}),
+         set()),  # a condition on the whole document is boilerplate, no dependency
         ("the licences granted pursuant to Section 3 include the right to copy",
          set()),  # describes which licences, conditions nothing
         ("as described in Section 3 above, Acme may buy", set()),  # a pointer, not a condition

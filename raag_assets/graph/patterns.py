@@ -99,15 +99,6 @@ _VAGUE_OVERRIDE = re.compile(
     rf"this\s+{_DOC_SELF}))\b(?P<rest>[^.;]{{0,60}})",
     re.IGNORECASE,
 )
-_VAGUE_DEPENDS = re.compile(
-    r"\b(?:subject\s+to\s+(?:the\s+foregoing|(?:all\s+of\s+)?the\s+(?:terms|provisions|conditions)"
-    rf"(?:\s+and\s+conditions)?\s+(?:of|in|set\s+forth\s+in)\s+this\s+{_DOC_SELF})|"
-    r"except\s+as\s+(?:otherwise\s+|expressly\s+|specifically\s+)?(?:provided|set\s+(?:forth|out)|"
-    r"contemplated|permitted|stated|agreed)\s+(?:herein|hereunder|(?:in|by|under)\s+this\s+"
-    rf"{_DOC_SELF})|in\s+accordance\s+with\s+the\s+(?:terms|provisions)(?:\s+and\s+conditions)?\s+"
-    rf"of\s+this\s+{_DOC_SELF})\b(?P<rest>[^.;]{{0,30}})",
-    re.IGNORECASE,
-)
 # What makes a vague cue specific after all: a citation, or another document named
 # ("notwithstanding any provision of the Enterprise License").
 _SPECIFIC = re.compile(
@@ -343,26 +334,26 @@ def _masked(text: str, mentions: Sequence[Mention]) -> str:
 
 
 def vague_relations(section: SectionInfo, masked: str) -> list[Edge]:
-    """Overrides and conditions whose target is vague ("any other provision of this
-    Agreement", "the foregoing"): the target is the document itself."""
+    """Overrides whose target is vague ("any other provision of this Agreement", "the
+    foregoing"): the target is the document itself (GRAPH_GOLD.md). A condition on the whole
+    document ("subject to the terms of this Agreement") is boilerplate, no dependency."""
     edges = []
-    for edge_type, pattern in (("overrides", _VAGUE_OVERRIDE), ("depends_on", _VAGUE_DEPENDS)):
-        for m in pattern.finditer(masked):
-            if _SPECIFIC.match(m.group("rest")) or _MASK in m.group("rest")[:25]:
-                continue  # "notwithstanding anything in Section 5": the citation is the target
-            edges.append(
-                Edge(
-                    edge_type,
-                    layer=1,
-                    src_doc_id=section.doc_id,
-                    src_section_id=section.section_id,
-                    matched_text=" ".join(section.text[m.start() : m.start("rest")].split()),
-                    normalized_target=section.doc_id,
-                    confidence=0.75,
-                    dst_doc_id=section.doc_id,
-                    position=m.start(),
-                )
+    for m in _VAGUE_OVERRIDE.finditer(masked):
+        if _SPECIFIC.match(m.group("rest")) or _MASK in m.group("rest")[:25]:
+            continue  # "notwithstanding anything in Section 5": the citation is the target
+        edges.append(
+            Edge(
+                "overrides",
+                layer=1,
+                src_doc_id=section.doc_id,
+                src_section_id=section.section_id,
+                matched_text=" ".join(section.text[m.start() : m.start("rest")].split()),
+                normalized_target=section.doc_id,
+                confidence=0.75,
+                dst_doc_id=section.doc_id,
+                position=m.start(),
             )
+        )
     return edges
 
 
