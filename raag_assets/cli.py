@@ -625,6 +625,7 @@ def _eval_spans(
     tenant = tenant or f"spans-{path.stem.lower().replace('_', '-')}"[:40]
     files = data.files()
     err.print(f"{len(files)} files, {len(data.tests)} queries: ingesting {tenant!r}")
+    _step_output_to_log()
     with _progress(tenant, enabled=not as_json):
         summary = run_ingest(files, tenant)
     if not summary.success:
