@@ -3,7 +3,6 @@ Postgres from the frame, and the Dagster table metadata (row count, column schem
 lineage, a preview) read off the same frame."""
 
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict
 from typing import Any
 
 import dagster as dg
@@ -102,12 +101,18 @@ def frame(schema: Mapping[str, tuple[Any, str]], rows: Sequence[Mapping[str, Any
     )
 
 
+def _columns(obj: object, schema: Mapping[str, tuple[Any, str]]) -> dict[str, Any]:
+    """The table's columns an object has, read as attributes (asdict would deep-copy a
+    section's per-character offsets only to drop them)."""
+    return {c: getattr(obj, c) for c in schema if hasattr(obj, c)}
+
+
 def sections_frame(tenant: str, sections: Sequence[Section]) -> pl.DataFrame:
     rows = [
         # text_start: where the body text begins in the raw text (offsets < 0 are made-up text)
         {
+            **_columns(s, SECTIONS),
             "tenant_id": tenant,
-            **asdict(s),
             "text_start": next((o for o in s.offsets if o >= 0), None),
         }
         for s in sections
@@ -127,8 +132,8 @@ def chunks_frame(
     """A document's chunks; `kept` maps content hashes to embeddings still valid."""
     rows = [
         {
+            **_columns(c, CHUNKS),
             "tenant_id": tenant,
-            **asdict(c),
             "tags": tags,
             "metadata": metadata,
             "embedding": kept.get(c.content_hash),
@@ -149,7 +154,7 @@ def edges_frame(tenant: str, stage: str, edges: Sequence[tuple[str, Edge]]) -> p
                 "edge_id": eid,
                 "stage": stage,
                 "ordinal": n,
-                **{c: getattr(e, c) for c in EDGES if hasattr(e, c)},
+                **_columns(e, EDGES),
             }
             for n, (eid, e) in enumerate(edges)
         ],

@@ -7,23 +7,24 @@ SELECT d.doc_id,
                           ORDER BY s.ordinal LIMIT 1)) AS title,
        d.format, d.page_count AS pages, d.effective_from, d.effective_to AS in_force_to,
        d.effective_evidence, d.version, d.version_of,
-       ARRAY(SELECT DISTINCT e.dst_doc_id FROM edges e
-             WHERE e.tenant_id = d.tenant_id AND e.edge_type = 'supersedes'
-               AND e.src_doc_id = d.doc_id AND e.dst_doc_id IS NOT NULL
-               AND e.dst_doc_id <> d.doc_id ORDER BY 1) AS supersedes,
-       ARRAY(SELECT DISTINCT e.src_doc_id FROM edges e
-             WHERE e.tenant_id = d.tenant_id AND e.edge_type = 'supersedes'
-               AND e.dst_doc_id = d.doc_id AND e.src_doc_id <> d.doc_id ORDER BY 1)
-           AS superseded_by,
-       ARRAY(SELECT DISTINCT e.dst_doc_id FROM edges e
-             WHERE e.tenant_id = d.tenant_id AND e.edge_type = 'amends'
-               AND e.src_doc_id = d.doc_id AND e.dst_doc_id IS NOT NULL
-               AND e.dst_doc_id <> d.doc_id ORDER BY 1) AS amends,
-       ARRAY(SELECT DISTINCT e.src_doc_id FROM edges e
-             WHERE e.tenant_id = d.tenant_id AND e.edge_type = 'amends'
-               AND e.dst_doc_id = d.doc_id AND e.src_doc_id <> d.doc_id ORDER BY 1)
-           AS amended_by,
+       rel.supersedes, rel.superseded_by, rel.amends, rel.amended_by,
        d.tags, d.metadata
 FROM documents d
+CROSS JOIN LATERAL (
+    -- one pass over the document's supersedes / amends edges, each direction its own list
+    SELECT coalesce(array_agg(DISTINCT e.dst_doc_id ORDER BY e.dst_doc_id) FILTER (
+               WHERE e.edge_type = 'supersedes' AND e.src_doc_id = d.doc_id), '{}') AS supersedes,
+           coalesce(array_agg(DISTINCT e.src_doc_id ORDER BY e.src_doc_id) FILTER (
+               WHERE e.edge_type = 'supersedes' AND e.dst_doc_id = d.doc_id), '{}')
+               AS superseded_by,
+           coalesce(array_agg(DISTINCT e.dst_doc_id ORDER BY e.dst_doc_id) FILTER (
+               WHERE e.edge_type = 'amends' AND e.src_doc_id = d.doc_id), '{}') AS amends,
+           coalesce(array_agg(DISTINCT e.src_doc_id ORDER BY e.src_doc_id) FILTER (
+               WHERE e.edge_type = 'amends' AND e.dst_doc_id = d.doc_id), '{}') AS amended_by
+    FROM edges e
+    WHERE e.tenant_id = d.tenant_id AND e.edge_type IN ('supersedes', 'amends')
+      AND (e.src_doc_id = d.doc_id OR e.dst_doc_id = d.doc_id)
+      AND e.dst_doc_id IS NOT NULL AND e.src_doc_id <> e.dst_doc_id
+) rel
 WHERE d.tenant_id = %(tenant)s
 ORDER BY coalesce(d.version_of, d.doc_id), d.version_of IS NULL, d.version, d.doc_id
