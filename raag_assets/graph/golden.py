@@ -20,7 +20,6 @@ from rapidfuzz import fuzz
 
 from raag_assets.graph.patterns import term_key
 
-GENRES = ("contracts", "licences", "standards", "examples")
 CORE = ("references", "defines", "uses_term")
 # The other relations the targets are set for; document relations (supersedes, amends) and
 # precedes are listed but not in this sum.
