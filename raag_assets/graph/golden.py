@@ -7,6 +7,10 @@ Edges match by (source document, source label, type, target document, target lab
 the term for `defines` / `uses_term`, or by the value for dates. `applies_to_scope` is the one
 fuzzy match: a found scope counts for a gold scope of the same source when the phrases are
 alike (rapidfuzz token-set ratio >= SCOPE_MATCH), each used once.
+
+Confidence: a `likely` gold line is a reading an expert could dispute (GRAPH_GOLD.md). Finding
+it is right (it counts for precision), missing it is no error: recall is over the `certain`
+lines, and the table shows how many `likely` lines were found beside it.
 """
 
 import json
@@ -141,15 +145,18 @@ def found_keys(edges: Iterable[Mapping[str, Any]]) -> set[Key]:
 
 @dataclass(frozen=True)
 class Score:
-    gold: int
+    gold: int  # certain gold lines: recall's denominator
     found: int
-    true_positives: int
+    true_positives: int  # certain lines found
     missed: tuple[Key, ...] = ()
     spurious: tuple[Key, ...] = ()
+    likely: int = 0  # likely gold lines
+    likely_found: int = 0  # of them found: right for precision, not counted in recall
 
     @property
     def precision(self) -> float:
-        return self.true_positives / self.found if self.found else 1.0
+        right = self.true_positives + self.likely_found
+        return right / self.found if self.found else 1.0
 
     @property
     def recall(self) -> float:
@@ -162,6 +169,8 @@ class Score:
             self.true_positives + other.true_positives,
             self.missed + other.missed,
             self.spurious + other.spurious,
+            self.likely + other.likely,
+            self.likely_found + other.likely_found,
         )
 
 
@@ -190,6 +199,8 @@ def score(gold: Sequence[GoldDoc], found: set[Key]) -> dict[str, Score]:
     a gold file."""
     docs = {g.doc_id for g in gold}
     expected = {e.key for g in gold for e in g.edges}
+    # a key labelled both ways (two sources of the same pair) counts as certain
+    certain = {e.key for g in gold for e in g.edges if e.confidence != "likely"}
     labelled = {k[0] for k in expected}
     # topically_related has no single right answer: scored only where gold labels it
     got = {k for k in found if k[1] in docs and (k[0] != "topically_related" or k[0] in labelled)}
@@ -199,13 +210,21 @@ def score(gold: Sequence[GoldDoc], found: set[Key]) -> dict[str, Score]:
         got_t = {k for k in got if k[0] == t}
         if t == "applies_to_scope":
             pairs = _match_scopes(exp_t, got_t)
-            tp = len(pairs)
-            missed = exp_t - {g for g, _ in pairs}
+            hit = {g for g, _ in pairs}
             spurious = got_t - {f for _, f in pairs}
         else:
-            tp = len(exp_t & got_t)
-            missed, spurious = exp_t - got_t, got_t - exp_t
-        out[t] = Score(len(exp_t), len(got_t), tp, tuple(sorted(missed)), tuple(sorted(spurious)))
+            hit = exp_t & got_t
+            spurious = got_t - exp_t
+        sure = exp_t & certain
+        out[t] = Score(
+            len(sure),
+            len(got_t),
+            len(hit & sure),
+            tuple(sorted(sure - hit)),
+            tuple(sorted(spurious)),
+            len(exp_t - sure),
+            len(hit - sure),
+        )
     return out
 
 
@@ -218,12 +237,14 @@ def combined(scores: Mapping[str, Score], types: Iterable[str]) -> Score:
 
 
 def table(scores: Mapping[str, Score], title: str = "") -> str:
-    lines = [f"{title or 'type':<18} {'gold':>5} {'found':>6} {'tp':>5} {'P':>6} {'R':>6}"]
+    """gold and tp count certain lines (recall); `likely` is likely lines found / labelled."""
+    head = f"{title or 'type':<18} {'gold':>5} {'found':>6} {'tp':>5} {'P':>6} {'R':>6}"
+    lines = [f"{head} {'likely':>8}"]
 
     def row(name: str, s: Score) -> str:
         return (
             f"{name:<18} {s.gold:>5} {s.found:>6} {s.true_positives:>5} "
-            f"{s.precision:>6.2f} {s.recall:>6.2f}"
+            f"{s.precision:>6.2f} {s.recall:>6.2f} {f'{s.likely_found}/{s.likely}':>8}"
         )
 
     for t in (*CORE, *OTHER, *sorted(set(scores) - set(CORE) - set(OTHER))):
