@@ -80,6 +80,15 @@ def main() -> None:
         pairs = golden.topic_pairs(ROOT / "golden" / "graph" / "topic_pairs.jsonl", genre, rows)
         if pairs:
             print(pairs.line())
+        if part == "held-out":  # each held-out document apart: they are of different genres
+            found = golden.found_keys(rows)
+            for g in gold:
+                one = golden.score([g], found)
+                core, other = golden.combined(one, golden.CORE), golden.combined(one, golden.OTHER)
+                print(
+                    f"   {g.doc_id[:40]:<40} core {core.precision:.2f}/{core.recall:.2f}"
+                    f"  other {other.precision:.2f}/{other.recall:.2f}"
+                )
         if args.verbose:
             for s in scores.values():
                 for key in s.missed:
