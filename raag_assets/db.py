@@ -4,6 +4,7 @@ No Dagster here: the retrieval library and the CLI use this directly; the Dagste
 `resources/postgres.py` is a thin wrapper.
 """
 
+import atexit
 import functools
 import logging
 import os
@@ -15,7 +16,8 @@ from pathlib import Path
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import sql
-from psycopg.conninfo import conninfo_to_dict
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg_pool import ConnectionPool
 
 from raag_assets.errors import DimensionMismatch, ModelMismatch, TenantNotFound
 from raag_assets.identity import validate_tenant
@@ -26,6 +28,8 @@ _MIGRATION_LOCK = 7_244_113  # pg_advisory_xact_lock key: one migrator at a time
 _servers: dict[Path, object] = {}
 _migrated: set[str] = set()
 _lock = threading.Lock()
+_pools: dict[str, ConnectionPool] = {}
+SIDE_POOL_SIZE = 4  # concurrent searches that get a second connection; more wait briefly
 
 
 def sql_dir() -> Path:
@@ -129,6 +133,39 @@ def add_tenant(conn: psycopg.Connection, tenant: str) -> None:
     validate_tenant(tenant)
     with conn.transaction():
         conn.execute(load_sql("add_tenant"), {"tenant": tenant})
+
+
+def side_pool(conn: psycopg.Connection) -> ConnectionPool:
+    """A small pool of connections to `conn`'s database, so a query can run a second statement
+    beside the one on `conn` (retrieve(): vector candidates beside full-text ones). One pool
+    per database, opened on first use, closed at exit; connections are set up as connect()'s."""
+    target = make_conninfo(conn.info.dsn, password=conn.info.password or None)
+    with _lock:
+        pool = _pools.get(target)
+        if pool is None:
+            pool = ConnectionPool(
+                target,
+                min_size=1,
+                max_size=SIDE_POOL_SIZE,
+                kwargs={"autocommit": True, "prepare_threshold": None},
+                configure=register_vector,
+                open=False,
+                name="raag-side",
+            )
+            pool.open(wait=False)
+            _pools[target] = pool
+            if len(_pools) == 1:
+                atexit.register(close_pools)
+    return pool
+
+
+def close_pools() -> None:
+    """Close every side pool (at exit, or when a store is stopped)."""
+    with _lock:
+        pools = list(_pools.values())
+        _pools.clear()
+    for pool in pools:
+        pool.close()
 
 
 @contextmanager

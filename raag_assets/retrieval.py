@@ -15,7 +15,7 @@ import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
-from raag_assets.db import load_sql, tenant_reader
+from raag_assets.db import load_sql, side_pool, tenant_reader
 from raag_assets.errors import InvalidFilter
 
 Mode = Literal["hybrid", "vector", "fulltext"]
@@ -140,8 +140,15 @@ def retrieve(
     plan: RetrievalPlan | None = None,
 ) -> list[Candidate]:
     """Candidates for `query` in `tenant`'s chunks, best first. Deterministic for a store state."""
+    concurrent = can_run_beside(conn)
     with tenant_reader(conn, tenant):  # Postgres lets this transaction see one tenant only
-        return retrieve_as_reader(conn, query, tenant, embed, plan)
+        return retrieve_as_reader(conn, query, tenant, embed, plan, concurrent=concurrent)
+
+
+def can_run_beside(conn: psycopg.Connection) -> bool:
+    """Whether a second connection sees what `conn` sees: only when `conn` holds no transaction
+    of its own (it could hold uncommitted rows another connection cannot read)."""
+    return conn.info.transaction_status == psycopg.pq.TransactionStatus.IDLE
 
 
 def retrieve_as_reader(
@@ -150,8 +157,12 @@ def retrieve_as_reader(
     tenant: str,
     embed: EmbedFn,
     plan: RetrievalPlan | None = None,
+    *,
+    concurrent: bool = False,
 ) -> list[Candidate]:
-    """retrieve() for a caller already inside `db.tenant_reader(conn, tenant)`."""
+    """retrieve() for a caller already inside `db.tenant_reader(conn, tenant)`. `concurrent`:
+    the vector candidates run on a pooled connection at the same time as the full-text ones
+    (`can_run_beside(conn)` must have held before the caller's transaction began)."""
     plan = plan or RetrievalPlan()
     check_text(query, "query")
     query = " ".join(query.split())
@@ -167,7 +178,14 @@ def retrieve_as_reader(
         "history": plan.history,
     }
     lists: list[list[Key]] = []
-    if plan.mode == "hybrid":
+    if plan.mode == "hybrid" and concurrent:
+        # Embedding the query and the vector query (on a pooled connection, as this tenant's
+        # reader) run while Postgres ranks full-text on `conn`: the two candidate lists cost
+        # about the slower of the two instead of their sum.
+        vector = _EMBEDDER.submit(_pooled_vector_keys, conn, tenant, query, embed, params)
+        text_keys = _fulltext_keys(conn, query, params)
+        lists = [vector.result(), text_keys]
+    elif plan.mode == "hybrid":
         # The model embeds the query (it releases the GIL) while Postgres runs full-text.
         embedding = _EMBEDDER.submit(lambda: embed([query])[0])
         text_keys = _fulltext_keys(conn, query, params)
@@ -195,6 +213,14 @@ def _vector_keys(conn: psycopg.Connection, embedding: np.ndarray, params: dict) 
     rows = conn.execute(load_sql("retrieve_vector"), {**params, "embedding": embedding}).fetchall()
     rows.sort(key=lambda r: (r[2], r[0], r[1]))  # distance, then the canonical tie-break
     return [(r[0], r[1]) for r in rows]
+
+
+def _pooled_vector_keys(
+    conn: psycopg.Connection, tenant: str, query: str, embed: EmbedFn, params: dict
+) -> list[Key]:
+    embedding = embed([query])[0]
+    with side_pool(conn).connection() as side, tenant_reader(side, tenant):
+        return _vector_keys(side, embedding, params)
 
 
 def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[Key]:
@@ -256,7 +282,9 @@ def _load(conn: psycopg.Connection, tenant: str, fused: list[Fused]) -> list[Can
     by_key = {(r[0], r[1]): r for r in rows}
     out = []
     for f in fused:
-        r = by_key[f.key]
+        r = by_key.get(f.key)
+        if r is None:
+            continue  # removed by an ingest that committed between the candidate queries
         out.append(
             Candidate(
                 doc_id=r[0],

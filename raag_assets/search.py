@@ -13,7 +13,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import nullcontext
+from contextlib import ExitStack
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
@@ -30,6 +30,7 @@ from raag_assets.retrieval import (
     Mode,
     RetrievalPlan,
     cached_queries,
+    can_run_beside,
     check_text,
     retrieve_as_reader,
 )
@@ -102,10 +103,10 @@ def search(
     history = as_of is not None  # earlier versions of changed documents answer as-of queries
     timings: dict[str, float] = {}
     clock = _Clock()
-    with (
-        nullcontext(conn) if conn is not None else db.connect() as c,
-        db.tenant_reader(c, tenant),  # every read below is confined to this tenant by Postgres
-    ):
+    with ExitStack() as stack:
+        c = conn if conn is not None else stack.enter_context(db.connect())
+        concurrent = can_run_beside(c)  # before the reader's transaction begins
+        stack.enter_context(db.tenant_reader(c, tenant))  # every read below: this tenant only
         analysis = analyze(
             query, lambda: graph_store.documents(c, tenant), lambda: _descriptors(c, tenant)
         )
@@ -125,12 +126,17 @@ def search(
         else:
             # A named document is a filter now: its name words are not what is asked.
             asked = analysis.named.rest if analysis.named else analysis.query
-            hits = _retrieved_hits(c, asked, tenant, embed_fn, plan)[:k]
+            hits = _retrieved_hits(c, asked, tenant, embed_fn, plan, concurrent)[:k]
         if analysis.named and query_results is None:
             # The named document answers first; the best of the others stay, fewer, so a
             # question that also needs another document can still reach it.
             named = _retrieved_hits(
-                c, asked, tenant, embed_fn, replace(plan, doc_ids=analysis.named.doc_ids)
+                c,
+                asked,
+                tenant,
+                embed_fn,
+                replace(plan, doc_ids=analysis.named.doc_ids),
+                concurrent,
             )[:k]
             seen = {h.section_id for h in named}
             others = [h for h in hits if h.section_id not in seen][: max(1, k // 2)]
@@ -194,10 +200,15 @@ def search(
 
 
 def _retrieved_hits(
-    conn: psycopg.Connection, query: str, tenant: str, embed: EmbedFn, plan: RetrievalPlan
+    conn: psycopg.Connection,
+    query: str,
+    tenant: str,
+    embed: EmbedFn,
+    plan: RetrievalPlan,
+    concurrent: bool = False,
 ) -> list[Hit]:
     hits: dict[str, Hit] = {}
-    for cand in retrieve_as_reader(conn, query, tenant, embed, plan):
+    for cand in retrieve_as_reader(conn, query, tenant, embed, plan, concurrent=concurrent):
         if cand.section_id not in hits:  # the section's best chunk speaks for it
             span = None if cand.char_start is None else (cand.char_start, cand.char_end or 0)
             hits[cand.section_id] = Hit(

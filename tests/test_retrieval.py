@@ -143,3 +143,29 @@ def test_the_rarest_lexemes_pick_fulltext_rows_up_to_the_cap():
     # every lexeme too common on its own: rows must contain all of them
     assert pick_matching_lexemes([("a", 2001), ("b", 2001)], 2000) == (["a", "b"], " & ")
     assert pick_matching_lexemes([("zebra", 0)], 2000) == (["zebra"], " & ")
+
+
+def test_candidates_on_a_pooled_connection_equal_the_sequential_ones(demo_store, embedder):
+    """The vector query runs on a second, pooled connection beside full-text; same rows, same
+    order as both on one connection; the pooled connection reads as the tenant's reader too."""
+    from raag_assets import db
+    from raag_assets.retrieval import can_run_beside, retrieve_as_reader
+
+    queries = ["How many days of annual leave do full-time employees get?", "patent license"]
+    with demo_store.connect() as conn:
+        assert can_run_beside(conn)
+        for query in queries:
+            runs = []
+            for concurrent in (False, True):
+                with db.tenant_reader(conn, "demo"):
+                    assert not can_run_beside(conn)  # inside a transaction: never pooled
+                    runs.append(
+                        retrieve_as_reader(
+                            conn, query, "demo", embedder.embed, concurrent=concurrent
+                        )
+                    )
+            assert runs[0] == runs[1] and runs[0]
+        pool = db.side_pool(conn)
+        with pool.connection() as side, db.tenant_reader(side, "demo"):
+            tenants = {r[0] for r in side.execute("SELECT DISTINCT tenant_id FROM chunks")}
+        assert tenants == {"demo"}
