@@ -37,6 +37,9 @@ _APPENDIX = re.compile(
     r"^(exhibit|appendix|annex|schedule)\s+([A-Z](?:-\d{1,2})?|\d{1,2})\b(?!\.\d)\.?\s*[-–—:.]?\s*(.*)$",
     re.IGNORECASE,
 )
+# The one appendix of a document, set in capitals ("APPENDIX: How to apply ...", "ANNEX"):
+# labelled by its keyword (GRAPH_GOLD: `Appendix`); in running text the word is not a heading.
+_UNLETTERED = re.compile(r"^(APPENDIX|ANNEX)(?:\s*:\s*(\S.*))?$")
 _NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.?)\s+(\S.*)$")
 # A lettered appendix of a standard ("A. References", "A.1 Informative References"): a
 # heading only when the document's table of contents lists its letter.
@@ -216,7 +219,7 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
         numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
         if numbering and numbering.key is not None:
             last_key = numbering.key
-        elif numbering and _APPENDIX.match(text):
+        elif numbering and (_APPENDIX.match(text) or _UNLETTERED.match(text)):
             last_key = None  # an exhibit or schedule numbers its own items from 1
         headings.append(head)
         i = head.body_from
@@ -289,13 +292,13 @@ def _text_heading(
     if emphasised and len(text) <= _HEADING_MAX_CHARS and not text.endswith((",", ";")):
         size = lines[i].size
         level = heading_sizes.index(size) + 1 if size in heading_sizes else len(heading_sizes) + 1
-        return _Heading(i, _tidy(text), _tidy(text), level, i + 1, numbered=False)
+        return _Heading(i, _name_label(text), _tidy(text), level, i + 1, numbered=False)
     if (i in underlined or (len(para) == 1 and _is_title(text))) and len(text) <= 100:
         if _LABEL_VALUE.search(text):
             return None  # "Name: J. Smith", "Example: S: * 23 EXISTS"
         if toc and last_key is not None and _tidy(text).lower() not in toc.names:
             return None  # inside the numbered text, a name heads a section only if listed
-        return _Heading(i, _tidy(text), _tidy(text), 1, i + 1, numbered=False)
+        return _Heading(i, _name_label(text), _tidy(text), 1, i + 1, numbered=False)
     return None
 
 
@@ -425,6 +428,8 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
     if m := _APPENDIX.match(text):
         label = f"{m.group(1).capitalize()} {m.group(2).upper()}"
         return _Numbering(label, m.group(3).strip(), 1, True, None)
+    if m := _UNLETTERED.match(text):
+        return _Numbering(m.group(1).capitalize(), (m.group(2) or "").strip(), 1, True, None)
     if m := _NUMBER.match(text):
         number, dot, rest = m.groups()
         key = _key(number)
@@ -518,6 +523,25 @@ def _is_title(text: str, max_chars: int = 70, max_words: int = 10) -> bool:
     significant = [w for w in words if w.lower() not in _SMALL_WORDS]
     capitalised = [w for w in significant if w[0].isupper()]
     return len(capitalised) >= max(1, 0.75 * len(significant))
+
+
+_MINOR_WORDS = frozenset(
+    {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to"}
+)
+
+
+def _name_label(text: str) -> str:
+    """The label of a heading that is only a name: the name, with one set in capitals written
+    as a title ("RECITALS" -> "Recitals", "TERMS OF USE" -> "Terms of Use"), so the label
+    reads as a reader cites it (GRAPH_GOLD: `Preamble`, `Recitals`); the heading keeps the
+    text as printed."""
+    name = _tidy(text)
+    if not name.isupper():
+        return name
+    words = name.lower().split(" ")
+    return " ".join(
+        w if n and w in _MINOR_WORDS else w[:1].upper() + w[1:] for n, w in enumerate(words)
+    )
 
 
 def _tidy(text: str) -> str:

@@ -163,7 +163,7 @@ def test_contract_headings_and_title_block():
     assert (sections[0].label, sections[0].heading) == ("Title", "INTELLECTUAL PROPERTY AGREEMENT")
     assert "Dated as of September 30, 2019" in sections[0].text
     # contents on the title pages, and the preamble after them, are part of the title block
-    assert sections[1].label == "RECITALS"
+    assert (sections[1].label, sections[1].heading) == ("Recitals", "RECITALS")
     assert "Section 2.02. Recordation" in sections[0].text
 
 
@@ -250,3 +250,23 @@ def test_section_offsets_point_into_the_file_as_read(path: Path):
         if not all(w in span for w in words):
             off.append(s.label)
     assert len(off) <= 1, off  # one Audible section continues on a flattened line elsewhere
+
+
+def test_an_unlettered_appendix_in_capitals_is_a_section_and_names_keep_their_print():
+    text = [
+        "1. Scope",
+        "",
+        "This licence applies to the Work as described here at some length today.",
+        "",
+        "APPENDIX: How to apply these terms",
+        "",
+        "Attach the notice below to your files so that readers can find it.",
+        "",
+        "Appendix: in running text the word is not a heading, as this line shows it.",
+    ]
+    sections = build_sections("doc", [Line(t) for t in text], "text")
+    assert [(s.label, s.heading) for s in sections][-1] == (
+        "Appendix",
+        "How to apply these terms",
+    )
+    assert "in running text" in sections[-1].text
