@@ -451,3 +451,22 @@ def test_calendar_limits():
         (dt.date(2020, 1, 1), None),
         (dt.date(1997, 1, 1), dt.date(1997, 12, 31)),
     ]
+
+
+def test_a_flattened_table_of_contents_cites_nothing():
+    """EDGAR filings run a contents page together: article lines without a page between the
+    entries. Its entries are no citations; a real citation after it still is."""
+    from raag_assets.graph.references import contents_spans
+
+    toc = (
+        "TABLE OF CONTENTS Page ARTICLE I DEFINITIONS\n\nSection 1.01. Definitions 1\n\n"
+        "ARTICLE II ASSIGNMENT OF RIGHTS\n\nSection 2.01. Assignment Agreements 5 Section 2.02. "
+        "Recordation 5 Section 2.03. Security Interests 5\n\nARTICLE III LICENSES\n\n"
+        "Section 3.01. License Grants 6 Section 3.02. Other Covenants 7\n\n"
+    )
+    prose = "Subject to Section 3.01, the Licensee shall pay within 5 days of the invoice."
+    spans = contents_spans(toc + prose)
+    assert len(spans) == 1
+    start, end = spans[0]
+    assert start <= toc.index("Section 1.01") and toc.index("Section 3.02") < end <= len(toc)
+    assert contents_spans(prose) == []

@@ -489,13 +489,25 @@ _CONTENTS_ENTRY = (
     r"(?:ARTICLE|Article|SECTION|Section|Clause|CLAUSE|Schedule|SCHEDULE|Exhibit|EXHIBIT)?\s*"
     r"(?:[\dIVXLC]+(?:\.\d+)*\.?)\s+[A-Z][^\n]{0,100}?\s+(?:\d{1,3}|[ivx]{1,5})(?=\s|$)"
 )
-_CONTENTS = re.compile(rf"(?:{_CONTENTS_ENTRY}\s*){{4,}}")
+# An article's line in a table of contents, often without a page: "ARTICLE III LICENSES AND
+# COVENANTS" before its sections' entries.
+_CONTENTS_HEADING = (
+    r"(?:ARTICLE|Article)\s+[IVXLC\d]+\.?\s+[A-Z][A-Z0-9 ,;&'’/()-]{2,120}?"
+    r"(?=\s*\n|\s+(?:SECTION|Section)\s)"
+)
+_CONTENTS = re.compile(rf"(?:(?:{_CONTENTS_ENTRY}|{_CONTENTS_HEADING})\s*){{4,}}")
+_ENTRY = re.compile(_CONTENTS_ENTRY)
 
 
 def contents_spans(text: str) -> list[tuple[int, int]]:
-    """Where a section's text holds a table of contents: four or more entries in a row, each
-    a number, a title and a page."""
-    return [(m.start(), m.end()) for m in _CONTENTS.finditer(text)]
+    """Where a section's text holds a table of contents: four or more entries in a row (a
+    number, a title and a page; article lines may lack the page), at least three of them
+    with their page."""
+    return [
+        (m.start(), m.end())
+        for m in _CONTENTS.finditer(text)
+        if sum(1 for _ in _ENTRY.finditer(m.group())) >= 3
+    ]
 
 
 def iter_sentences(text: str) -> Iterator[tuple[int, int]]:
