@@ -298,6 +298,24 @@ def test_term_patterns(term, text, hit):
         ("Holder", "Holder.", "The registered owner of any Note", True),
         ("Notes", "Notes.", "The renewable, subordinated notes of the Company", True),
         ("Option", '(the "Option")', "to subscribe for additional shares", True),
+        # another instrument's name is a citation, not a term of art
+        ("Separation Agreement", '(the "Separation Agreement")', "dated as of May 1", False),
+        ("Receiving Party", '(the "Receiving Party")', "the party that receives it", False),
+        # a category defined by listing ordinary kinds of thing
+        (
+            "Technology",
+            '"Technology" means',
+            "means Software, technical documentation, specifications, schematics, designs, "
+            "user interfaces, test reports and prototypes.",
+            False,
+        ),
+        ("Products", '"Products" means', "means the products listed in Exhibit A", True),
+        (
+            "Territory",
+            '"Territory" means',
+            "means the United States, Canada, Mexico, Brazil, Chile and Peru.",
+            True,
+        ),
     ],
 )
 def test_terms_of_art(term, evidence, body, expected):

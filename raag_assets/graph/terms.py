@@ -161,6 +161,23 @@ def definition_is_verbal(evidence: str, term: str) -> bool:
     )
 
 
+_DOCUMENT_KINDS = {"agreement", "agreements", "indenture", "deed", "contract", "contracts"}
+_DEFINITION_OPENING = re.compile(
+    r"^\W*(?:shall\s+mean|means|mean|refers\s+to|includes?)?\s*(?:any\s+and\s+all|all|any|each)?\s*",
+    re.IGNORECASE,
+)
+
+
+def enumerates(body: str) -> bool:
+    """A definition that is a list of ordinary kinds of thing ('means Software, technical
+    documentation, specifications, schematics, designs, ...'): the word names a category and
+    reads the same without its definition. Five or more items in lower case."""
+    sentence = _DEFINITION_OPENING.sub("", _first_sentence(body))
+    sentence = re.sub(r"\([^()]*\)", " ", sentence)  # "(including ...)", "(i)"
+    items = [x.strip() for x in re.split(r",|;|\band/or\b", sentence) if x.strip()]
+    return sum(1 for x in items if x[:1].islower()) >= 5
+
+
 def _first_sentence(body: str) -> str:
     return re.split(r"(?<=[.;])\s", body, maxsplit=1)[0][:400]
 
@@ -231,8 +248,16 @@ def distinctive(
         return False
     if len(words) > 1 and re.fullmatch(_COMPANY_SUFFIX, words[-1], re.IGNORECASE):
         return False  # "Acme Inc": a company's name
+    if len(words) > 1 and folded[-1] in _DOCUMENT_KINDS:
+        # "Separation Agreement", "Assignment Agreements": another instrument's name, a
+        # citation of it (references) when it is in the corpus, never a term of art
+        return False
+    if len(words) > 1 and folded[-1] in ("party", "parties"):
+        return False  # "Receiving Party", "Indemnified Party": a party in one of its roles
     if tautological(term, body):
         return False
+    if len(words) == 1 and enumerates(body):
+        return False  # '"Technology" means software, documentation, designs, ...': a category
     if len(words) > 1:
         # a phrase of adverbs/participles ("normally used", "knowingly relying") reads as
         # ordinary English: a noun phrase ends in a noun, not a -ly/-ed/-ing word or a particle
