@@ -132,3 +132,23 @@ def test_system_means_divide_by_the_queries_and_keep_the_systems_order():
     ]
     table = evaluation.system_means(rows, ["b", "c", "a"], 4, ["ndcg"])
     assert table.rows() == [("b", 0.25), ("c", 0.0), ("a", 0.125)]
+
+
+def test_span_table_means_each_system_over_the_queries_in_the_printed_column_order(tmp_path):
+    tests = (
+        evaluation.SpanTest("a", (("f.txt", 0, 10),)),
+        evaluation.SpanTest("b", (("f.txt", 20, 30),)),
+    )
+    data = evaluation.SpanSet(tmp_path, tests)
+    rankers = {
+        "half": lambda q: [("f.txt", 0, 5)] if q == "a" else [("f.txt", 0, 5), ("f.txt", 20, 30)],
+        "none": lambda q: [],
+    }
+    rows = evaluation.evaluate_spans(data, rankers)
+    assert [r["system"] for r in rows] == ["half", "none"]
+    keys = [f"{m}@{k}" for k in evaluation.SPAN_KS for m in ("precision", "recall")]
+    assert list(rows[0])[1:-1] == keys and list(rows[0])[-1] == "ms_per_query"
+    # "a": P 1, R 0.5 at every k; "b": P 0 R 0 at 1, P 10/15 R 1 from 4
+    assert rows[0]["precision@1"] == 0.5 and rows[0]["recall@1"] == 0.25
+    assert rows[0]["precision@4"] == round((1 + 10 / 15) / 2, 4) and rows[0]["recall@4"] == 0.75
+    assert all(rows[1][k] == 0.0 for k in keys)
