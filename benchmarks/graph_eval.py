@@ -17,6 +17,8 @@ import time
 import warnings
 from pathlib import Path
 
+import polars as pl
+
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 HOME = Path(tempfile.mkdtemp(prefix="raag-graph-eval-"))
 os.environ["RAAG_HOME"] = str(HOME)
@@ -62,7 +64,7 @@ def main() -> None:
         import dagster as dg
 
         instance = dg.DagsterInstance.ephemeral()
-    totals: dict[str, dict[str, golden.Score]] = {"tuning": {}, "held-out": {}}
+    score_rows: list[dict] = []  # one per genre and edge type: the per-genre tables' rows
     for genre, gold in tree.items():
         paths = gold_corpus(ROOT, genre, [g.doc_id for g in gold])
         started = time.perf_counter()
@@ -73,8 +75,9 @@ def main() -> None:
         seconds = time.perf_counter() - started
         scores = golden.score(gold, golden.found_keys(rows))
         part = "held-out" if genre == "heldout" else "tuning"
-        for t, s in scores.items():
-            totals[part][t] = totals[part].get(t, golden.Score(0, 0, 0)) + s
+        score_rows += [
+            {"part": part, "genre": genre, "type": t, **_counts(s)} for t, s in scores.items()
+        ]
         print(f"\n== {genre}: {', '.join(g.doc_id for g in gold)}  ({seconds:.1f} s)")
         print(golden.table(scores, genre))
         pairs = golden.topic_pairs(ROOT / "golden" / "graph" / "topic_pairs.jsonl", genre, rows)
@@ -98,10 +101,29 @@ def main() -> None:
         for stage in ("edges", "term_uses", "topic_links", "embeddings", "resolved_references"):
             if stage in stages:
                 print(f"   {stage:<20} {stages[stage].get('seconds', 0):>6.2f} s")
-    for part, scores in totals.items():
-        if scores:
+    totals = _totals(score_rows)
+    for part in ("tuning", "held-out"):
+        if totals.get(part):
             print(f"\n== all {part} gold")
-            print(golden.table(scores, part))
+            print(golden.table(totals[part], part))
+
+
+COUNTS = ("gold", "found", "true_positives", "likely", "likely_found")
+
+
+def _counts(s: golden.Score) -> dict[str, int]:
+    return {c: getattr(s, c) for c in COUNTS}
+
+
+def _totals(rows: list[dict]) -> dict[str, dict[str, golden.Score]]:
+    """Each part's (tuning, held-out) scores per edge type, summed over its genres."""
+    schema = {"part": pl.String, "genre": pl.String, "type": pl.String}
+    per_genre = pl.DataFrame(rows, schema={**schema, **dict.fromkeys(COUNTS, pl.Int64)})
+    summed = per_genre.group_by("part", "type").agg(pl.col(COUNTS).sum()).sort("part", "type")
+    out: dict[str, dict[str, golden.Score]] = {}
+    for r in summed.iter_rows(named=True):
+        out.setdefault(r["part"], {})[r["type"]] = golden.Score(**{c: r[c] for c in COUNTS})
+    return out
 
 
 if __name__ == "__main__":

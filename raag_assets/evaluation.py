@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import polars as pl
 import psycopg
 
 from raag_assets.errors import RaagError
@@ -187,22 +188,51 @@ class SystemScore:
 
 def evaluate(data: BeirSet, rankers: Mapping[str, Ranker]) -> list[SystemScore]:
     """Mean nDCG@10, recall@10 and MRR@10 of each ranker over the judged queries."""
-    scores = []
+    n = max(1, len(data.queries))
+    ranked: dict[str, dict[str, list[str]]] = {}
+    ms: dict[str, float] = {}
+    rows: list[dict[str, Any]] = []
     for name, rank in rankers.items():
-        s = SystemScore(name)
         started = time.perf_counter()
-        for qid, text in data.queries.items():
-            ranked = rank(text)[:CUTOFF]
-            s.per_query[qid] = ranked
-            rel = data.qrels[qid]
-            s.ndcg += ndcg_at(ranked, rel)
-            s.recall += recall_at(ranked, rel)
-            s.mrr += mrr_at(ranked, rel)
-        n = max(1, len(data.queries))
-        s.ndcg, s.recall, s.mrr = s.ndcg / n, s.recall / n, s.mrr / n
-        s.ms_per_query = 1000 * (time.perf_counter() - started) / n
-        scores.append(s)
-    return scores
+        ranked[name] = {qid: rank(text)[:CUTOFF] for qid, text in data.queries.items()}
+        rows += [
+            {
+                "system": name,
+                "ndcg": ndcg_at(r, data.qrels[qid]),
+                "recall": recall_at(r, data.qrels[qid]),
+                "mrr": mrr_at(r, data.qrels[qid]),
+            }
+            for qid, r in ranked[name].items()
+        ]
+        ms[name] = 1000 * (time.perf_counter() - started) / n
+    table = system_means(rows, list(rankers), n, ("ndcg", "recall", "mrr"))
+    return [
+        SystemScore(
+            row["system"],
+            row["ndcg"],
+            row["recall"],
+            row["mrr"],
+            ms[row["system"]],
+            ranked[row["system"]],
+        )
+        for row in table.iter_rows(named=True)
+    ]
+
+
+def system_means(
+    rows: Sequence[Mapping[str, Any]], systems: Sequence[str], n: int, metrics: Sequence[str]
+) -> pl.DataFrame:
+    """The per-system table: each metric's per-query values summed and divided by the number
+    of queries `n`, one row per system in `systems`' order (0.0 for a system without rows)."""
+    per_query = pl.DataFrame(
+        list(rows), schema={"system": pl.String, **{m: pl.Float64 for m in metrics}}, orient="row"
+    )
+    means = per_query.group_by("system").agg(pl.col(m).sum() / n for m in metrics)
+    return (
+        pl.DataFrame({"system": list(systems)}, schema={"system": pl.String})
+        .join(means, on="system", how="left", maintain_order="left")
+        .fill_null(0.0)
+    )
 
 
 # --- span-labelled sets ------------------------------------------------------------------
@@ -391,19 +421,27 @@ def raag_span_rankers(
 
 def evaluate_spans(data: SpanSet, rankers: Mapping[str, SpanRanker]) -> list[dict[str, float]]:
     """Mean character precision and recall at each of SPAN_KS, per system."""
-    rows = []
+    metrics = [f"{m}@{k}" for k in SPAN_KS for m in ("precision", "recall")]
+    n = max(1, len(data.tests))
+    ms: dict[str, float] = {}
+    rows: list[dict[str, Any]] = []
     for name, rank in rankers.items():
-        sums = {f"{m}@{k}": 0.0 for k in SPAN_KS for m in ("precision", "recall")}
         started = time.perf_counter()
         for t in data.tests:
             ranked = rank(t.query)
+            row: dict[str, Any] = {"system": name}
             for k in SPAN_KS:
-                p, r = span_precision_recall(ranked[:k], t.snippets)
-                sums[f"precision@{k}"] += p
-                sums[f"recall@{k}"] += r
-        n = max(1, len(data.tests))
-        row: dict[str, Any] = {"system": name}
-        row.update({key: round(v / n, 4) for key, v in sums.items()})
-        row["ms_per_query"] = round(1000 * (time.perf_counter() - started) / n, 1)
-        rows.append(row)
-    return rows
+                row[f"precision@{k}"], row[f"recall@{k}"] = span_precision_recall(
+                    ranked[:k], t.snippets
+                )
+            rows.append(row)
+        ms[name] = round(1000 * (time.perf_counter() - started) / n, 1)
+    table = system_means(rows, list(rankers), n, metrics)
+    return [
+        {
+            "system": r["system"],
+            **{m: round(r[m], 4) for m in metrics},
+            "ms_per_query": ms[r["system"]],
+        }
+        for r in table.iter_rows(named=True)
+    ]

@@ -11,7 +11,8 @@ import psycopg
 from psycopg import sql
 
 from raag_assets.chunking import Chunk
-from raag_assets.graph.model import Edge
+from raag_assets.graph.model import Edge, edge_id, ordered
+from raag_assets.graph.terms import Term
 from raag_assets.sectioning import Section
 
 # Where each stored column comes from, for dagster/column_lineage.
@@ -90,6 +91,13 @@ EDGES: dict[str, tuple[Any, str]] = {
     "confidence": (pl.Float32, "float4"),
     "condition": (pl.String, "text"),
 }
+TERMS: dict[str, tuple[Any, str]] = {
+    "tenant_id": (pl.String, "text"),
+    "doc_id": (pl.String, "text"),
+    "term_key": (pl.String, "text"),
+    "term": (pl.String, "text"),
+    "section_id": (pl.String, "text"),
+}
 
 
 def frame(schema: Mapping[str, tuple[Any, str]], rows: Sequence[Mapping[str, Any]]) -> pl.DataFrame:
@@ -159,6 +167,32 @@ def edges_frame(tenant: str, stage: str, edges: Sequence[tuple[str, Edge]]) -> p
             for n, (eid, e) in enumerate(edges)
         ],
     )
+
+
+def stage_edges(
+    tenant: str, stage: str, edges: Sequence[Edge], section_order: Mapping[str, int]
+) -> pl.DataFrame:
+    """A graph stage's output as stored: the deterministic order (model.ordered), the first of
+    duplicates by edge id, the ordinal the position after that."""
+    in_order = ordered(edges, dict(section_order))
+    rows = edges_frame(tenant, stage, [(edge_id(e), e) for e in in_order])
+    return rows.unique("edge_id", keep="first", maintain_order=True).with_columns(
+        ordinal=pl.int_range(pl.len(), dtype=pl.Int32)
+    )
+
+
+def terms_frame(tenant: str, terms: Sequence[Term]) -> pl.DataFrame:
+    rows = [
+        {
+            "tenant_id": tenant,
+            "doc_id": t.doc_id,
+            "term_key": t.key,
+            "term": t.term,
+            "section_id": t.section_id,
+        }
+        for t in terms
+    ]
+    return frame(TERMS, rows)
 
 
 def copy_frame(

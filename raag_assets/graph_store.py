@@ -4,13 +4,14 @@ transaction the caller opens, so a failed run leaves the previous graph in place
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import polars as pl
 import psycopg
 from psycopg.types.json import Jsonb
 
-from raag_assets import frames
+from raag_assets import frames, stages
 from raag_assets.db import load_sql
 from raag_assets.frames import copy_frame
-from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, edge_id, ordered
+from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved
 from raag_assets.graph.terms import Term
 from raag_assets.identity import canonical_json, sha256_hex
 
@@ -27,6 +28,24 @@ def sections(conn: psycopg.Connection, tenant: str) -> list[SectionInfo]:
     return [SectionInfo(*row) for row in rows]
 
 
+def sections_frame(conn: psycopg.Connection, tenant: str, *, earlier: bool = False) -> pl.DataFrame:
+    """The live sections (stages.GRAPH_SECTIONS), or those of earlier versions of changed
+    documents."""
+    query = "select_earlier_sections" if earlier else "select_graph_sections"
+    return stages.sections_rows(conn.execute(load_sql(query), {"tenant": tenant}).fetchall())
+
+
+def write_edges(conn: psycopg.Connection, tenant: str, stage: str, edges: pl.DataFrame) -> int:
+    """Replace a stage's edges with a frame of stages' output (frames.EDGES)."""
+    conn.execute(load_sql("delete_edges_of_stage"), {"tenant": tenant, "stage": stage})
+    return copy_frame(conn, "edges", frames.EDGES, edges)
+
+
+def write_terms(conn: psycopg.Connection, tenant: str, terms: pl.DataFrame) -> int:
+    conn.execute(load_sql("delete_terms"), {"tenant": tenant})
+    return copy_frame(conn, "terms", frames.TERMS, terms)
+
+
 def replace_edges(
     conn: psycopg.Connection,
     tenant: str,
@@ -34,31 +53,9 @@ def replace_edges(
     edges: Iterable[Edge],
     section_order: dict[str, int],
 ) -> int:
-    conn.execute(load_sql("delete_edges_of_stage"), {"tenant": tenant, "stage": stage})
-    kept: dict[str, Edge] = {}
-    for e in ordered(edges, section_order):
-        kept.setdefault(edge_id(e), e)  # the first of duplicates, in the stored order
-    return copy_frame(
-        conn, "edges", frames.EDGES, frames.edges_frame(tenant, stage, list(kept.items()))
+    return write_edges(
+        conn, tenant, stage, frames.stage_edges(tenant, stage, list(edges), section_order)
     )
-
-
-def replace_terms(conn: psycopg.Connection, tenant: str, terms: Sequence[Term]) -> None:
-    conn.execute(load_sql("delete_terms"), {"tenant": tenant})
-    with conn.cursor() as cur:
-        cur.executemany(
-            load_sql("insert_term"),
-            [
-                {
-                    "tenant": tenant,
-                    "doc_id": t.doc_id,
-                    "term_key": t.key,
-                    "term": t.term,
-                    "section_id": t.section_id,
-                }
-                for t in terms
-            ],
-        )
 
 
 def terms(conn: psycopg.Connection, tenant: str) -> list[Term]:

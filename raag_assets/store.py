@@ -7,25 +7,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import polars as pl
 import psycopg
 from psycopg.types.json import Jsonb
 
-from raag_assets import frames
-from raag_assets.chunking import Chunk
+from raag_assets import frames, stages
 from raag_assets.db import load_sql
 from raag_assets.frames import copy_frame
 from raag_assets.parsing import Line, ParsedDocument
-from raag_assets.sectioning import Section
-
-
-@dataclass(frozen=True)
-class StoredDocument:
-    doc_id: str
-    format: str
-    lines: tuple[Line, ...]
-    tags: list[str]
-    metadata: dict[str, Any]
-    content_hash: str
 
 
 @dataclass(frozen=True)
@@ -161,43 +150,45 @@ def replace_skipped_files(conn: psycopg.Connection, tenant: str, skipped: dict[s
         )
 
 
-def documents_to_section(
-    conn: psycopg.Connection, tenant: str, version: str
-) -> list[StoredDocument]:
+def documents_to_section(conn: psycopg.Connection, tenant: str, version: str) -> pl.DataFrame:
+    """The documents whose sections are not of this content and version, as the sections
+    stage's input frame (stages.DOCUMENTS_TO_SECTION)."""
     rows = conn.execute(
         load_sql("select_documents_to_section"), {"tenant": tenant, "version": version}
     ).fetchall()
-    return [
-        StoredDocument(r[0], r[1], tuple(Line(*ln) for ln in r[2]), list(r[3]), r[4], r[5])
-        for r in rows
-    ]
+    return stages.documents_frame(
+        [(r[0], r[1], [Line(*ln) for ln in r[2]], r[3], r[4]) for r in rows]
+    )
 
 
 def replace_sections(
     conn: psycopg.Connection,
     tenant: str,
-    doc: StoredDocument,
-    sections: list[Section],
-    chunks: list[Chunk],
+    doc_id: str,
+    sections: pl.DataFrame,
+    chunks: pl.DataFrame,
     version: str,
 ) -> int:
-    """Replace one document's sections and chunks, keeping embeddings of unchanged chunks.
+    """Replace one document's sections and chunks (its rows of stages.section_frames), keeping
+    embeddings of unchanged chunks.
 
     Returns how many chunks kept an embedding (were not changed).
     """
-    key = {"tenant": tenant, "doc_id": doc.doc_id}
+    key = {"tenant": tenant, "doc_id": doc_id}
     kept = dict(conn.execute(load_sql("select_chunk_embeddings_of_document"), key).fetchall())
     # a chunk is live (found by retrieval) when its document is the live version
     (live,) = conn.execute(load_sql("select_document_is_live"), key).fetchone()
     conn.execute(load_sql("delete_chunks_of_document"), key)
     conn.execute(load_sql("delete_sections_of_document"), key)
-    copy_frame(conn, "sections", frames.SECTIONS, frames.sections_frame(tenant, sections))
-    chunk_rows = frames.chunks_frame(
-        tenant, chunks, tags=doc.tags, metadata=Jsonb(doc.metadata), kept=kept, live=live
+    copy_frame(conn, "sections", frames.SECTIONS, sections)
+    chunks = chunks.with_columns(
+        pl.Series("embedding", [kept.get(h) for h in chunks["content_hash"]], dtype=pl.Object),
+        pl.Series("metadata", [Jsonb(m) for m in chunks["metadata"]], dtype=pl.Object),
+        live=pl.lit(live, dtype=pl.Boolean),
     )
-    copy_frame(conn, "chunks", frames.CHUNKS, chunk_rows)
+    copy_frame(conn, "chunks", frames.CHUNKS, chunks)
     conn.execute(load_sql("mark_document_sectioned"), {**key, "version": version})
-    return sum(1 for c in chunks if c.content_hash in kept)
+    return int(chunks["content_hash"].is_in(list(kept)).sum())
 
 
 def chunks_to_embed(conn: psycopg.Connection, tenant: str) -> list[tuple[str, int, str]]:

@@ -2,10 +2,7 @@ import time
 
 import dagster as dg
 
-from raag_assets import graph_store
-from raag_assets.graph.build import extract
-from raag_assets.graph.model import dedupe
-from raag_assets.graph.versions import version_links
+from raag_assets import graph_store, stages
 from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
 from resources import PostgresResource, SpacyResource
@@ -39,24 +36,17 @@ def edges(
     started = time.perf_counter()
     with postgres.connect() as conn:
         docs = graph_store.documents(conn, tenant, history=True)
-        secs = graph_store.sections(conn, tenant)
+        rows = graph_store.sections_frame(conn, tenant)
+        secs = stages.section_infos(rows)
         fingerprint = graph_store.inputs_fingerprint(docs, secs, EDGES_VERSION, nlp.model)
         if graph_store.fingerprint(conn, tenant, "edges") == fingerprint:
             return unchanged(conn, tenant, "edges", [endpoints_check(conn, tenant, "edges")])
-        result = extract(docs, secs, nlp.parse)
-        # Each document-level supersedes edge is refined into links from the new version's
-        # sections to the old version's, so search can answer from the version in force.
-        earlier = graph_store.earlier_sections(conn, tenant)
-        replaced = [
-            (e.src_doc_id, e.dst_doc_id)
-            for e in result.edges
-            if e.edge_type == "supersedes" and e.src_section_id is None and e.dst_doc_id
-        ]
-        result.edges = dedupe([*result.edges, *version_links(replaced, [*secs, *earlier])])
-        order = {s.section_id: s.ordinal for s in [*secs, *earlier]}
+        earlier = graph_store.sections_frame(conn, tenant, earlier=True)
+        out = stages.edge_frames(tenant, docs, rows, earlier, nlp.parse)
+        result = out.extraction
         with conn.transaction():  # the whole stage or nothing: readers never see half a graph
-            graph_store.replace_edges(conn, tenant, "edges", result.edges, order)
-            graph_store.replace_terms(conn, tenant, result.terms)
+            graph_store.write_edges(conn, tenant, "edges", out.edges)
+            graph_store.write_terms(conn, tenant, out.terms)
             graph_store.replace_topics(
                 conn, tenant, result.topics, {s.section_id: s.doc_id for s in secs}
             )

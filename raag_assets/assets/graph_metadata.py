@@ -1,7 +1,6 @@
 """Materialisation metadata shared by the graph assets: what the UI shows for each run."""
 
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 
 import dagster as dg
@@ -23,14 +22,14 @@ def _cell(text: str | None, limit: int = 70) -> str:
 def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dict[str, object]:
     """Counts per edge type and layer, and a sample of edges with their evidence."""
     labels = {s.section_id: f"{s.doc_id} § {s.label}" for s in sections}
-    by_type = Counter(e.edge_type for e in edges)
-    by_layer = Counter(e.layer for e in edges)
+    # every edge as given (duplicates too: the counts are of what the stage found)
+    df = frames.edges_frame("", "", [(edge_id(e), e) for e in edges])
+    counts = {(t, layer): n for t, layer, n in df.group_by("edge_type", "layer").len().iter_rows()}
+    by_type = dict.fromkeys(EDGE_TYPES, 0) | dict(df.group_by("edge_type").len().iter_rows())
+    by_layer = {1: 0, 2: 0, 3: 0} | dict(df.group_by("layer").len().iter_rows())
     rows = [
         f"| {t} | {by_type[t]} | "
-        + " | ".join(
-            str(sum(1 for e in edges if e.edge_type == t and e.layer == layer))
-            for layer in (1, 2, 3)
-        )
+        + " | ".join(str(counts.get((t, layer), 0)) for layer in (1, 2, 3))
         + " |"
         for t in EDGE_TYPES
         if by_type[t]
@@ -40,13 +39,12 @@ def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dic
         f"{_cell(_target(e, labels))} | {_cell(e.matched_text)} | {e.confidence:.2f} |"
         for e in edges[:SAMPLE]
     ]
-    shown = [(edge_id(e), e) for e in edges[:SAMPLE]]
     return {
         **frames.table_metadata(
             frames.EDGES,
-            len({edge_id(e) for e in edges}),
+            df["edge_id"].n_unique(),
             frames.EDGES_LINEAGE,
-            frames.edges_frame("", "", shown).select(
+            df.head(SAMPLE).select(
                 "edge_type",
                 "layer",
                 "src_section_id",
@@ -56,7 +54,7 @@ def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dic
                 "confidence",
             ),
         ),
-        "edges": len(edges),
+        "edges": df.height,
         **{f"edges_{t}": by_type[t] for t in EDGE_TYPES if by_type[t]},
         **{f"layer_{layer}": by_layer[layer] for layer in (1, 2, 3) if by_layer[layer]},
         "edge_counts": dg.MetadataValue.md(

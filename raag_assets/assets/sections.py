@@ -1,13 +1,14 @@
 import time
 
 import dagster as dg
+import polars as pl
 
-from raag_assets import frames
-from raag_assets.chunking import CHUNKER_VERSION, chunk_sections
+from raag_assets import frames, stages
+from raag_assets.chunking import CHUNKER_VERSION
 from raag_assets.db import load_sql
 from raag_assets.identity import validate_tenant
 from raag_assets.partitions import tenants
-from raag_assets.sectioning import SECTIONER_VERSION, build_sections
+from raag_assets.sectioning import SECTIONER_VERSION
 from raag_assets.store import count_live_chunks, documents_to_section, replace_sections
 from resources import EmbedderResource, PostgresResource
 
@@ -39,28 +40,19 @@ def sections(
     # The chunk size is part of what a document was sectioned with: changing it re-sections.
     version = f"{SECTIONS_VERSION}.{policy.max_tokens}"
     counter = embedder.embedder.count_tokens
-    rebuilt: list[dict] = []
-    failed: dict[str, str] = {}
     kept_embeddings = 0
     with postgres.connect() as conn:
-        for doc in documents_to_section(conn, tenant, version):
-            try:
-                secs = build_sections(doc.doc_id, doc.lines, doc.format)
-                chunks = chunk_sections(secs, policy, counter)
-            except Exception as exc:  # one bad document must not stop the tenant
-                failed[doc.doc_id] = f"{type(exc).__name__}: {exc}"
-                context.log.error(f"sectioning {doc.doc_id!r} failed: {failed[doc.doc_id]}")
-                continue
-            with conn.transaction():
-                kept_embeddings += replace_sections(conn, tenant, doc, secs, chunks, version)
-            rebuilt.append(
-                {
-                    "doc_id": doc.doc_id,
-                    "sections": len(secs),
-                    "chunks": len(chunks),
-                    "labels": [s.label for s in secs[:12]],
-                }
-            )
+        docs = documents_to_section(conn, tenant, version)
+        out = stages.section_frames(tenant, docs, policy, counter)
+        for doc_id, reason in out.failed.items():
+            context.log.error(f"sectioning {doc_id!r} failed: {reason}")
+        rebuilt = stages.sectioned_summary(docs, out)
+        by_doc = _by_doc(out.sections), _by_doc(out.chunks)
+        for doc_id in rebuilt["doc_id"]:
+            secs = by_doc[0].get(doc_id, frames.empty(frames.SECTIONS))
+            chunks = by_doc[1].get(doc_id, frames.empty(frames.CHUNKS))
+            with conn.transaction():  # one per document: a failure loses nothing stored
+                kept_embeddings += replace_sections(conn, tenant, doc_id, secs, chunks, version)
         with conn.transaction():
             count_live_chunks(conn, tenant)
         totals = conn.execute(
@@ -75,9 +67,9 @@ def sections(
         metadata={
             "sections": totals[0],
             "chunks": totals[1],
-            "documents_resectioned": len(rebuilt),
+            "documents_resectioned": rebuilt.height,
             "embeddings_kept": kept_embeddings,
-            "failed": dg.MetadataValue.json(failed),
+            "failed": dg.MetadataValue.json(out.failed),
             "max_chunk_tokens": policy.max_tokens,
             "preview": dg.MetadataValue.md(_preview(rebuilt)),
             "seconds": round(time.perf_counter() - started, 2),
@@ -86,12 +78,16 @@ def sections(
     )
 
 
-def _preview(rebuilt: list[dict]) -> str:
-    if not rebuilt:
+def _by_doc(df: pl.DataFrame) -> dict[str, pl.DataFrame]:
+    return {key[0]: part for key, part in df.partition_by("doc_id", as_dict=True).items()}
+
+
+def _preview(rebuilt: pl.DataFrame) -> str:
+    if rebuilt.is_empty():
         return "_no document changed_"
     rows = [
         f"| {r['doc_id']} | {r['sections']} | {r['chunks']} | {', '.join(r['labels'])} |"
-        for r in rebuilt[:20]
+        for r in rebuilt.head(20).iter_rows(named=True)
     ]
     return "\n".join(
         ["| doc_id | sections | chunks | first labels |", "| --- | --- | --- | --- |", *rows]
