@@ -184,6 +184,10 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         alias = _DOC_ALIAS.match(body)
         if alias and corpus.find_doc(alias.group("name"))[0] not in (None, doc_id):
             continue  # '"GNU GPL" refers to the GNU General Public License': a document's name
-        if distinctive(term, evidence, parties.get(doc_id, set()), body, doc_terms, in_passing):
+        text = corpus.by_id[e.src_section_id].text
+        before = text[max(0, e.position - 300) : e.position] if in_passing else ""
+        if distinctive(
+            term, evidence, parties.get(doc_id, set()), body, doc_terms, in_passing, before
+        ):
             out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))
     return out

@@ -204,6 +204,46 @@ _OUTSIDE_POINTER = re.compile(
 )
 
 
+# Nouns that name a separate instrument, not a concept of this one: "the Separation
+# Agreement", "the Indenture", "the Prospectus".
+_INSTRUMENT_NOUNS = r"agreements?|indentures?|contracts?|prospectus(?:es)?|deeds?"
+_INSTRUMENT_BODY = re.compile(
+    rf"^\s*(?:(?:shall\s+)?means?\s+)?(?:that\s+certain\b|(?:the|an?|each)\s+"
+    rf"(?:[\w-]+\s+){{0,3}}?(?:{_INSTRUMENT_NOUNS}|registration\s+statement|license\s+agreement)\b)",
+    re.IGNORECASE,
+)
+# '... an agreement to be concluded ... in substantially the form set forth in Exhibit B (the
+# "Enterprise License")': an instrument still to be made in a given form, a document of its own.
+_FORM_BEFORE = re.compile(r"\bin\s+substantially\s+the\s+form\b[^.;()]*$", re.IGNORECASE)
+
+
+def names_instrument(term: str, body: str, before: str = "") -> bool:
+    """The term names another document (an agreement, indenture, prospectus, registration
+    statement), which the reader needs as a citation, not a term of art: by its head noun,
+    by a definition that opens with the instrument ('That certain Indenture dated ...', 'The
+    prospectus included in ...'), or, defined in passing, by the form it is to take
+    (`before`: the text before the parenthesis)."""
+    words = _words(term)
+    if re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all|each|every)\b", body, re.IGNORECASE):
+        return False  # 'Material Agreement. Any agreement ...': a class of agreements, a concept
+    if len(words) > 1 and re.fullmatch(_INSTRUMENT_NOUNS, words[-1], re.IGNORECASE):
+        return True
+    if len(words) == 1 and re.fullmatch(r"indenture|prospectus", words[0], re.IGNORECASE):
+        return True
+    return bool(_INSTRUMENT_BODY.match(body) or _FORM_BEFORE.search(before))
+
+
+# A role a party plays ('"Receiving Party" means each Party in its capacity as the recipient
+# ...'): the parties under another name, read the same without the definition.
+_PARTY_ROLE = re.compile(r"^\s*(?:shall\s+)?means?\s+(?:each|either|any|the|a)\s+Party\b")
+# A single word for a class of persons ('Investor. Any person who purchases Notes', 'Holder.
+# The registered owner of any Note'): who someone is, not a coined thing.
+_PERSON_HEAD = re.compile(
+    r"^\s*(?:(?:shall\s+)?means?\s+)?(?i:the|a|an|any|each|every|all)?\s*(?:[a-z-]+\s+){0,2}?"
+    r"(?:persons?|individuals?|owners?|holders?|purchasers?|entity|entities)\b"
+)
+
+
 def distinctive(
     term: str,
     evidence: str,
@@ -211,13 +251,14 @@ def distinctive(
     body: str = "",
     doc_terms: Iterable[str] = (),
     in_passing: bool = False,
+    before: str = "",
 ) -> bool:
     """Is `term` a term of art whose uses should bring its definition to a reader?
 
     `evidence`: the definition as written; `body`: the text that defines it; `parties`: the
     parties' short names in this document; `doc_terms`: the other terms the document defines;
     `in_passing`: defined in a parenthesis after what it names ('the right to buy ... (the
-    "Option")'), a label for one particular thing.
+    "Option")'), a label for one particular thing; `before`: the text before that parenthesis.
     """
     words = _words(term)
     if not words or not any(c.isalpha() for c in term):
@@ -232,6 +273,10 @@ def distinctive(
     if len(words) > 1 and re.fullmatch(_COMPANY_SUFFIX, words[-1], re.IGNORECASE):
         return False  # "Acme Inc": a company's name
     if tautological(term, body):
+        return False
+    if names_instrument(term, body, before if in_passing else ""):
+        return False
+    if re.fullmatch(r"part(?:y|ies)", folded[-1]) and _PARTY_ROLE.match(body):
         return False
     if len(words) > 1:
         # a phrase of adverbs/participles ("normally used", "knowingly relying") reads as
@@ -257,7 +302,7 @@ def distinctive(
         return False  # an acronym: a name (party, body, statute), not a coined noun
     if in_passing:
         return True
-    return not (_names_entity(body) or _OUTSIDE_POINTER.match(body))
+    return not (_names_entity(body) or _OUTSIDE_POINTER.match(body) or _PERSON_HEAD.match(body))
 
 
 def _names_entity(body: str) -> bool:
