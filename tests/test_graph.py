@@ -330,6 +330,17 @@ def test_instrument_defined_in_passing_by_the_form_it_is_to_take():
     assert distinctive("Patent License", '(the "Patent License")', *args, own)
 
 
+def test_ordinary_phrase_recast_in_the_documents_terms_is_a_term_of_art():
+    """A definition repeating its words is ordinary ('the board of directors of the Company'),
+    unless it recasts them in the document's own terms (Patents, Trademarks, Trade Secrets)."""
+    terms = ["Patents", "Trademarks", "Company", "Intellectual Property Rights"]
+    ipr = "means all intellectual property rights in (i) Patents, (ii) Trademarks, (iii) Trade"
+    board = "means the board of directors of the Company"
+    args = ("", {"Company"})
+    assert distinctive("Intellectual Property Rights", *args, ipr, terms)
+    assert not distinctive("Board of Directors", *args, board, terms)
+
+
 def test_contents_block_under_its_heading_cites_nothing():
     """A table of contents whose article lines carry no page number, with page furniture
     between its lines, is masked up to the running text after it."""

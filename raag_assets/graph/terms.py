@@ -272,7 +272,12 @@ def distinctive(
         return False
     if len(words) > 1 and re.fullmatch(_COMPANY_SUFFIX, words[-1], re.IGNORECASE):
         return False  # "Acme Inc": a company's name
-    if tautological(term, body):
+    if tautological(term, body) and not (
+        len(words) > 1 and _terms_mentioned(_first_sentence(body), doc_terms, term, parties) >= 2
+    ):
+        # '"Board of Directors" means the board of directors of X' reads the same without
+        # it; '"Intellectual Property Rights" means all intellectual property rights in (i)
+        # Patents, (ii) Trademarks ...' is recast in the document's own terms, a term of art
         return False
     if names_instrument(term, body, before if in_passing else ""):
         return False
@@ -345,6 +350,24 @@ def _mentions_terms(text: str, doc_terms: Iterable[str], term: str) -> bool:
         if coined and term_pattern(other).search(text):
             return True
     return False
+
+
+def _terms_mentioned(text: str, doc_terms: Iterable[str], term: str, parties: set[str]) -> int:
+    """How many of the document's other coined terms (not the parties, not itself) `text` uses."""
+    count = 0
+    for other in set(doc_terms):
+        words = _words(other)
+        if (
+            not words
+            or term_key(other) == term_key(term)
+            or is_self_reference(other)
+            or other in parties
+            or " ".join(words) in parties
+            or (len(words) == 1 and words[0].islower())
+        ):
+            continue
+        count += bool(term_pattern(other).search(text))
+    return count
 
 
 def term_pattern(term: str) -> re.Pattern[str]:
