@@ -137,6 +137,30 @@ def test_a_document_that_fails_extraction_is_reported_and_the_rest_is_built():
     assert ("depends_on", "good-2", "good-1") in kinds
 
 
+def test_a_pointer_to_a_part_left_out_of_the_filing_stays_a_definition():
+    """'has the meaning set forth in Section 2' points at the definition (a citation); 'in
+    Schedule A', a schedule the filing does not contain, is the only definition there is."""
+    nlp = load_pipeline("en_core_web_sm")
+    sections = [
+        _section(
+            "ip",
+            "1",
+            '"Field of Use" has the meaning set forth in Schedule A. "Assignment Deed Rights" '
+            "has the meaning set forth in Section 2.",
+        ),
+        _section("ip", "2", 'Each party signs the rights deed (the "Assignment Deed Rights").', 1),
+        _section("ip", "3", "Licences are granted only within the Field of Use.", 2),
+    ]
+    result = extract([DocInfo("ip", "ip.txt")], sections, lambda t: list(nlp.pipe(t)))
+    defines = {(e.src_section_id, e.term) for e in result.edges if e.edge_type == "defines"}
+    assert ("ip-1", "Field of Use") in defines
+    assert ("ip-1", "Assignment Deed Rights") not in defines
+    uses = term_uses(sections, result.terms, {}, set())
+    assert ("ip-3", "ip-1", "Field of Use") in {
+        (e.src_section_id, e.dst_section_id, e.term) for e in uses
+    }
+
+
 def test_edges_are_deterministic_in_content_and_order():
     nlp = load_pipeline("en_core_web_sm")
     docs = [DocInfo("a", "a.md"), DocInfo("b", "b.md", title="The B Handbook")]
