@@ -331,6 +331,12 @@ def test_term_patterns(term, text, hit):
         # a party in a role is the party; a person outside the parties is a coined class
         ("Receiving Party", '"Receiving Party" means', "means each Party in its capacity", False),
         ("Third Party", '"Third Party" means', "means any Person who is not a member", True),
+        # a statute's short name; a category widened by a list of kinds
+        ("Securities Exchange Act", '"Securities Exchange Act" means', "means the law", False),
+        ("Application Code", '"Application Code" means', "means the object code", True),
+        ("Technology", '"Technology" means', "means Software, documentation, designs, "
+         "schematics, tools, and all recordings", False),
+        ("Dispute", '"Dispute" means', "means a breach not resolved within 30 days", True),
         ("Notes", "Notes.", "The renewable, subordinated notes of the Company", True),
         ("Option", '(the "Option")', "to subscribe for additional shares", True),
     ],

@@ -283,6 +283,10 @@ def distinctive(
         return False
     if re.fullmatch(r"part(?:y|ies)", folded[-1]) and _PARTY_ROLE.match(body):
         return False
+    if len(words) > 1 and words[-1] in ("Act", "Statute", "Directive"):
+        # a statute's short name ("Securities Exchange Act"); not "Code", which also ends
+        # coined terms ("Corresponding Application Code")
+        return False
     if len(words) > 1:
         # a phrase of adverbs/participles ("normally used", "knowingly relying") reads as
         # ordinary English: a noun phrase ends in a noun, not a -ly/-ed/-ing word or a particle
@@ -307,7 +311,19 @@ def distinctive(
         return False  # an acronym: a name (party, body, statute), not a coined noun
     if in_passing:
         return True
+    if _enumerates(body):
+        return False  # '"Technology" means Software, documentation, designs, ...': a category
     return not (_names_entity(body) or _OUTSIDE_POINTER.match(body) or _PERSON_HEAD.match(body))
+
+
+def _enumerates(body: str) -> bool:
+    """A definition that is a list of kinds ('means Software, technical documentation,
+    specifications, schematics, designs, ...'): the ordinary word for a category, widened
+    by a list, reads the same without it. Five or more items before the first stop."""
+    m = re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all)?\s*(?:and\s+all\s+)?", body)
+    head = re.split(r"[.;:(]", body[m.end() if m else 0 :], maxsplit=1)[0]
+    items = [i.strip() for i in head.split(",")]
+    return len(items) >= 5 and all(0 < len(i.split()) <= 4 for i in items[:5])
 
 
 def _names_entity(body: str) -> bool:
