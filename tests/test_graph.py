@@ -334,8 +334,12 @@ def test_term_patterns(term, text, hit):
         # a statute's short name; a category widened by a list of kinds
         ("Securities Exchange Act", '"Securities Exchange Act" means', "means the law", False),
         ("Application Code", '"Application Code" means', "means the object code", True),
-        ("Technology", '"Technology" means', "means Software, documentation, designs, "
-         "schematics, tools, and all recordings", False),
+        (
+            "Technology",
+            '"Technology" means',
+            "means Software, documentation, designs, schematics, tools, and all recordings",
+            False,
+        ),
         ("Dispute", '"Dispute" means', "means a breach not resolved within 30 days", True),
         ("Notes", "Notes.", "The renewable, subordinated notes of the Company", True),
         ("Option", '(the "Option")', "to subscribe for additional shares", True),
