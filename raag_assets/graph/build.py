@@ -8,8 +8,8 @@ from dataclasses import dataclass, field, replace
 from raag_assets.graph import nlp as layer2
 from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, dedupe
-from raag_assets.graph.patterns import section_edges, step_sequences
-from raag_assets.graph.references import DOC_NAME, Corpus
+from raag_assets.graph.patterns import resolve, section_edges, step_sequences
+from raag_assets.graph.references import DOC_NAME, Corpus, find_mentions
 from raag_assets.graph.terms import (
     Term,
     distinctive,
@@ -68,11 +68,22 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
     section_level = [
         e
         for e in section_level
-        if e.edge_type != "defines" or not is_pointer(_definition_body(e, corpus))
+        if e.edge_type != "defines" or not _points_inside(e, _definition_body(e, corpus), corpus)
     ]
     out.edges = dedupe([*doc_level, *section_level, *step_sequences(ok)])
     out.terms = terms_of_art(out.edges, corpus)
     return out
+
+
+def _points_inside(e: Edge, body: str, corpus: Corpus) -> bool:
+    """A pointer to a part present in the corpus ('has the meaning set forth in Section 2.01').
+    A pointer to a schedule the filing leaves out is the only place that fixes the term for
+    this document, so it stays a definition (NOTES-review convention 1)."""
+    if not is_pointer(body):
+        return False
+    section = corpus.by_id[e.src_section_id]
+    mentions = [m for m in find_mentions(body[:160]) if m.kind == "labels"]
+    return not mentions or bool(resolve(mentions[0], section, corpus)[0])
 
 
 def titled(docs: Sequence[DocInfo], sections: Sequence[SectionInfo]) -> list[DocInfo]:
@@ -184,6 +195,10 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         alias = _DOC_ALIAS.match(body)
         if alias and corpus.find_doc(alias.group("name"))[0] not in (None, doc_id):
             continue  # '"GNU GPL" refers to the GNU General Public License': a document's name
-        if distinctive(term, evidence, parties.get(doc_id, set()), body, doc_terms, in_passing):
+        text = corpus.by_id[e.src_section_id].text
+        before = text[max(0, e.position - 300) : e.position] if in_passing else ""
+        if distinctive(
+            term, evidence, parties.get(doc_id, set()), body, doc_terms, in_passing, before
+        ):
             out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))
     return out

@@ -44,7 +44,11 @@ def label(value: Any) -> str:
         return ""
     text = " ".join(str(value).split()).rstrip(".")
     text = re.sub(r"^(?:section|§)\s*", "", text, flags=re.IGNORECASE)
-    return _TITLE_LABELS.get(text.casefold(), text)
+    if text.casefold() in _TITLE_LABELS:
+        return _TITLE_LABELS[text.casefold()]
+    # a block named by its heading is the same block in any case ("RECITALS" as printed,
+    # "Recitals" as GRAPH_GOLD names it; "ARTICLE II" / "Article II")
+    return text if any(c.isdigit() for c in text) else text.casefold()
 
 
 def edge_key(

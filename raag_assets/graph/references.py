@@ -45,7 +45,8 @@ _OF_DOC = (
 )
 _SECTION_REF = re.compile(
     rf"(?P<kw>\b[Ss]ections?\b|\b[Ss]ect\.|§§?|\b[Ss]ubsections?\b|\b[Cc]lauses?\b|"
-    rf"\b[Aa]rticles?\b|\b[Pp]aragraphs?\b)\s*(?P<labels>{_LABEL}(?:{_JOIN}{_LABEL})*)"
+    rf"\b[Aa]rticles?\b|\b[Pp]aragraphs?\b|\bARTICLES?\b|\bSECTIONS?\b)"  # capitals: "ARTICLE VIII"
+    rf"\s*(?P<labels>{_LABEL}(?:{_JOIN}{_LABEL})*)"
     rf"{_OF_DOC}"
 )
 # Exhibits, schedules, annexes and appendices: cited with a capital, lettered or numbered.
@@ -499,15 +500,48 @@ _CONTENTS = re.compile(rf"(?:(?:{_CONTENTS_ENTRY}|{_CONTENTS_HEADING})\s*){{4,}}
 _ENTRY = re.compile(_CONTENTS_ENTRY)
 
 
+# A contents block announced by its heading ("TABLE OF CONTENTS Page ARTICLE I ..."): its
+# lines open with a unit keyword and a label ("ARTICLE II RECORDATION ...", "Section 2.01. ...",
+# "SCHEDULE A - Fields of Use", "EXHIBIT A1 - ..."); short lines between them are page
+# furniture (a running "Source:" line, a page number "ii").
+_CONTENTS_HEAD = re.compile(r"\b(?:TABLE\s+OF\s+CONTENTS|Table\s+of\s+Contents|CONTENTS)\b")
+_CONTENTS_LINE = re.compile(
+    r"\s*(?:ARTICLE|Article|SECTION|Section|Clause|CLAUSE|SCHEDULE|Schedule|EXHIBIT|Exhibit|"
+    r"ANNEX|Annex|APPENDIX|Appendix)\s+(?:[\dIVXLC]+(?:\.\d+)*|[A-Z]\d{0,2})\b"
+)
+_FURNITURE_CHARS = 60
+
+
 def contents_spans(text: str) -> list[tuple[int, int]]:
-    """Where a section's text holds a table of contents: four or more entries in a row (a
-    number, a title and a page; article lines may lack the page), at least three of them
-    with their page."""
-    return [
+    """Where a section's text holds a table of contents: four or more entries in a row, each
+    a number, a title and a page; or a block under a contents heading whose lines are
+    entries (an entry's page number may be missing, as for article headings)."""
+    spans = [
         (m.start(), m.end())
         for m in _CONTENTS.finditer(text)
-        if sum(1 for _ in _ENTRY.finditer(m.group())) >= 3
+        if sum(1 for _ in _ENTRY.finditer(m.group())) >= 3  # article lines may lack a page
     ]
+    for head in _CONTENTS_HEAD.finditer(text):
+        if any(a <= head.start() < b for a, b in spans):
+            continue
+        end, pos = head.end(), text.find("\n", head.end())
+        while pos != -1:
+            nxt = text.find("\n", pos + 1)
+            line = text[pos + 1 : nxt if nxt != -1 else len(text)]
+            if _CONTENTS_LINE.match(line):
+                end = pos + 1 + len(line)
+            elif len(line.strip()) >= _FURNITURE_CHARS:
+                break  # running text: the contents have ended
+            pos = nxt
+        if end > head.end():
+            spans.append((head.start(), end))
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(spans):  # the two ways of seeing one contents page give one span
+        if merged and a <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(b, merged[-1][1]))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def iter_sentences(text: str) -> Iterator[tuple[int, int]]:

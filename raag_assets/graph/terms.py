@@ -161,23 +161,6 @@ def definition_is_verbal(evidence: str, term: str) -> bool:
     )
 
 
-_DOCUMENT_KINDS = {"agreement", "agreements", "indenture", "deed", "contract", "contracts"}
-_DEFINITION_OPENING = re.compile(
-    r"^\W*(?:shall\s+mean|means|mean|refers\s+to|includes?)?\s*(?:any\s+and\s+all|all|any|each)?\s*",
-    re.IGNORECASE,
-)
-
-
-def enumerates(body: str) -> bool:
-    """A definition that is a list of ordinary kinds of thing ('means Software, technical
-    documentation, specifications, schematics, designs, ...'): the word names a category and
-    reads the same without its definition. Five or more items in lower case."""
-    sentence = _DEFINITION_OPENING.sub("", _first_sentence(body))
-    sentence = re.sub(r"\([^()]*\)", " ", sentence)  # "(including ...)", "(i)"
-    items = [x.strip() for x in re.split(r",|;|\band/or\b", sentence) if x.strip()]
-    return sum(1 for x in items if x[:1].islower()) >= 5
-
-
 def _first_sentence(body: str) -> str:
     return re.split(r"(?<=[.;])\s", body, maxsplit=1)[0][:400]
 
@@ -221,6 +204,46 @@ _OUTSIDE_POINTER = re.compile(
 )
 
 
+# Nouns that name a separate instrument, not a concept of this one: "the Separation
+# Agreement", "the Indenture", "the Prospectus".
+_INSTRUMENT_NOUNS = r"agreements?|indentures?|contracts?|prospectus(?:es)?|deeds?"
+_INSTRUMENT_BODY = re.compile(
+    rf"^\s*(?:(?:shall\s+)?means?\s+)?(?:that\s+certain\b|(?:the|an?|each)\s+"
+    rf"(?:[\w-]+\s+){{0,3}}?(?:{_INSTRUMENT_NOUNS}|registration\s+statement|license\s+agreement)\b)",
+    re.IGNORECASE,
+)
+# '... an agreement to be concluded ... in substantially the form set forth in Exhibit B (the
+# "Enterprise License")': an instrument still to be made in a given form, a document of its own.
+_FORM_BEFORE = re.compile(r"\bin\s+substantially\s+the\s+form\b[^.;()]*$", re.IGNORECASE)
+
+
+def names_instrument(term: str, body: str, before: str = "") -> bool:
+    """The term names another document (an agreement, indenture, prospectus, registration
+    statement), which the reader needs as a citation, not a term of art: by its head noun,
+    by a definition that opens with the instrument ('That certain Indenture dated ...', 'The
+    prospectus included in ...'), or, defined in passing, by the form it is to take
+    (`before`: the text before the parenthesis)."""
+    words = _words(term)
+    if re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all|each|every)\b", body, re.IGNORECASE):
+        return False  # 'Material Agreement. Any agreement ...': a class of agreements, a concept
+    if len(words) > 1 and re.fullmatch(_INSTRUMENT_NOUNS, words[-1], re.IGNORECASE):
+        return True
+    if len(words) == 1 and re.fullmatch(r"indenture|prospectus", words[0], re.IGNORECASE):
+        return True
+    return bool(_INSTRUMENT_BODY.match(body) or _FORM_BEFORE.search(before))
+
+
+# A role a party plays ('"Receiving Party" means each Party in its capacity as the recipient
+# ...'): the parties under another name, read the same without the definition.
+_PARTY_ROLE = re.compile(r"^\s*(?:shall\s+)?means?\s+(?:each|either|any|the|a)\s+Party\b")
+# A single word for a class of persons ('Investor. Any person who purchases Notes', 'Holder.
+# The registered owner of any Note'): who someone is, not a coined thing.
+_PERSON_HEAD = re.compile(
+    r"^\s*(?:(?:shall\s+)?means?\s+)?(?i:the|a|an|any|each|every|all)?\s*(?:[a-z-]+\s+){0,2}?"
+    r"(?:persons?|individuals?|owners?|holders?|purchasers?|entity|entities)\b"
+)
+
+
 def distinctive(
     term: str,
     evidence: str,
@@ -228,13 +251,14 @@ def distinctive(
     body: str = "",
     doc_terms: Iterable[str] = (),
     in_passing: bool = False,
+    before: str = "",
 ) -> bool:
     """Is `term` a term of art whose uses should bring its definition to a reader?
 
     `evidence`: the definition as written; `body`: the text that defines it; `parties`: the
     parties' short names in this document; `doc_terms`: the other terms the document defines;
     `in_passing`: defined in a parenthesis after what it names ('the right to buy ... (the
-    "Option")'), a label for one particular thing.
+    "Option")'), a label for one particular thing; `before`: the text before that parenthesis.
     """
     words = _words(term)
     if not words or not any(c.isalpha() for c in term):
@@ -248,16 +272,21 @@ def distinctive(
         return False
     if len(words) > 1 and re.fullmatch(_COMPANY_SUFFIX, words[-1], re.IGNORECASE):
         return False  # "Acme Inc": a company's name
-    if len(words) > 1 and folded[-1] in _DOCUMENT_KINDS:
-        # "Separation Agreement", "Assignment Agreements": another instrument's name, a
-        # citation of it (references) when it is in the corpus, never a term of art
+    if tautological(term, body) and not (
+        len(words) > 1 and _terms_mentioned(_first_sentence(body), doc_terms, term, parties) >= 2
+    ):
+        # '"Board of Directors" means the board of directors of X' reads the same without
+        # it; '"Intellectual Property Rights" means all intellectual property rights in (i)
+        # Patents, (ii) Trademarks ...' is recast in the document's own terms, a term of art
         return False
-    if len(words) > 1 and folded[-1] in ("party", "parties"):
-        return False  # "Receiving Party", "Indemnified Party": a party in one of its roles
-    if tautological(term, body):
+    if names_instrument(term, body, before if in_passing else ""):
         return False
-    if len(words) == 1 and enumerates(body):
-        return False  # '"Technology" means software, documentation, designs, ...': a category
+    if re.fullmatch(r"part(?:y|ies)", folded[-1]) and _PARTY_ROLE.match(body):
+        return False  # "Receiving Party": each Party in one of its roles, not a third party
+    if len(words) > 1 and words[-1] in ("Act", "Statute", "Directive"):
+        # a statute's short name ("Securities Exchange Act"); not "Code", which also ends
+        # coined terms ("Corresponding Application Code")
+        return False
     if len(words) > 1:
         # a phrase of adverbs/participles ("normally used", "knowingly relying") reads as
         # ordinary English: a noun phrase ends in a noun, not a -ly/-ed/-ing word or a particle
@@ -282,7 +311,26 @@ def distinctive(
         return False  # an acronym: a name (party, body, statute), not a coined noun
     if in_passing:
         return True
-    return not (_names_entity(body) or _OUTSIDE_POINTER.match(body))
+    if _enumerates(body):
+        return False  # '"Technology" means Software, documentation, designs, ...': a category
+    return not (_names_entity(body) or _OUTSIDE_POINTER.match(body) or _PERSON_HEAD.match(body))
+
+
+def _enumerates(body: str) -> bool:
+    """A definition that is a list of kinds ('means Software, technical documentation,
+    specifications, schematics, designs, ...'): the ordinary word for a category, widened
+    by a list, reads the same without it. Five or more items before the first stop."""
+    m = re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all)?\s*(?:and\s+all\s+)?", body)
+    head = re.split(r"[.;:(]", body[m.end() if m else 0 :], maxsplit=1)[0]
+    items = [i.strip() for i in head.split(",")]
+    # kinds of thing are common nouns; a list of names ("the United States, Canada, ...")
+    # delimits a particular thing (a Territory) and is a definition that matters
+    common = sum(1 for i in items[:5] if _content_words(i)[:1].islower())
+    return len(items) >= 5 and all(0 < len(i.split()) <= 4 for i in items[:5]) and common >= 4
+
+
+def _content_words(item: str) -> str:
+    return re.sub(r"^(?:(?:the|a|an|any|all|other|and|or)\s+)+", "", item, flags=re.IGNORECASE)
 
 
 def _names_entity(body: str) -> bool:
@@ -325,6 +373,24 @@ def _mentions_terms(text: str, doc_terms: Iterable[str], term: str) -> bool:
         if coined and term_pattern(other).search(text):
             return True
     return False
+
+
+def _terms_mentioned(text: str, doc_terms: Iterable[str], term: str, parties: set[str]) -> int:
+    """How many of the document's other coined terms (not the parties, not itself) `text` uses."""
+    count = 0
+    for other in set(doc_terms):
+        words = _words(other)
+        if (
+            not words
+            or term_key(other) == term_key(term)
+            or is_self_reference(other)
+            or other in parties
+            or " ".join(words) in parties
+            or (len(words) == 1 and words[0].islower())
+        ):
+            continue
+        count += bool(term_pattern(other).search(text))
+    return count
 
 
 def term_pattern(term: str) -> re.Pattern[str]:
