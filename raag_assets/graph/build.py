@@ -10,6 +10,7 @@ from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, dedupe
 from raag_assets.graph.patterns import section_edges, step_sequences
 from raag_assets.graph.references import DOC_NAME, Corpus
+from raag_assets.graph.standards import is_standard, standard_edges, standard_term
 from raag_assets.graph.terms import (
     Term,
     distinctive,
@@ -60,6 +61,7 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
             out.errors[doc.doc_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
             continue
         section_level.extend(edges)
+        section_level.extend(standard_edges(secs))  # RFC-style documents only
         out.parked.extend(parked)
         out.topics.update(topics)
     ok = [s for s in sections if s.doc_id not in out.errors]
@@ -153,6 +155,7 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         (e for e in edges if e.edge_type == "defines"),
         key=lambda e: (e.src_doc_id, corpus.by_id[e.src_section_id].ordinal, e.position),
     )
+    standards = {d for d, secs in corpus.by_doc.items() if is_standard(secs)}
     sites: dict[tuple[str, str], list[tuple[Edge, str, str]]] = {}  # (edge, body, evidence)
     for e in defines:
         text = corpus.by_id[e.src_section_id].text
@@ -184,6 +187,12 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         alias = _DOC_ALIAS.match(body)
         if alias and corpus.find_doc(alias.group("name"))[0] not in (None, doc_id):
             continue  # '"GNU GPL" refers to the GNU General Public License': a document's name
-        if distinctive(term, evidence, parties.get(doc_id, set()), body, doc_terms, in_passing):
+        # a standard's terms of art are judged by its own forms (standards.standard_term)
+        doc_parties = parties.get(doc_id, set())
+        if (
+            standard_term(term, e.matched_text)
+            if doc_id in standards
+            else distinctive(term, evidence, doc_parties, body, doc_terms, in_passing)
+        ):
             out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))
     return out
