@@ -175,3 +175,14 @@ def test_extract_links_a_standards_terms_and_citations():
     assert not keys & {"must", "must not", "may", "client"}
     refs = {(e.src_section_id, e.dst_section_id) for e in out.edges if e.edge_type == "references"}
     assert ("rfc-4.1.1.1", "rfc-4.1.1.2") in refs and ("rfc-4.1.1.1", "rfc-7") in refs
+
+
+def test_a_bare_name_cites_the_outermost_heading_and_change_logs_drop_the_article():
+    secs = [
+        _sec("7", "7. Server Responses", "Responses follow.", n=0),
+        _sec("7.1", "7.1. Server Responses - Status Responses", "OK, NO.", parent="7", n=1),
+        _sec("12", "12. IANA Considerations", "None.", n=2),
+    ]
+    index = heading_index(secs)
+    s = _sec("B", "B. Changes", "See the Responses section. Add IANA Considerations section.")
+    assert {e.dst_section_id for e in name_citations(s, index)} == {"rfc-7", "rfc-12"}

@@ -29,10 +29,11 @@ _POINTER = re.compile(
     r"(?:(?:description|documentation|discussion|definition)s?\s+of\s+the\s+)?(?=\S)",
     re.IGNORECASE,
 )
-# "the X section", "the X description", "the X documentation": a name followed by a word that
-# makes it a place in the document.
+# "the X section", "the X description", "the X documentation": a capitalised name followed by a
+# word that makes it a place in the document (change logs drop the article: "Add IANA
+# Considerations section").
 _NAME_THEN_PLACE = re.compile(
-    r"\bthe\s+[\"“]?(?P<name>[A-Z][\w/-]*(?:\s+[\w/-]+){0,5}?)[\"”]?\s+"
+    r"\b(?:the\s+|a\s+new\s+)?[\"“]?(?P<name>[A-Z][\w/-]*(?:\s+[\w/-]+){0,5}?)[\"”]?\s+"
     r"(?:section|description|documentation)\b"
 )
 _ENTITLED = re.compile(
@@ -99,11 +100,19 @@ def _longest_heading(words: Sequence[str], index: dict[str, SectionInfo]) -> Sec
 def _by_suffix(name: str, index: dict[str, SectionInfo]) -> SectionInfo | None:
     """A section named by its heading or by the heading's last words when only one heading
     ends so ("the Responses section" -> `7. Server Responses`)."""
-    key = " ".join(name.casefold().split())
-    if key in index:
-        return index[key]
-    hits = [s for h, s in index.items() if h.endswith(" " + key)]
-    return hits[0] if len(hits) == 1 else None
+    words = name.casefold().split()
+    for i in range(len(words)):  # "Add IANA Considerations section": the name ends the words
+        if " ".join(words[i:]) in index:
+            return index[" ".join(words[i:])]
+    for i in range(len(words)):
+        key = " ".join(words[i:])
+        hits = [s for h, s in index.items() if h.endswith(" " + key)]
+        # of several headings ending so, the outermost ("7. Server Responses", not its
+        # "7.1. Server Responses - Status Responses") is the one a bare name cites
+        top = [s for s in hits if s.level == min((h.level for h in hits), default=0)]
+        if top:
+            return top[0] if len(top) == 1 else None
+    return None
 
 
 def name_citations(section: SectionInfo, index: dict[str, SectionInfo]) -> list[Edge]:
