@@ -4,8 +4,9 @@ and headed definitions of protocol terms, and which of them are terms of art."""
 import pytest
 
 from raag_assets.graph.build import extract
-from raag_assets.graph.model import DocInfo, SectionInfo
+from raag_assets.graph.model import DocInfo, Edge, SectionInfo
 from raag_assets.graph.standards import (
+    cites_another_document,
     headed_definitions,
     heading_index,
     is_standard,
@@ -186,3 +187,26 @@ def test_a_bare_name_cites_the_outermost_heading_and_change_logs_drop_the_articl
     index = heading_index(secs)
     s = _sec("B", "B. Changes", "See the Responses section. Add IANA Considerations section.")
     assert {e.dst_section_id for e in name_citations(s, index)} == {"rfc-7", "rfc-12"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Servers follow Section 5.1 of [SASL] here.", True),
+        ("as in section 5.1 of RFC 4422.", True),
+        ("See section 5.1 for mailbox names.", False),
+        ("See section 5.1; section 5.1 of [SASL] differs.", False),
+    ],
+)
+def test_a_section_of_a_cited_document_is_not_a_section_of_this_one(text, expected):
+    section = _sec("6.2.2", "6.2.2. AUTHENTICATE Command", text)
+    edge = Edge(
+        "references",
+        layer=1,
+        src_doc_id="rfc",
+        src_section_id=section.section_id,
+        matched_text="section 5.1" if "section 5.1" in text else "Section 5.1",
+        normalized_target="rfc § 5.1",
+        confidence=1.0,
+    )
+    assert cites_another_document(edge, section) is expected

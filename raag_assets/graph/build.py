@@ -10,7 +10,12 @@ from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, dedupe
 from raag_assets.graph.patterns import section_edges, step_sequences
 from raag_assets.graph.references import DOC_NAME, Corpus
-from raag_assets.graph.standards import is_standard, standard_edges, standard_term
+from raag_assets.graph.standards import (
+    cites_another_document,
+    is_standard,
+    standard_edges,
+    standard_term,
+)
 from raag_assets.graph.terms import (
     Term,
     distinctive,
@@ -60,8 +65,11 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
         except Exception as exc:  # one bad document must not cost the tenant its graph
             out.errors[doc.doc_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
             continue
+        if is_standard(secs):  # RFC-style documents: their own citation and definition forms
+            by_id = {s.section_id: s for s in secs}
+            edges = [e for e in edges if not cites_another_document(e, by_id[e.src_section_id])]
+            edges.extend(standard_edges(secs))
         section_level.extend(edges)
-        section_level.extend(standard_edges(secs))  # RFC-style documents only
         out.parked.extend(parked)
         out.topics.update(topics)
     ok = [s for s in sections if s.doc_id not in out.errors]

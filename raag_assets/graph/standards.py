@@ -236,6 +236,21 @@ def standard_term(term: str, evidence: str) -> bool:
     return all(w[:1].isupper() for w in words)  # a capitalised coined name
 
 
+_OF_ANOTHER = r"\s+of\s+(?:\[[^\]\s]{1,40}\]|RFC\s*\d+)"
+
+
+def cites_another_document(edge: Edge, section: SectionInfo) -> bool:
+    """'Section 5.1 of [SASL]', 'section 2.1 of RFC 2595': a section of a cited document, not
+    of this one (every occurrence of the matched words is so qualified)."""
+    if edge.edge_type not in ("references", "depends_on", "overrides") or not edge.matched_text:
+        return False
+    text = " ".join(section.text.split())
+    words = re.escape(" ".join(edge.matched_text.split()))
+    return bool(re.search(words + _OF_ANOTHER, text)) and not re.search(
+        words + rf"(?!{_OF_ANOTHER})\b", text
+    )
+
+
 def standard_edges(sections: Sequence[SectionInfo]) -> list[Edge]:
     """The edges a standard's own forms add to one document's sections (none otherwise)."""
     if not is_standard(sections):
