@@ -10,6 +10,12 @@ from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, dedupe
 from raag_assets.graph.patterns import resolve, section_edges, step_sequences
 from raag_assets.graph.references import DOC_NAME, Corpus, find_mentions
+from raag_assets.graph.standards import (
+    cites_another_document,
+    is_standard,
+    standard_edges,
+    standard_term,
+)
 from raag_assets.graph.terms import (
     Term,
     distinctive,
@@ -59,6 +65,10 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
         except Exception as exc:  # one bad document must not cost the tenant its graph
             out.errors[doc.doc_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
             continue
+        if is_standard(secs):  # RFC-style documents: their own citation and definition forms
+            by_id = {s.section_id: s for s in secs}
+            edges = [e for e in edges if not cites_another_document(e, by_id[e.src_section_id])]
+            edges.extend(standard_edges(secs))
         section_level.extend(edges)
         out.parked.extend(parked)
         out.topics.update(topics)
@@ -164,6 +174,7 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         (e for e in edges if e.edge_type == "defines"),
         key=lambda e: (e.src_doc_id, corpus.by_id[e.src_section_id].ordinal, e.position),
     )
+    standards = {d for d, secs in corpus.by_doc.items() if is_standard(secs)}
     sites: dict[tuple[str, str], list[tuple[Edge, str, str]]] = {}  # (edge, body, evidence)
     for e in defines:
         text = corpus.by_id[e.src_section_id].text
@@ -197,8 +208,12 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
             continue  # '"GNU GPL" refers to the GNU General Public License': a document's name
         text = corpus.by_id[e.src_section_id].text
         before = text[max(0, e.position - 300) : e.position] if in_passing else ""
-        if distinctive(
-            term, evidence, parties.get(doc_id, set()), body, doc_terms, in_passing, before
+        # a standard's terms of art are judged by its own forms (standards.standard_term)
+        doc_parties = parties.get(doc_id, set())
+        if (
+            standard_term(term, e.matched_text)
+            if doc_id in standards
+            else distinctive(term, evidence, doc_parties, body, doc_terms, in_passing, before)
         ):
             out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))
     return out
