@@ -98,13 +98,35 @@ def raw_sentences(raw: str) -> list[tuple[int, int]]:
 def best_passage(
     raw: str, query: str, prefer: tuple[int, int] | None = None, heading: str = ""
 ) -> tuple[int, int] | None:
-    """The span of `raw` (a section's body as written) that answers `query`: the window of
-    at most MAX_PASSAGE_SENTENCES sentences sharing the most distinctive query words (by
-    Snowball stem, each weighted by how few sentences of the section have it; a question of
-    when also counts a stated date), shortest
-    first among equals, then inside `prefer` (the retrieved chunk), then earliest. With no
-    shared word, the first sentence of `prefer`, else of the section. A sentence that only
-    repeats the heading (a run-in title: "Section 11.03. Governing Law.") is not a passage."""
+    """The span of `raw` (a section's body as written) that answers `query`: the first of
+    `best_passages`; with no shared word, the first sentence of `prefer`, else of the
+    section."""
+    found = best_passages(raw, query, prefer, heading, limit=1)
+    return (found[0][0], found[0][1]) if found else None
+
+
+# A further passage of the same section is returned only when it answers about as well as
+# the best one on its own (a long section that states the answer twice, or two clauses that
+# each answer part): at least this share of the best passage's matched query-word weight.
+SEPARATE_ANSWER_SHARE = 0.6
+
+
+def best_passages(
+    raw: str,
+    query: str,
+    prefer: tuple[int, int] | None = None,
+    heading: str = "",
+    limit: int = 1,
+) -> list[tuple[int, int, float]]:
+    """Up to `limit` non-overlapping spans of `raw` (a section's body as written) that
+    answer `query`, best first, each with its weight relative to the best (1.0 for the
+    first). A passage is a window of at most MAX_PASSAGE_SENTENCES sentences sharing the
+    most distinctive query words (by Snowball stem, each weighted by how few sentences of
+    the section have it; a question of when also counts a stated date), shortest first
+    among equals, then inside `prefer` (the retrieved chunk), then earliest. Further
+    passages must reach SEPARATE_ANSWER_SHARE of the best one's weight. With no shared
+    word, the first sentence of `prefer`, else of the section. A sentence that only repeats
+    the heading (a run-in title: "Section 11.03. Governing Law.") is not a passage."""
     titled = _words(heading) | {"section", "article", "clause"}
     spans = [
         sp
@@ -112,7 +134,7 @@ def best_passage(
         if not (_words(raw[sp[0] : sp[1]]) <= titled and sp[1] - sp[0] <= 150)
     ] or raw_sentences(raw)
     if not spans:
-        return None
+        return []
     wanted = passage_terms(query)
     stems = [passage_terms(raw[s:e]) & wanted for s, e in spans]
     if _ASKS_DATE.search(query):  # a question of when: a sentence stating a date answers
@@ -125,8 +147,7 @@ def best_passage(
         for t in found:
             df[t] = df.get(t, 0) + 1
     weight = {t: math.log(1 + len(spans) / n) for t, n in df.items()}
-    best: tuple[float, int, bool, int] | None = None
-    chosen = None
+    windows: list[tuple[tuple[float, int, bool, int], int, int]] = []
     for i in range(len(spans)):
         matched: set[str] = set()
         for width in range(1, MAX_PASSAGE_SENTENCES + 1):
@@ -143,16 +164,26 @@ def best_passage(
             if value <= 0:
                 break
             inside = prefer is not None and prefer[0] <= spans[i][0] and spans[j][1] <= prefer[1]
-            key = (value, -width, inside, -i)
-            if best is None or key > best:
-                best, chosen = key, (spans[i][0], spans[j][1])
-    if chosen is not None:
+            windows.append(((value, -width, inside, -i), i, j))
+    windows.sort(key=lambda w: w[0], reverse=True)
+    chosen: list[tuple[int, int, float]] = []
+    used: set[int] = set()
+    for key, i, j in windows:
+        if len(chosen) >= limit:
+            break
+        if chosen and key[0] < SEPARATE_ANSWER_SHARE * windows[0][0][0]:
+            break
+        if used & set(range(i, j + 1)):
+            continue  # overlapping windows are one answer, not two
+        used.update(range(i, j + 1))
+        chosen.append((spans[i][0], spans[j][1], key[0] / windows[0][0][0]))
+    if chosen:
         return chosen
     if prefer is not None:
         inside = [sp for sp in spans if prefer[0] <= sp[0] < prefer[1]]
         if inside:
-            return inside[0]
-    return spans[0]
+            return [(inside[0][0], inside[0][1], 1.0)]
+    return [(spans[0][0], spans[0][1], 1.0)]
 
 
 def compress(

@@ -21,7 +21,7 @@ import numpy as np
 import psycopg
 
 from raag_assets import db, enrich, graph_store
-from raag_assets.context import best_passage
+from raag_assets.context import best_passages
 from raag_assets.embedding import DEFAULT_MODEL, Embedder
 from raag_assets.enrich import Candidate, GraphEdge, Hit, SectionView
 from raag_assets.errors import InvalidFilter
@@ -538,25 +538,72 @@ def _edge_json(e: GraphEdge, names: dict[str, dict[str, str]]) -> dict[str, Any]
     }
 
 
+# With granularity "passage", a section gives up to this many passages, each a result of its
+# own, when they answer separately (see context.best_passages).
+PASSAGES_PER_SECTION = 3
+
+
 def _attach_passages(
     results: list[dict[str, Any]], ordered: list[Candidate], query: str, granularity: str
 ) -> None:
     """Each result's passage: the sentences of its section that answer the query, as a span
-    of the raw text (the retrieved chunk breaks ties), and its section's span."""
+    of the raw text (the retrieved chunk breaks ties), and its section's span. With
+    granularity "passage" the results become passages, ranked by their own score (see
+    `_passage_results`)."""
+    limit = PASSAGES_PER_SECTION if granularity == "passage" else 1
+    found_all: list[list[tuple[int, int, float]]] = []
     for r, c in zip(results, ordered, strict=True):
         s = c.section
         r["section_char_start"], r["section_char_end"] = s.char_start, s.char_end
-        span = None
+        spans: list[tuple[int, int, float]] = []
         if s.body_raw is not None and s.text_start is not None:
             prefer = c.hit.chunk_span if c.hit else None
             local = (prefer[0] - s.text_start, prefer[1] - s.text_start) if prefer else None
-            found = best_passage(s.body_raw, query, local, s.heading)
-            if found:
-                span = (s.text_start + found[0], s.text_start + found[1])
-        r["char_start"], r["char_end"] = span or (None, None)
-        r["passage"] = s.body_raw[span[0] - s.text_start : span[1] - s.text_start] if span else None
-        if granularity == "passage" and r["passage"] is not None:
-            r["text"] = r["passage"]
+            spans = [
+                (s.text_start + a, s.text_start + b, share)
+                for a, b, share in best_passages(s.body_raw, query, local, s.heading, limit)
+            ]
+        found_all.append(spans)
+        _set_passage(r, s, spans[0] if spans else None)
+    if granularity == "passage":
+        results[:] = _passage_results(results, ordered, found_all)
+
+
+def _set_passage(r: dict[str, Any], s: SectionView, span: tuple[int, int, float] | None) -> None:
+    r["char_start"], r["char_end"] = (span[0], span[1]) if span else (None, None)
+    r["passage"] = (
+        s.body_raw[span[0] - s.text_start : span[1] - s.text_start]
+        if span and s.body_raw is not None and s.text_start is not None
+        else None
+    )
+
+
+def _passage_results(
+    results: list[dict[str, Any]],
+    ordered: list[Candidate],
+    found_all: list[list[tuple[int, int, float]]],
+) -> list[dict[str, Any]]:
+    """Passages ranked on their own: a passage's score is its section's final score scaled by
+    how well it answers next to the section's best passage (1.0 for that one), so a second
+    clause that answers as well as the first ranks beside its section, and a weaker one
+    below sections that answer better. As many results as sections, so a caller gets the
+    same count in either granularity; each passage's text is the passage itself."""
+    scored: list[tuple[float, int, int, dict[str, Any]]] = []
+    for n, (r, c, spans) in enumerate(zip(results, ordered, found_all, strict=True)):
+        for m, span in enumerate(spans or [None]):
+            out = r if m == 0 else dict(r)
+            if m:
+                _set_passage(out, c.section, span)
+            share = span[2] if span else 1.0
+            out["passage_score"] = r["score"] * share
+            if out["passage"] is not None:
+                out["text"] = out["passage"]
+            scored.append((-out["passage_score"], n, m, out))
+    scored.sort(key=lambda x: x[:3])
+    kept = [x[3] for x in scored[: len(results)]]
+    for rank, out in enumerate(kept, start=1):
+        out["rank"] = rank
+    return kept
 
 
 # --- helpers ----------------------------------------------------------------------------

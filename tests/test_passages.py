@@ -1,7 +1,9 @@
 """Passage choice inside a section (pure): the sentences that answer, as raw-text spans."""
 
+from itertools import pairwise
+
 from raag_assets.chunking import ChunkPolicy, chunk_sections
-from raag_assets.context import best_passage, raw_sentences
+from raag_assets.context import best_passage, best_passages, raw_sentences
 from raag_assets.normalize import join_lines_mapped
 from raag_assets.sectioning import Section
 
@@ -42,3 +44,29 @@ def test_section_and_chunk_offsets_map_normalised_text_back_to_raw():
     section = Section("s", "d", 0, "1", "Head", 1, None, text, None, None, 0, 30, tuple(where))
     [chunk] = chunk_sections([section], ChunkPolicy(64), lambda t: len(t.split()))
     assert (chunk.char_start, chunk.char_end) == (0, 30)
+
+
+LONG = (
+    "12.1 Term. This Agreement begins on the Effective Date and continues for three years.\n\n"
+    "12.2 Fees. The Customer pays the fees in Schedule B within thirty days of invoice.\n\n"
+    "12.3 Renewal. After the initial term this Agreement renews for further terms of one\n"
+    "year each, unless either party gives notice of non-renewal.\n\n"
+    "12.4 Audit. Either party may audit the records once a year."
+)
+
+
+def test_a_section_gives_each_clause_that_answers_as_its_own_passage():
+    asked = "For how many years does the agreement continue or renew?"
+    found = best_passages(LONG, asked, None, "", 3)
+    assert [LONG[a:b] for a, b, _ in found][:1] == [
+        "This Agreement begins on the Effective Date and continues for three years."
+    ]
+    # the renewal clause answers the other half on its own: a passage of its own
+    assert any(LONG[a:b].startswith("After the initial term") for a, b, _ in found[1:])
+    assert found[0][2] == 1.0 and all(0 < share <= 1.0 for _, _, share in found)
+    spans = sorted((a, b) for a, b, _ in found)
+    assert all(b1 <= a2 for (_, b1), (a2, _) in pairwise(spans))  # no overlap
+    # the audit clause shares only "year": below the share a separate answer needs
+    assert not any("audit" in LONG[a:b] for a, b, _ in found)
+    assert best_passage(LONG, asked) == found[0][:2]
+    assert len(best_passages(LONG, "zebra", None, "", 3)) == 1  # no match: one fallback
