@@ -173,11 +173,19 @@ def tenant_reader(conn: psycopg.Connection, tenant: str) -> Iterator[psycopg.Con
     """A transaction that can read only `tenant`'s rows: as the tenant's reader role, with its
     schema of views first on the search_path, so named queries run unchanged. Postgres, not
     this code, refuses anything else."""
-    require_tenant(conn, tenant)
-    role, schema = conn.execute(load_sql("select_reader"), {"tenant": tenant}).fetchone()
+    # Two round trips besides BEGIN (every search pays them, on each connection it uses): the
+    # lookup that also checks the tenant exists, then both settings in one statement string.
+    validate_tenant(tenant)
+    row = conn.execute(load_sql("select_reader"), {"tenant": tenant}).fetchone()
+    if row is None:
+        raise TenantNotFound(_not_found(tenant))
+    role, schema = row
     with conn.transaction():
-        conn.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(role)))
-        conn.execute(sql.SQL("SET LOCAL search_path = {}, public").format(sql.Identifier(schema)))
+        conn.execute(
+            sql.SQL("SET LOCAL ROLE {}; SET LOCAL search_path = {}, public").format(
+                sql.Identifier(role), sql.Identifier(schema)
+            )
+        )
         yield conn
 
 
@@ -195,11 +203,12 @@ def tenants(conn: psycopg.Connection) -> list[str]:
 def require_tenant(conn: psycopg.Connection, tenant: str) -> str:
     validate_tenant(tenant)
     if tenant not in tenants(conn):
-        raise TenantNotFound(
-            f"tenant {tenant!r} has nothing ingested: run `raag ingest PATH "
-            f"--tenant {tenant}` first"
-        )
+        raise TenantNotFound(_not_found(tenant))
     return tenant
+
+
+def _not_found(tenant: str) -> str:
+    return f"tenant {tenant!r} has nothing ingested: run `raag ingest PATH --tenant {tenant}` first"
 
 
 def check_collection(conn: psycopg.Connection, model: str, dims: int) -> None:

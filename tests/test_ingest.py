@@ -64,7 +64,14 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("008_document_dates",),
         ("009_heading_vectors",),
         ("010_char_offsets",),
+        ("011_supersedes_index",),
     ]
+    # search() looks up superseded documents on every query: a partial index, not a scan
+    (edge_index,) = demo_store.rows(
+        "SELECT indexdef FROM pg_indexes WHERE tablename = 'edges__demo' "
+        "AND indexdef LIKE '%supersedes%'"
+    )
+    assert "(tenant_id, dst_doc_id) WHERE (edge_type = 'supersedes'::text)" in edge_index[0]
 
 
 def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(
