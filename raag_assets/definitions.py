@@ -32,8 +32,11 @@ ingest_assets = [
 # corpus on a loaded 2-core machine, model loading counted: 76 and 139 s, against 134 and
 # 145 s with every step in one process and 128 s with spawned step processes that each load
 # their own models (benchmarks/bench_ingest_search.py prints the current figures).
+# The executor's full list: it puts its own module first (raag_assets.ingest starts the same
+# server before the run is launched, and a running server is reused only as it was started).
+PRELOAD_MODULES = ["dagster._core.executor.multiprocess", "raag_assets.preload"]
 STEP_EXECUTOR = dg.multiprocess_executor.configured(
-    {"start_method": {"forkserver": {"preload_modules": ["raag_assets.preload"]}}},
+    {"start_method": {"forkserver": {"preload_modules": PRELOAD_MODULES}}},
     name="forkserver_multiprocess",
 )
 
