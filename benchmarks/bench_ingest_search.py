@@ -118,7 +118,7 @@ def main() -> None:
     c = first.counts
     print(
         f"\ningest: {c['documents']} documents, {c['sections']} sections, {c['chunks']} chunks "
-        f"in {ingest_s:.2f} s ({len(first.skipped)} skipped)"
+        f"in {ingest_s:.2f} s ({len(first.skipped)} skipped; load average {os.getloadavg()[0]:.2f})"
     )
     steps = step_seconds(instance, first.run_id)
     print(f"{'stage':<12} {'seconds':>8} {'sections/s':>11} {'chunks/s':>9}")
@@ -143,7 +143,7 @@ def main() -> None:
     raw_s = time.perf_counter() - started
     print(
         f"\nbaseline, model alone on the same {len(texts)} chunks: {raw_s:.2f} s "
-        f"({len(texts) / raw_s:.1f} chunks/s)"
+        f"({len(texts) / raw_s:.1f} chunks/s; load average {os.getloadavg()[0]:.2f})"
     )
     print(f"ingest / raw embedding: {ingest_s / raw_s:.2f}x")
     # steps overlap: what the other stages add is the ingest time beyond the embeddings step
