@@ -2,8 +2,9 @@
 process that has already imported the stages and loaded the embedding model, so no step pays
 for them again. Only weights are loaded here, no inference: torch's thread pool must not exist
 before a fork. spaCy is left to the one step that parses (edges): its loading (about 1.3 s)
-then happens on the graph branch, which waits on nothing, instead of delaying every step
-while the forkserver starts (`make bench` prints the run's timeline)."""
+then delays that step only, not every step while the forkserver starts; where the graph
+branch runs beside the embeddings it is off the critical path (`make bench` prints the
+run's timeline)."""
 
 import os
 
