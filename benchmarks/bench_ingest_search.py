@@ -74,6 +74,25 @@ def step_seconds(instance: dg.DagsterInstance, run_id: str) -> dict[str, float]:
     return out
 
 
+def timeline(instance: dg.DagsterInstance, run_id: str, began: float) -> list[str]:
+    """When the run and each step's process started and ended, in seconds from `began`
+    (the wall clock when ingest() was called): where the time outside the stages goes."""
+    kinds = {
+        dg.DagsterEventType.RUN_START: "run start",
+        dg.DagsterEventType.STEP_WORKER_STARTING: "worker starting",
+        dg.DagsterEventType.STEP_START: "start",
+        dg.DagsterEventType.STEP_SUCCESS: "done",
+        dg.DagsterEventType.RUN_SUCCESS: "run success",
+    }
+    lines = []
+    for record in instance.all_logs(run_id):
+        event = record.dagster_event
+        if event is not None and event.event_type in kinds:
+            who = event.step_key or ""
+            lines.append(f"{record.timestamp - began:7.2f} s  {who} {kinds[event.event_type]}")
+    return lines
+
+
 def percentile(values: list[float], q: float) -> float:
     return statistics.quantiles(values, n=100, method="inclusive")[int(q) - 1]
 
@@ -91,6 +110,7 @@ def main() -> None:
     print(f"model load: {time.perf_counter() - started:.2f} s")
 
     paths = [*CORPUS, ROOT / "examples"]
+    began = time.time()
     started = time.perf_counter()
     first = ingest(paths, TENANT, instance=instance)
     ingest_s = time.perf_counter() - started
@@ -98,7 +118,7 @@ def main() -> None:
     c = first.counts
     print(
         f"\ningest: {c['documents']} documents, {c['sections']} sections, {c['chunks']} chunks "
-        f"in {ingest_s:.2f} s ({len(first.skipped)} skipped)"
+        f"in {ingest_s:.2f} s ({len(first.skipped)} skipped; load average {os.getloadavg()[0]:.2f})"
     )
     steps = step_seconds(instance, first.run_id)
     print(f"{'stage':<12} {'seconds':>8} {'sections/s':>11} {'chunks/s':>9}")
@@ -107,6 +127,8 @@ def main() -> None:
             f"{step:<12} {seconds:>8.2f} {c['sections'] / seconds:>11.1f} "
             f"{c['chunks'] / seconds:>9.1f}"
         )
+    print("timeline (s from the ingest() call):")
+    print("\n".join("  " + line for line in timeline(instance, first.run_id, began)))
 
     with db.connect() as conn:
         texts = [
@@ -121,7 +143,7 @@ def main() -> None:
     raw_s = time.perf_counter() - started
     print(
         f"\nbaseline, model alone on the same {len(texts)} chunks: {raw_s:.2f} s "
-        f"({len(texts) / raw_s:.1f} chunks/s)"
+        f"({len(texts) / raw_s:.1f} chunks/s; load average {os.getloadavg()[0]:.2f})"
     )
     print(f"ingest / raw embedding: {ingest_s / raw_s:.2f}x")
     # steps overlap: what the other stages add is the ingest time beyond the embeddings step

@@ -26,14 +26,35 @@ ingest_assets = [
     resolved_references,
 ]
 
-# Each step in a process of its own, so the graph stages (spaCy) and the embeddings (torch)
-# run at the same time. The processes fork from a server that has imported the stages and
-# loaded both models once (raag_assets/preload.py). Measured cold on the licences + examples
-# corpus on a loaded 2-core machine, model loading counted: 76 and 139 s, against 134 and
-# 145 s with every step in one process and 128 s with spawned step processes that each load
-# their own models (benchmarks/bench_ingest_search.py prints the current figures).
+# Each step in a process of its own, forked from a server that has imported the stages and
+# loaded the embedding model once (raag_assets/preload.py); the graph stages (spaCy) run
+# beside the embeddings (torch) where there are cores for both (`step_concurrency`).
+# Measured earlier cold on the licences + examples corpus on a loaded 2-core machine, model
+# loading counted: 76 and 139 s, against 134 and 145 s with every step in one process and
+# 128 s with spawned step processes that each load their own models
+# (benchmarks/bench_ingest_search.py prints the current figures and the run's timeline).
+# The executor's full list: it puts its own module first (raag_assets.ingest starts the same
+# server before the run is launched, and a running server is reused only as it was started).
+PRELOAD_MODULES = ["dagster._core.executor.multiprocess", "raag_assets.preload"]
+
+
+def step_concurrency() -> int:
+    """How many steps of a run go at once: RAAG_STEP_CONCURRENCY, else 1 on two cores or fewer.
+    torch embeds on every core; a spaCy step beside it makes both wait on each other (its
+    OpenMP threads stall whenever one is descheduled). Measured by `make bench` on 2 loaded
+    cores: embeddings 95 s beside the graph branch against 39 s for the model alone. With more
+    cores the graph branch runs beside the embeddings, as the asset graph allows."""
+    value = os.environ.get("RAAG_STEP_CONCURRENCY", "").strip()
+    if value:
+        return max(1, int(value))
+    return 1 if (os.cpu_count() or 1) <= 2 else 2
+
+
 STEP_EXECUTOR = dg.multiprocess_executor.configured(
-    {"start_method": {"forkserver": {"preload_modules": ["raag_assets.preload"]}}},
+    {
+        "start_method": {"forkserver": {"preload_modules": PRELOAD_MODULES}},
+        "max_concurrent": step_concurrency(),
+    },
     name="forkserver_multiprocess",
 )
 

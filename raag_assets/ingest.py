@@ -210,6 +210,7 @@ def _execute(
             run_config=QUIET_RUN_CONFIG,
             raise_on_error=False,
         )
+    start_forkserver()
     # Step processes get this process's database and landing root, not what their
     # environment would make of empty settings.
     config = resources_config(resources)
@@ -227,6 +228,19 @@ def _execute(
         tags={"dagster/partition": tenant},
         raise_on_error=False,
     )
+
+
+def start_forkserver() -> None:
+    """Start the step processes' forkserver now, as the executor would at its first step: its
+    imports and model loading then overlap the run's launch instead of following it. It stays
+    up for the life of this process, so a later run from it starts warm."""
+    import multiprocessing
+    from multiprocessing import forkserver
+
+    from raag_assets.definitions import PRELOAD_MODULES
+
+    multiprocessing.get_context("forkserver").set_forkserver_preload(PRELOAD_MODULES)
+    forkserver.ensure_running()
 
 
 def _stage_metadata(result: Any) -> dict[str, dict[str, Any]]:
