@@ -169,3 +169,34 @@ def test_candidates_on_a_pooled_connection_equal_the_sequential_ones(demo_store,
         with pool.connection() as side, db.tenant_reader(side, "demo"):
             tenants = {r[0] for r in side.execute("SELECT DISTINCT tenant_id FROM chunks")}
         assert tenants == {"demo"}
+
+
+def test_lexeme_counts_are_cached_under_the_chunks_generation(demo_store):
+    """Full-text lexeme counts are cached per (tenant, chunks generation): any write to the
+    tenant's chunks moves the generation on (a trigger), so a cached count is never stale."""
+    import psycopg
+
+    from raag_assets.retrieval import lexeme_counts
+
+    query = "annual leave entitlement"
+    with demo_store.connect() as conn:
+
+        def generation() -> int:
+            sql = "SELECT chunks_generation FROM tenants WHERE tenant_id = 'demo'"
+            return conn.execute(sql).fetchone()[0]
+
+        before, g0 = lexeme_counts(conn, query, "demo"), generation()
+        assert dict(before)["leav"] > 0
+        assert lexeme_counts(conn, query, "demo") == before  # from the cache
+        with conn.transaction():
+            conn.execute("DELETE FROM chunks WHERE tenant_id = 'demo' AND content ILIKE '%leave%'")
+            assert generation() == g0 + 1
+            assert dict(lexeme_counts(conn, query, "demo"))["leav"] == 0  # recounted
+            raise psycopg.Rollback
+        assert generation() == g0 and lexeme_counts(conn, query, "demo") == before
+        other = "SELECT chunks_generation FROM tenants WHERE tenant_id = 'licenses'"
+        g_other = conn.execute(other).fetchone()[0]
+        with conn.transaction():
+            conn.execute("UPDATE chunks SET live = live WHERE tenant_id = 'demo'")
+            assert conn.execute(other).fetchone()[0] == g_other  # only the tenant written
+            raise psycopg.Rollback
