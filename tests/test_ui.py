@@ -5,6 +5,7 @@ of three tenants through the run queue, and a clean stop on SIGTERM.
 One server serves the whole module (starting it costs ~30 s); the tests run in file order and
 the last one stops it."""
 
+import contextlib
 import json
 import os
 import shutil
@@ -124,6 +125,12 @@ def ui(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UI]:
             for p in [psutil.Process(proc.pid), *family]:
                 p.kill()
         log.close()
+        # The home's embedded Postgres outlives `raag ui` by design (the CLI shares it, and a
+        # later `raag ui` reuses it); the test's home is gone after it, so stop it (fast mode).
+        pid_file = home / "pgdata" / "postmaster.pid"
+        if pid_file.exists():
+            with contextlib.suppress(ProcessLookupError, ValueError):
+                os.kill(int(pid_file.read_text().split()[0]), signal.SIGINT)
 
 
 def _selector(ui: UI) -> dict:
