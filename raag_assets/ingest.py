@@ -190,19 +190,20 @@ def ingest(
 def _execute(
     tenant: str, resources: dict[str, dg.ConfigurableResource], instance: dg.DagsterInstance
 ) -> Any:
-    """Run the tenant's ingest job. On a persistent instance (`raag ingest`, the UI) its steps
-    run in their own processes, graph stages beside embeddings; an ephemeral instance (tests,
-    embedding raag as a library) or RAAG_EXECUTOR=in_process runs them one after another here.
+    """Run the tenant's ingest job. On a persistent instance (`raag ingest`) with cores for
+    more than one step at a time its steps run in their own processes, graph stages beside
+    embeddings; otherwise (`executor_for`) they run one after another here.
     """
     from raag_assets.automation import covered_state
-    from raag_assets.definitions import build_defs, resources_config
+    from raag_assets.definitions import build_defs, resources_config, step_concurrency
 
     postgres: PostgresResource = resources["postgres"]  # type: ignore[assignment]
     landing: LandingResource = resources["landing"]  # type: ignore[assignment]
     # A landing state a materialisation already read leaves every stage with nothing new to do
     # (at most a code-version re-run): loading both models into a forkserver would cost more.
     covered = covered_state(instance, tenant) == landing.fingerprint(tenant)
-    if covered or instance.is_ephemeral or os.environ.get("RAAG_EXECUTOR") == "in_process":
+    executor = executor_for(os.environ.get("RAAG_EXECUTOR"), step_concurrency())
+    if covered or instance.is_ephemeral or executor == "in_process":
         job = build_defs(resources).resolve_job_def("ingest_tenant")
         return job.execute_in_process(
             partition_key=tenant,
@@ -228,6 +229,18 @@ def _execute(
         tags={"dagster/partition": tenant},
         raise_on_error=False,
     )
+
+
+def executor_for(requested: str | None, concurrency: int) -> str:
+    """`in_process` or `multiprocess`: RAAG_EXECUTOR when set, else step processes only where
+    steps can run at once. One at a time, a process per step buys nothing and costs its start
+    (about 1 s each) and a forkserver loading both models before the first step: `make bench`
+    measured that overhead at a third of the whole ingest on two cores."""
+    if requested:
+        if requested not in ("in_process", "multiprocess"):
+            raise ValueError(f"RAAG_EXECUTOR must be in_process or multiprocess, not {requested!r}")
+        return requested
+    return "multiprocess" if concurrency > 1 else "in_process"
 
 
 def start_forkserver() -> None:

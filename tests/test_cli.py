@@ -179,9 +179,11 @@ def test_unreachable_database_is_one_line(monkeypatch):
     assert result.output.strip().count("\n") == 0
 
 
-def test_raag_ingest_prints_our_lines_not_library_warnings(tmp_path):
-    """A real `raag ingest` (steps in their own processes): a section longer than the model's
-    window (the tokenizer would warn) and still only raag's own lines on the terminal."""
+@pytest.mark.parametrize("executor", ["", "multiprocess"])
+def test_raag_ingest_prints_our_lines_not_library_warnings(tmp_path, executor):
+    """A real `raag ingest`, as this machine chooses (steps in this process on two cores) and
+    with steps in their own processes: a section longer than the model's window (the
+    tokenizer would warn) and still only raag's own lines on the terminal."""
     import os
     import subprocess
     import sys
@@ -194,6 +196,8 @@ def test_raag_ingest_prints_our_lines_not_library_warnings(tmp_path):
     env = {**os.environ, "RAAG_HOME": str(tmp_path / "home")}
     for key in ("RAAG_EXECUTOR", "DAGSTER_HOME", "RAAG_DATABASE_URL", "RAAG_STEP_LOG"):
         env.pop(key, None)
+    if executor:
+        env["RAAG_EXECUTOR"] = executor
     raag = str(Path(sys.executable).parent / "raag")
     done = subprocess.run(
         [
@@ -214,5 +218,17 @@ def test_raag_ingest_prints_our_lines_not_library_warnings(tmp_path):
     assert "tenant t: ok — 2 documents" in printed
     for noise in ("Token indices sequence length", "Warning", "DEBUG", "dagster - "):
         assert noise not in printed, printed
-    # the steps' own console output went to the log, not the terminal
-    assert "STEP_WORKER_STARTED" in (tmp_path / "home" / "logs" / "steps.log").read_text()
+    if executor == "multiprocess":
+        # the steps' own console output went to the log, not the terminal
+        assert "STEP_WORKER_STARTED" in (tmp_path / "home" / "logs" / "steps.log").read_text()
+
+
+def test_executor_follows_the_cores_unless_asked():
+    from raag_assets.ingest import executor_for
+
+    assert executor_for(None, 1) == "in_process"  # two cores or fewer: one step at a time
+    assert executor_for(None, 2) == "multiprocess"
+    assert executor_for("multiprocess", 1) == "multiprocess"
+    assert executor_for("in_process", 4) == "in_process"
+    with pytest.raises(ValueError, match="RAAG_EXECUTOR"):
+        executor_for("threads", 2)
