@@ -246,7 +246,10 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
             "rank": lexemes,
             "df": [n for _, n in counts],
             "cap": FULLTEXT_CAP,
-            "rescore": 4 * params["pool"],
+            # Rows the true-tf pass re-ranks. Measured at 100k chunks: 2x the pool kept 0.97 of
+            # the top 10 that 4x gave and cut the common-word p95 by 8 ms; SciFact nDCG@10
+            # unchanged (full-text 0.685, hybrid 0.724).
+            "rescore": 2 * params["pool"],
         },
     ).fetchall()
     return [(r[0], r[1]) for r in rows]
