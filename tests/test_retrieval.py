@@ -200,3 +200,24 @@ def test_lexeme_counts_are_cached_under_the_chunks_generation(demo_store):
             conn.execute("UPDATE chunks SET live = live WHERE tenant_id = 'demo'")
             assert conn.execute(other).fetchone()[0] == g_other  # only the tenant written
             raise psycopg.Rollback
+
+
+def test_a_query_is_embedded_on_fewer_threads_than_a_batch(demo_store, embedder, monkeypatch):
+    """The query's embedding runs on RAAG_QUERY_THREADS torch threads in the pool thread; the
+    caller's threads (ingest's batch embedding) keep their count."""
+    import threading
+
+    import torch
+
+    seen: list[tuple[str, int]] = []
+
+    def spy(texts: list[str]):
+        seen.append((threading.current_thread().name, torch.get_num_threads()))
+        return embedder.embed(texts)
+
+    before = torch.get_num_threads()
+    monkeypatch.setenv("RAAG_QUERY_THREADS", "1")
+    with demo_store.connect() as conn:
+        assert retrieve(conn, "annual leave", "demo", spy, RetrievalPlan(mode="hybrid"))
+    assert seen and seen[0][0].startswith("raag-embed") and seen[0][1] == 1
+    assert torch.get_num_threads() == before
