@@ -19,13 +19,15 @@ import numpy as np
 import psycopg
 from psycopg.types.json import Jsonb
 
-from raag_assets.db import load_sql, side_pool, tenant_reader
+from raag_assets.db import conninfo, load_sql, side_pool, tenant_reader
 from raag_assets.errors import InvalidFilter
 
 Mode = Literal["hybrid", "vector", "fulltext"]
 FULLTEXT_CAP = 2000  # most rows full-text ranking looks at for one query
 RRF_K = 60  # Reciprocal Rank Fusion constant (ragd canonical)
 Key = tuple[str, int]  # (doc_id, chunk_index)
+
+
 def query_threads() -> int:
     """Torch threads for embedding one query: RAAG_QUERY_THREADS, else all cores but one (at
     most 4), since Postgres ranks full-text on another core meanwhile. On two loaded cores a
@@ -294,7 +296,8 @@ def lexeme_counts(conn: psycopg.Connection, query: str, tenant: str) -> list[tup
     if row is None or not row[1]:
         return []
     generation, lexemes = row
-    keys = {lx: (conn.info.dsn, tenant, generation, lx) for lx in lexemes}
+    database = conninfo(conn)
+    keys = {lx: (database, tenant, generation, lx) for lx in lexemes}
     with _lexeme_lock:
         known = {lx: _lexeme_counts[k] for lx, k in keys.items() if k in _lexeme_counts}
         for lx in known:
