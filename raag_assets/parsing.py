@@ -7,6 +7,7 @@ import json
 import logging
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -472,12 +473,46 @@ def _parse_pdf(data: bytes) -> tuple[str, tuple[Line, ...], int, dict[str, Any]]
     except Exception as exc:  # pdfminer raises many unrelated types for damaged files
         detail = str(exc).splitlines()[0][:120] if str(exc) else type(exc).__name__
         raise BadDocument(f"not a readable PDF ({detail})") from exc
-    lines = [ln for ln in lines if not _PAGE_FOOTER.match(ln.text)]
+    running = running_lines(lines)
+    lines = [ln for ln in lines if not _PAGE_FOOTER.match(ln.text) and ln not in running]
     if not any(ln.text for ln in lines):
         raise BadDocument("PDF has no extractable text (a scanned image? run OCR first)")
     title = info.get("Title")
     meta = {"title": title} if isinstance(title, str) and title.strip() else {}
     return "\f".join(raw_pages), tuple(lines), page_count, meta
+
+
+def running_lines(lines: Sequence[Line], edge: int = 2) -> set[Line]:
+    """A PDF's running headers and footers: among the first and last `edge` lines of each
+    page, those with words that recur there (digits aside, spacing aside: extraction may drop
+    the spaces of a tightly set header) on three pages or more. A chapter's own header
+    ("Chapter 4: Function reference 9") recurs only over its pages, so no share of all pages
+    is asked. Left in, each would open a section at every page break and cut the section
+    running across it. The first page keeps its lines: a title page's heading may read the
+    same as the running header."""
+    pages: dict[int, list[Line]] = {}
+    for ln in lines:
+        if ln.text:
+            pages.setdefault(ln.page or 0, []).append(ln)
+    if len(pages) < 3:
+        return set()
+
+    def key(text: str) -> str:
+        return re.sub(r"\s+", "", re.sub(r"\d+", "#", text.lower()))
+
+    seen: dict[str, set[int]] = {}
+    for page, page_lines in pages.items():
+        for ln in {*page_lines[:edge], *page_lines[-edge:]}:
+            seen.setdefault(key(ln.text), set()).add(page)
+    first = min(pages)
+    recurring = {k for k, on in seen.items() if len(on) >= 3 and re.search(r"[a-z]{2}", k)}
+    return {
+        ln
+        for page, page_lines in pages.items()
+        if page != first
+        for ln in {*page_lines[:edge], *page_lines[-edge:]}
+        if key(ln.text) in recurring
+    }
 
 
 def _pdf_line(item: dict[str, Any], page: int, offset: int) -> Line:

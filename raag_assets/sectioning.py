@@ -48,7 +48,10 @@ _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 # A table of contents: its heading, and what its entries look like (a page number or dot
 # leaders at the end, or several entries run together on one line).
 _TOC_HEAD = re.compile(r"^(?:table\s+of\s+contents|contents)\b", re.IGNORECASE)
-_TOC_ENTRY_END = re.compile(r"(?:\.{3,}|\s(?:\d{1,3}|[ivx]{1,5}))$", re.IGNORECASE)
+# Dot leaders may run straight into the page number ("A.1 Licence.........24").
+_TOC_ENTRY_END = re.compile(
+    r"(?:\.{3,}\s*(?:\d{1,3}|[ivx]{1,5})?|\s(?:\d{1,3}|[ivx]{1,5}))$", re.IGNORECASE
+)
 _TOC_RUN = re.compile(r"\s\d{1,3}\s+(?:article|section|schedule|exhibit|annex|\d{1,2}\.\d)", re.I)
 _TOC_LABELS = re.compile(
     r"(?:^|\s\d{1,3}\s+)(?:(?P<kw>article|section|§)\s+(?P<kwnum>[ivxlcdm]+\b|\d{1,3}(?:\.\d{1,3})*)"

@@ -106,6 +106,60 @@ def test_unnumbered_pdf_headings_found_from_font_size(tmp_path: Path):
     assert ("Refunds", 2) in found
 
 
+def test_running_headers_and_footers_of_a_pdf_open_no_sections(tmp_path: Path):
+    """A header set on every page (in bold, heading-sized, its spaces lost on one page as
+    extraction sometimes does) and a "Confidential" footer are page furniture: section 2 runs
+    across the page breaks in one piece, and the title page keeps its title."""
+    from raag_assets.sectioning import build_sections
+
+    body = "The widget is assembled from parts listed in the bill of materials. " * 12
+    pages = [[("Widget Specification", 18, "B"), ("1 Scope", 14, "B"), (body, 10, "")]]
+    for n in range(2, 6):
+        header = "WidgetSpecification" if n == 3 else "Widget Specification"
+        page = [(header, 14, "B")]
+        page += [("2 Assembly", 14, "B")] if n == 2 else []
+        page += [(body, 10, ""), (f"Confidential - draft {n}", 8, "")]
+        pages.append(page)
+    path = tmp_path / "spec.pdf"
+    path.write_bytes(_pdf_bytes(pages))
+    doc = parse_file(path, LIMIT)
+    sections = build_sections(doc.doc_id, doc.lines, doc.format)
+    assert [s.label for s in sections] == ["Widget Specification", "1", "2"]
+    assembly = sections[-1]
+    assert (assembly.page_start, assembly.page_end) == (2, 5)
+    assert "Widget" not in assembly.text.replace("The widget", "")
+    assert "Confidential" not in assembly.text
+
+
+def test_contents_entries_with_leaders_run_into_the_page_number(tmp_path: Path):
+    """Dot leaders that run straight into the page number ("A.1 Terms.......24") still make
+    contents entries: the contents page goes on to its last entry, and no entry set in a
+    heading's size ("Index ...... 30") becomes a section."""
+    from raag_assets.sectioning import build_sections
+
+    body = "Each copy of the widget carries these terms. " * 6
+    path = tmp_path / "guide.pdf"
+    path.write_bytes(
+        _pdf_bytes(
+            [
+                [
+                    ("Table of Contents", 16, "B"),
+                    ("1 Scope ........................ 2", 14, ""),
+                    ("A Terms..........................3", 14, ""),
+                    ("A.1 Copies.......................3", 10, ""),
+                    ("Index ......................... 4", 14, ""),
+                ],
+                [("1 Scope", 14, "B"), (body, 10, "")],
+                [("A Terms", 14, "B"), ("A.1 Copies", 12, "B"), (body, 10, "")],
+            ]
+        )
+    )
+    doc = parse_file(path, LIMIT)
+    sections = build_sections(doc.doc_id, doc.lines, doc.format)
+    assert not [s.heading for s in sections if ".." in s.heading]
+    assert [s.page_start for s in sections if s.label == "1"] == [2]
+
+
 @pytest.mark.parametrize(
     ("name", "content", "reason"),
     [
