@@ -13,6 +13,7 @@ from raag_assets.graph.references import DOC_NAME, Corpus, find_mentions
 from raag_assets.graph.standards import (
     cites_another_document,
     is_standard,
+    protocol_definition,
     standard_edges,
     standard_term,
 )
@@ -67,7 +68,12 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
             continue
         if is_standard(secs):  # RFC-style documents: their own citation and definition forms
             by_id = {s.section_id: s for s in secs}
-            edges = [e for e in edges if not cites_another_document(e, by_id[e.src_section_id])]
+            edges = [
+                e
+                for e in edges
+                if not cites_another_document(e, by_id[e.src_section_id])
+                and not protocol_definition(e, by_id[e.src_section_id])
+            ]
             edges.extend(standard_edges(secs))
         section_level.extend(edges)
         out.parked.extend(parked)

@@ -45,11 +45,19 @@ _ENTITLED = re.compile(
 # introductions by "called": 'called a "tag"', "are called untagged responses".
 _ARTICLE_DEFINITION = re.compile(
     r"(?:^|(?<=[.:;]\s)|(?<=\n))\s*(?:A|An)\s+(?P<term>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+"
-    r"(?:is\s+(?:a|an|the|one|any|defined\s+as)\b|consists\s+of|refers\s+to|"
+    r"(?:is\s+(?:a|an|the|one|any|defined\s+as|in\s+one\s+of)\b|consists\s+of|refers\s+to|"
     r"is\s+used\s+to\s+refer\s+to)"
 )
+# "Permanent flags are those which ...": a class defined by what belongs to it (plural, at a
+# sentence start, two to four words).
+_ARE_THOSE = re.compile(
+    r"(?:^|(?<=[.:;]\s)|(?<=\n))\s*(?P<term>[A-Z][a-z-]*(?:\s+[a-z][a-z-]*){1,3}?)\s+"
+    r"are\s+those\s+(?:which|that|whose|for\s+which|in\s+which)\b"
+)
 _CALLED = re.compile(
-    r"\b(?:(?:is|are)\s+(?:also\s+)?called\s+(?=[a-z\"“])|called\s+(?=an?\s+[\"“]))"
+    r"\b(?:(?:is|are)\s+(?:also\s+)?called\s+(?=[a-z\"“])|called\s+(?=an?\s+[\"“])|"
+    # 'Data structures are represented as a "parenthesized list"': the quotes coin the name
+    r"(?:is|are)\s+(?:represented|known)\s+as\s+(?=(?:an?\s+)?[\"“]))"
     r"(?:a\s+|an\s+|the\s+)?"
     r"(?:[\"“](?P<quoted>[^\"”]{1,60})[\"”]|(?P<plain>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){1,3}?))"
     r"(?=[\s.,;:)])"
@@ -57,6 +65,18 @@ _CALLED = re.compile(
 # words an article-led sentence starts with that are no term ("A client is ...", "An example
 # is ..."): general English nouns whose sentence describes, not defines
 _NOT_TERMS = {"example", "note", "server", "client", "user", "implementation", "command"}
+# Adjectives of state or comparison pick out a case of something already named ("An empty
+# section specification refers to the entire message", "An older convention is a LOGIN
+# command ..."): the sentence says what that case does, it coins no term.
+_CASE_WORDS = {"empty", "non-empty", "nonempty", "older", "newer", "earlier", "later", "other"}
+# A relative pronoun ends the subject, not the term ("An astring which consists of ...").
+_RELATIVE = {"which", "that", "who", "whose", "where", "when"}
+
+# A paragraph of a protocol transcript ("C: A001 LOGIN ...", "S: * OK ...", often led by
+# "Example:") or of an ABNF grammar ("name = elements", "name =/ more"; its comments after ";"
+# stay in the rule's paragraph): protocol data and syntax, where prose defines nothing.
+_TRANSCRIPT = r"\s*(?:Examples?:\s*)?[CS]:\s"
+_EXAMPLE_PARAGRAPH = re.compile(rf"{_TRANSCRIPT}|\s*[A-Za-z][\w-]*\s+=/?\s")
 
 
 def is_standard(sections: Sequence[SectionInfo]) -> bool:
@@ -127,25 +147,55 @@ def name_citations(section: SectionInfo, index: dict[str, SectionInfo]) -> list[
         target = _by_suffix(m.group("name"), index)
         if target is not None:
             found.append((m.start(), m.group(0), target))
+    return [
+        _reference(section, target, evidence, position, 0.9)
+        for position, evidence, target in found
+        if target.section_id != section.section_id  # a section naming itself
+    ]
+
+
+# A section number cited without the word "section" ("Emphasize in 5.2 that ...", "see 7.4.2"):
+# a dotted number right after "see", "refer to" or a preposition of place, ending there (not
+# "1.5 seconds", not "2.1 of [IMAP-TLS]", a section of another document; "of", "to" and
+# "from" also lead values and versions: "a value of 1.5", "from HTTP/1.0 to 1.1").
+_BARE_NUMBER = re.compile(
+    r"\b(?:see|refer\s+to|in|under|per)\s+(?P<label>\d{1,3}(?:\.\d{1,3}){1,4})"
+    r"(?=[,;:)]|\.?(?:\s|$))(?!\.?\s+of\s+(?:\[|RFC\b))"
+    r"(?!\.?\s+(?:%|percent|seconds?|minutes?|hours?|days?|octets?|bytes?|bits?|times|[kmg]b)\b)",
+    re.IGNORECASE,
+)
+
+
+def bare_number_citations(
+    section: SectionInfo, labels: dict[str, SectionInfo], examples: Sequence[tuple[int, int]] = ()
+) -> list[Edge]:
+    """`references` edges for bare section numbers that name a section of this document (a
+    number that names none is a version, a count or a value)."""
     edges = []
-    for position, evidence, target in found:
-        if target.section_id == section.section_id:
-            continue  # a section naming itself
-        edges.append(
-            Edge(
-                "references",
-                layer=1,
-                src_doc_id=section.doc_id,
-                src_section_id=section.section_id,
-                matched_text=evidence,
-                normalized_target=target.label,
-                confidence=0.9,
-                dst_doc_id=target.doc_id,
-                dst_section_id=target.section_id,
-                position=position,
-            )
-        )
+    for m in _BARE_NUMBER.finditer(section.text):
+        target = labels.get(m.group("label"))
+        if target is None or target.section_id == section.section_id:
+            continue
+        if not _inside(m.start(), examples):
+            edges.append(_reference(section, target, m.group(0), m.start(), 0.8))
     return edges
+
+
+def _reference(
+    section: SectionInfo, target: SectionInfo, evidence: str, position: int, confidence: float
+) -> Edge:
+    return Edge(
+        "references",
+        layer=1,
+        src_doc_id=section.doc_id,
+        src_section_id=section.section_id,
+        matched_text=evidence,
+        normalized_target=target.label,
+        confidence=confidence,
+        dst_doc_id=target.doc_id,
+        dst_section_id=target.section_id,
+        position=position,
+    )
 
 
 def _singular(term: str) -> str:
@@ -158,18 +208,38 @@ def _singular(term: str) -> str:
     return " ".join([*words[:-1], last])
 
 
+def example_spans(text: str, transcripts_only: bool = False) -> list[tuple[int, int]]:
+    """(start, end) of each paragraph of a transcript or a grammar in a section's text."""
+    form = re.compile(_TRANSCRIPT) if transcripts_only else _EXAMPLE_PARAGRAPH
+    return [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text) if form.match(m.group())]
+
+
+def _inside(position: int, spans: Sequence[tuple[int, int]]) -> bool:
+    return any(a <= position < b for a, b in spans)
+
+
 def prose_definitions(section: SectionInfo) -> list[Edge]:
     """`defines` edges for lower-case protocol nouns introduced in prose."""
     text = section.text
+    examples = example_spans(text)
     found: list[tuple[int, str, str]] = []
     for m in _ARTICLE_DEFINITION.finditer(text):
         term = " ".join(m.group("term").split())
-        if term.split()[0] not in _NOT_TERMS:
+        words = term.split()
+        if words[0] not in _NOT_TERMS | _CASE_WORDS and not _RELATIVE & set(words):
             found.append((m.start("term"), term, m.group(0).strip()))
+    for m in _ARE_THOSE.finditer(text):
+        term = _singular(" ".join(m.group("term").split()))
+        if term.split()[0].casefold() not in _CASE_WORDS:
+            found.append((m.start("term"), term[0].lower() + term[1:], m.group(0).strip()))
     for m in _CALLED.finditer(text):
         term = " ".join((m.group("quoted") or m.group("plain")).split())
         found.append((m.start(), _singular(term) if m.group("plain") else term, m.group(0)))
-    return [_defines(section, term, evidence, position) for position, term, evidence in found]
+    return [
+        _defines(section, term, evidence, position)
+        for position, term, evidence in found
+        if not _inside(position, examples)
+    ]
 
 
 # BCP 14's boilerplate (RFC 2119/8174): 'The key words "MUST", "MUST NOT", ... in this document
@@ -186,6 +256,60 @@ _QUOTED_REFERS = re.compile(
 )
 
 
+# A paragraph that opens with a quoted term and says what it is ('"Conventions" are basic
+# principles or procedures.'): a terminology entry.
+_QUOTED_OPENS = re.compile(
+    r"(?:^|(?<=\n))[ \t]*[\"“](?P<term>[A-Za-z][A-Za-z -]{0,40})[\"”]\s+(?:is|are)\s+(?!not\b)"
+)
+# 'The special form "NIL" represents ...', 'the notation "X" denotes ...': a quoted token
+# introduced by the kind of token it is and given a meaning.
+_QUOTED_REPRESENTS = re.compile(
+    r"\b(?:form|token|notation|symbol|value|keyword)\s+[\"“](?P<term>[A-Za-z][^\"”\s]{0,30})[\"”]"
+    r"\s+(?:represents|denotes|stands\s+for)\b"
+)
+
+
+# A definition list, the usual form of a standard's terminology ("resource owner" on its own
+# line, its definition indented below; or "client:  The endpoint that ..."): once reflowed, a
+# paragraph that opens with a noun phrase and goes straight on to an article. Prose never opens
+# a paragraph in lower case, nor runs a name into "An entity ..." without a verb. A term in
+# capitals only ("BODY A form of ...") is a protocol token described in a list, not a term;
+# a capitalised name takes no colon ("Note: The ..." is a remark).
+_LIST_ENTRY = re.compile(
+    r"(?:^|(?<=\n))[ \t]*(?:[o*•-]\s+)?"
+    r"(?:(?P<term>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3})\s*:?|"
+    r"(?P<name>[A-Z][A-Za-z0-9-]*(?:\s+[A-Z][A-Za-z0-9-]*){0,3})"
+    r"(?:\s+\((?P<alias>[A-Z][A-Za-z0-9-]{1,11})\))?)\s+(?:A|An|The)\s+(?=[a-z])"
+)
+# Where a list is one of definitions: a section headed as terminology, or one whose list is
+# introduced so ("OAuth defines four roles:", "This document uses the following terms:"),
+# not the list of a structure's fields ("The basic fields ... are in the following order:").
+_TERMINOLOGY_HEADING = re.compile(
+    r"\b(?:terminology|definitions?|glossary|terms|abbreviations|acronyms)\b", re.IGNORECASE
+)
+_TERMINOLOGY_LEAD = re.compile(r"\b(?:defines?|terms|terminology|definitions)\b[^\n]*:\s*$")
+
+
+def list_definitions(section: SectionInfo) -> list[tuple[int, str, str]]:
+    """(position, term, evidence) of the entries of a definition list."""
+    paragraphs = section.text.split("\n")
+    if not (
+        _TERMINOLOGY_HEADING.search(section.heading)
+        or any(_TERMINOLOGY_LEAD.search(p) for p in paragraphs)
+    ):
+        return []
+    found = []
+    for m in _LIST_ENTRY.finditer(section.text):
+        group = "term" if m.group("term") else "name"
+        term = " ".join(m.group(group).split())
+        if not re.search(r"[a-z]", term):
+            continue
+        found.append((m.start(group), term, m.group(0).strip()))
+        if m.group("alias"):
+            found.append((m.start("alias"), m.group("alias"), m.group(0).strip()))
+    return found
+
+
 def terminology(section: SectionInfo) -> list[tuple[int, str, str]]:
     """(position, term, evidence) of the key words and quoted terminology entries."""
     text = " ".join(section.text.split())
@@ -195,6 +319,12 @@ def terminology(section: SectionInfo) -> list[tuple[int, str, str]]:
             found.append((m.start(), w.group(1).strip(), m.group(0)))
     for m in _QUOTED_REFERS.finditer(text):
         found.append((m.start(), m.group("term").strip(), m.group(0)))
+    for m in _QUOTED_REPRESENTS.finditer(text):
+        found.append((m.start(), m.group("term"), m.group(0)))
+    examples = example_spans(section.text)
+    for m in _QUOTED_OPENS.finditer(section.text):
+        if not _inside(m.start(), examples):
+            found.append((m.start(), m.group("term").strip(), m.group(0).strip()))
     return found
 
 
@@ -251,17 +381,56 @@ def cites_another_document(edge: Edge, section: SectionInfo) -> bool:
     )
 
 
+# A date inside a quoted "term" ('"ON 13-APR-2000" means ...'): a protocol value, not a term.
+_DATE = re.compile(
+    r"\d{1,2}[-/ ](?:[A-Za-z]{3,9})[-/ ]\d{4}|\d{4}-\d{2}-\d{2}|[A-Za-z]{3,9}\s+\d{1,2},\s+\d{4}"
+)
+# What may stand between a quoted term and the verb that defines it: nothing but a comma or a
+# parenthesis ('"client" refers to', '"can" (not "may") is used to refer to').
+_QUOTED_LEAD = re.compile(r"(?:(?:To|A|An|The|Each)\s+)?[\"“][^\"”]+[\"”](?P<rest>.*)", re.S)
+_VERB_NEXT = re.compile(
+    r"\s*,?\s*(?:also\s+)?(?:means|mean|shall|refers?|is|are|has|have|includes?|which\s+means)\b"
+)
+
+
+def protocol_definition(edge: Edge, section: SectionInfo) -> bool:
+    """A `defines` edge of the general patterns that reads protocol data in a standard, where
+    quotes mark literal tokens and values far more often than coined terms: one found in a
+    transcript or grammar paragraph, a quoted token the section's transcripts use as data
+    ('C: XXXXXX' ... 'The "XXXXXX" is a placeholder'), a quoted value holding a date, or a
+    quoted token separated from the defining verb by other words ('FROM "SMITH" SINCE
+    1-Feb-1994 refers to', '"astring" syntax which is an')."""
+    if edge.edge_type != "defines":
+        return False
+    examples = example_spans(section.text)
+    term = edge.term or ""
+    if _inside(edge.position, examples) or _DATE.search(term):
+        return True
+    # a grammar's rule names are also prose words ('A "URI" is ...'); a transcript's are data
+    data = " ".join(section.text[a:b] for a, b in example_spans(section.text, True))
+    if term and re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", data):
+        return True
+    quoted = _QUOTED_LEAD.match(edge.matched_text or "")
+    if quoted is None:
+        return False
+    rest = re.sub(r"\([^()]*\)", " ", quoted.group("rest"))
+    return not _VERB_NEXT.match(rest)
+
+
 def standard_edges(sections: Sequence[SectionInfo]) -> list[Edge]:
     """The edges a standard's own forms add to one document's sections (none otherwise)."""
     if not is_standard(sections):
         return []
     index = heading_index(sections)
     by_id = {s.section_id: s for s in sections}
+    labels = {s.label: s for s in sections if any(c.isdigit() for c in s.label)}
     edges: list[Edge] = []
     for s in sections:
         edges.extend(name_citations(s, index))
+        edges.extend(bare_number_citations(s, labels, example_spans(s.text)))
         edges.extend(prose_definitions(s))
         edges.extend(_defines(s, term, ev, pos) for pos, term, ev in terminology(s))
+        edges.extend(_defines(s, term, ev, pos) for pos, term, ev in list_definitions(s))
     edges.extend(_defines(s, term, ev, 0) for s, term, ev in headed_definitions(sections, by_id))
     return edges
 
