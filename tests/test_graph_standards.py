@@ -7,6 +7,7 @@ from raag_assets.graph.build import extract
 from raag_assets.graph.model import DocInfo, Edge, SectionInfo
 from raag_assets.graph.references import is_contents
 from raag_assets.graph.standards import (
+    appendix_citations,
     bare_number_citations,
     cites_another_document,
     example_spans,
@@ -264,6 +265,10 @@ def test_a_bare_name_cites_the_outermost_heading_and_change_logs_drop_the_articl
         ("as in section 5.1 of RFC 4422.", True),
         ("See section 5.1 for mailbox names.", False),
         ("See section 5.1; section 5.1 of [SASL] differs.", False),
+        ("Header fields follow [RFC7230], Section 5.1, here.", True),
+        ("as in RFC 4422, Section 5.1.", True),
+        ("Section 5.1.2 says so; see [SASL], Section 5.1.", True),  # 5.1.2 is not 5.1
+        ("See [SASL] and Section 5.1 below.", False),
     ],
 )
 def test_a_section_of_a_cited_document_is_not_a_section_of_this_one(text, expected):
@@ -421,3 +426,15 @@ def test_a_lower_case_term_in_title_case_is_a_use():
     terms = [Term("envelope structure", "envelope structure", "rfc", "rfc-2.3.5")]
     uses = {e.src_section_id for e in term_uses(sections, terms, {}, set())}
     assert uses == {"rfc-B"}
+
+
+def test_an_appendix_cited_by_letter_resolves_where_appendices_are_lettered_alone():
+    lettered = {
+        "A": _sec("A", "A. Normative References", "x"),
+        "B": _sec("B", "B. Changes from RFC 2060", "x"),
+    }
+    s = _sec("9", "9. Formal Syntax", "See Appendix B for the changes; Appendix C does not exist.")
+    assert [e.normalized_target for e in appendix_citations(s, lettered)] == ["B"]
+    # where the document labels them "Appendix B", the general patterns resolve the citation
+    named = {"Appendix B": _sec("Appendix B", "Acknowledgements", "x"), "B": lettered["B"]}
+    assert appendix_citations(s, named) == []

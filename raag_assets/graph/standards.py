@@ -181,6 +181,24 @@ def bare_number_citations(
     return edges
 
 
+# "Appendix B", "Appendix A.1": where the document labels its appendices by the letter alone
+# ("A.  Normative References", the older RFC style), the letter is the label.
+_APPENDIX = re.compile(r"\bAppendix\s+(?P<label>[A-Z](?:\.\d{1,2}){0,3})(?![\w-])")
+
+
+def appendix_citations(section: SectionInfo, labels: dict[str, SectionInfo]) -> list[Edge]:
+    """`references` edges for appendices cited by their letter in a document whose appendix
+    headings carry the letter only (the general patterns look for a label "Appendix B")."""
+    edges = []
+    for m in _APPENDIX.finditer(section.text):
+        target = labels.get(m.group("label"))
+        if target is None or f"Appendix {m.group('label')}" in labels:
+            continue
+        if target.section_id != section.section_id:
+            edges.append(_reference(section, target, m.group(0), m.start(), 0.9))
+    return edges
+
+
 def _reference(
     section: SectionInfo, target: SectionInfo, evidence: str, position: int, confidence: float
 ) -> Edge:
@@ -366,18 +384,22 @@ def standard_term(term: str, evidence: str) -> bool:
     return all(w[:1].isupper() for w in words)  # a capitalised coined name
 
 
-_OF_ANOTHER = r"\s+of\s+(?:\[[^\]\s]{1,40}\]|RFC\s*\d+)"
+_CITED_DOC = r"(?:\[[^\]\s]{1,40}\]|RFC\s*\d+)"
+_OF_ANOTHER = re.compile(rf"\s+of\s+{_CITED_DOC}")
+_ANOTHERS = re.compile(rf"{_CITED_DOC},?\s*$")
 
 
 def cites_another_document(edge: Edge, section: SectionInfo) -> bool:
-    """'Section 5.1 of [SASL]', 'section 2.1 of RFC 2595': a section of a cited document, not
-    of this one (every occurrence of the matched words is so qualified)."""
+    """'Section 5.1 of [SASL]', 'section 2.1 of RFC 2595', '[RFC7230], Section 3.2': a section
+    of a cited document, not of this one (every occurrence of the matched words is so
+    qualified)."""
     if edge.edge_type not in ("references", "depends_on", "overrides") or not edge.matched_text:
         return False
     text = " ".join(section.text.split())
     words = re.escape(" ".join(edge.matched_text.split()))
-    return bool(re.search(words + _OF_ANOTHER, text)) and not re.search(
-        words + rf"(?!{_OF_ANOTHER})\b", text
+    spots = list(re.finditer(words + r"(?!\.?\d|\w)", text))
+    return bool(spots) and all(
+        _OF_ANOTHER.match(text, m.end()) or _ANOTHERS.search(text, 0, m.start()) for m in spots
     )
 
 
@@ -423,11 +445,13 @@ def standard_edges(sections: Sequence[SectionInfo]) -> list[Edge]:
         return []
     index = heading_index(sections)
     by_id = {s.section_id: s for s in sections}
-    labels = {s.label: s for s in sections if any(c.isdigit() for c in s.label)}
+    labels = {s.label: s for s in sections}
+    numbered = {label: s for label, s in labels.items() if any(c.isdigit() for c in label)}
     edges: list[Edge] = []
     for s in sections:
         edges.extend(name_citations(s, index))
-        edges.extend(bare_number_citations(s, labels, example_spans(s.text)))
+        edges.extend(bare_number_citations(s, numbered, example_spans(s.text)))
+        edges.extend(appendix_citations(s, labels))
         edges.extend(prose_definitions(s))
         edges.extend(_defines(s, term, ev, pos) for pos, term, ev in terminology(s))
         edges.extend(_defines(s, term, ev, pos) for pos, term, ev in list_definitions(s))
