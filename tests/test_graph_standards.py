@@ -10,6 +10,7 @@ from raag_assets.graph.standards import (
     appendix_citations,
     bare_number_citations,
     cites_another_document,
+    example_date,
     example_spans,
     headed_definitions,
     heading_index,
@@ -438,3 +439,35 @@ def test_an_appendix_cited_by_letter_resolves_where_appendices_are_lettered_alon
     # where the document labels them "Appendix B", the general patterns resolve the citation
     named = {"Appendix B": _sec("Appendix B", "Acknowledgements", "x"), "B": lettered["B"]}
     assert appendix_citations(s, named) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "date_text", "dropped"),
+    [
+        (
+            "When multiple keys are specified, the result is their intersection. For example, "
+            'the criteria DELETED FROM "SMITH" SINCE 1-Feb-1994 refers to all deleted messages '
+            "placed in the mailbox since February 1, 1994.",
+            "since February 1, 1994",
+            True,
+        ),
+        (
+            "Servers deployed before 1 January 2010 MAY omit the capability.",
+            "before 1 January 2010",
+            False,
+        ),
+    ],
+)
+def test_a_date_in_a_standards_example_limits_nothing(text, date_text, dropped):
+    section = _sec("6.4.4", "6.4.4. SEARCH Command", text)
+    edge = Edge(
+        "applies_to",
+        layer=1,
+        src_doc_id="rfc",
+        src_section_id=section.section_id,
+        matched_text=date_text,
+        normalized_target="1994-02-01/",
+        confidence=0.85,
+        position=text.index(date_text),
+    )
+    assert example_date(edge, section) is dropped

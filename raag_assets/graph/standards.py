@@ -439,6 +439,22 @@ def protocol_definition(edge: Edge, section: SectionInfo) -> bool:
     return not _VERB_NEXT.match(rest)
 
 
+_FOR_EXAMPLE = re.compile(r"\b(?:for\s+example|for\s+instance|e\.g\.|example:)", re.IGNORECASE)
+
+
+def example_date(edge: Edge, section: SectionInfo) -> bool:
+    """A calendar limit read out of a standard's example ('For example, the criteria ... SINCE
+    1-Feb-1994 refers to all messages placed in the mailbox since February 1, 1994'): the
+    example's value, not a limit on the document."""
+    if edge.edge_type != "applies_to":
+        return False
+    text = section.text
+    start = max(text.rfind(". ", 0, edge.position), text.rfind("\n", 0, edge.position)) + 1
+    return _inside(edge.position, example_spans(text)) or bool(
+        _FOR_EXAMPLE.search(text, start, edge.position)
+    )
+
+
 def standard_edges(sections: Sequence[SectionInfo]) -> list[Edge]:
     """The edges a standard's own forms add to one document's sections (none otherwise)."""
     if not is_standard(sections):
