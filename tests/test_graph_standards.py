@@ -153,6 +153,37 @@ def test_a_definition_list_in_a_terminology_section_defines_its_entries():
     assert [t for _, t, _ in list_definitions(jwt)] == ["JSON Web Token", "JWT", "stream error"]
 
 
+def test_definition_lists_of_http_and_tls_terminology():
+    # RFC 2616 1.3 (an article before a capitalised word) and RFC 8446 1.1 (a colon, then
+    # any sentence), reflowed
+    http = _sec(
+        "1.3",
+        "1.3 Terminology",
+        "This specification uses a number of terms to refer to the roles played by "
+        "participants in, and objects of, the HTTP communication.\n\n"
+        "request An HTTP request message, as defined in section 5.\n\n"
+        "user agent The client which initiates a request.",
+    )
+    assert [t for _, t, _ in list_definitions(http)] == ["request", "user agent"]
+    tls = _sec(
+        "1.1",
+        "1.1. Terminology",
+        "endpoint:  Either the client or server of the connection.\n\n"
+        "Note:  The reader should be familiar with TLS 1.2.",
+    )
+    assert [t for _, t, _ in list_definitions(tls)] == ["endpoint"]
+
+
+def test_the_term_x_is_used_to_refer_to_defines_x():
+    s = _sec(
+        "2",
+        "2. Conventions",
+        'This document uses the term "endpoint" to refer to either the client or the '
+        'server. The term "client" does not imply any particular implementation.',
+    )
+    assert [t for _, t, _ in terminology(s)] == ["endpoint"]
+
+
 def test_the_fields_of_a_structure_and_protocol_tokens_are_no_definition_list():
     # RFC 3501 7.4.2: the fields of a body structure, and fetch items in capitals
     fields = _sec(

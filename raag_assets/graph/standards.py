@@ -271,6 +271,9 @@ _KEY_WORDS = re.compile(
 _QUOTED_REFERS = re.compile(
     r"[\"“](?P<term>[^\"”]{1,40})[\"”](?:\s*\([^)]{0,40}\))?\s+"
     r"(?:refers\s+to|is\s+used\s+to\s+refer\s+to|are\s+used\s+to\s+refer\s+to)\b"
+    # 'This document uses the term "endpoint" to refer to ...', 'the term "X" denotes ...'
+    r"|\bterms?\s+[\"“](?P<named>[^\"”]{1,40})[\"”]\s+(?:(?:is|are)\s+used\s+)?"
+    r"(?:to\s+)?(?:refer\s+to|refers\s+to|mean|means|denotes?|designates?)\b"
 )
 
 
@@ -294,10 +297,12 @@ _QUOTED_REPRESENTS = re.compile(
 # capitals only ("BODY A form of ...") is a protocol token described in a list, not a term;
 # a capitalised name takes no colon ("Note: The ..." is a remark).
 _LIST_ENTRY = re.compile(
-    r"(?:^|(?<=\n))[ \t]*(?:[o*•-]\s+)?"
-    r"(?:(?P<term>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3})\s*:?|"
+    r"(?:^|(?<=\n))[ \t]*(?:[o*•-]\s+)?(?:"
+    # "client:  Either the client or the server" (RFC 8446): after a colon any sentence
+    r"(?P<colon>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3}):\s+(?=[A-Z][a-z])|"
+    r"(?:(?P<term>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3})|"
     r"(?P<name>[A-Z][A-Za-z0-9-]*(?:\s+[A-Z][A-Za-z0-9-]*){0,3})"
-    r"(?:\s+\((?P<alias>[A-Z][A-Za-z0-9-]{1,11})\))?)\s+(?:A|An|The)\s+(?=[a-z])"
+    r"(?:\s+\((?P<alias>[A-Z][A-Za-z0-9-]{1,11})\))?)\s+(?:A|An|The)\s+(?=[A-Za-z]))"
 )
 # Where a list is one of definitions: a section headed as terminology, or one whose list is
 # introduced so ("OAuth defines four roles:", "This document uses the following terms:"),
@@ -318,7 +323,7 @@ def list_definitions(section: SectionInfo) -> list[tuple[int, str, str]]:
         return []
     found = []
     for m in _LIST_ENTRY.finditer(section.text):
-        group = "term" if m.group("term") else "name"
+        group = next(g for g in ("colon", "term", "name") if m.group(g))
         term = " ".join(m.group(group).split())
         if not re.search(r"[a-z]", term):
             continue
@@ -336,7 +341,7 @@ def terminology(section: SectionInfo) -> list[tuple[int, str, str]]:
         for w in re.finditer(r"[\"“]([A-Z][A-Z ]{1,20})[\"”]", m.group("list")):
             found.append((m.start(), w.group(1).strip(), m.group(0)))
     for m in _QUOTED_REFERS.finditer(text):
-        found.append((m.start(), m.group("term").strip(), m.group(0)))
+        found.append((m.start(), (m.group("term") or m.group("named")).strip(), m.group(0)))
     for m in _QUOTED_REPRESENTS.finditer(text):
         found.append((m.start(), m.group("term"), m.group(0)))
     examples = example_spans(section.text)
