@@ -182,6 +182,13 @@ def test_the_term_x_is_used_to_refer_to_defines_x():
         'server. The term "client" does not imply any particular implementation.',
     )
     assert [t for _, t, _ in terminology(s)] == ["endpoint"]
+    both = _sec(
+        "2.3.9",
+        "2.3.9. Message Content and Mail Data",
+        'The terms "message content" and "mail data" are used interchangeably in this '
+        "document to describe the material transmitted after the DATA command.",
+    )
+    assert [t for _, t, _ in terminology(both)] == ["message content", "mail data"]
 
 
 def test_the_fields_of_a_structure_and_protocol_tokens_are_no_definition_list():
@@ -220,6 +227,19 @@ def test_the_fields_of_a_structure_and_protocol_tokens_are_no_definition_list():
             'Data structures are represented as a "parenthesized list"; a sequence of items.',
             ["parenthesized list"],
         ),
+        # RFC 5321 2.3's forms: a scoping lead-in, an alias in parentheses, an acronym first,
+        # naming by "refers to ... as" / "referred to just as"
+        (
+            "For the purposes of this specification, a host is a computer system.",
+            ["host"],
+        ),
+        (
+            'A domain name (or often just a "domain") consists of one or more components.',
+            ["domain name", "domain"],
+        ),
+        ("An SMTP reply is an acknowledgment sent in lines.", ["SMTP reply"]),
+        ('This document refers to them as the "SMTP client".', ["SMTP client"]),
+        ('A "relay" SMTP system (usually referred to just as a "relay") receives mail.', ["relay"]),
         # a case of something already named, and a subject ended by a relative pronoun
         ("An empty section specification refers to the entire message.", []),
         ("An older convention is a LOGIN command using the userid anonymous.", []),
@@ -261,6 +281,9 @@ def test_a_sub_section_headed_by_its_parents_kind_defines_the_term():
         ("NIL", '"NIL" represents the non-existence of a data item', True),
         ("MUST", 'The key words "MUST", "SHOULD" in this document are to be interpreted as', False),
         ("tag", 'called a "tag"', False),
+        ("SMTP client", 'refers to them as the "SMTP client"', True),
+        ("JWT Claims Set", "JWT Claims Set A JSON object", True),
+        ("TLS handshake Protocol", "The TLS handshake Protocol is", False),
         ("Client", '"Client" refers to the host', False),
         ("a b c d e", "A a b c d e is", False),
     ],
@@ -386,6 +409,9 @@ def _defines_edge(section: SectionInfo, evidence: str, term: str) -> Edge:
             "can",
             False,
         ),
+        # RFC 5321 2.3.3: a quoted gloss inside a noun phrase, and a name given in passing
+        ('the final ("delivery") MTA hands the mail off', '("delivery")', "delivery", True),
+        ('a Mail Transfer Agent ("MTA") is a host', '("MTA")', "MTA", False),
     ],
 )
 def test_a_standards_quoted_protocol_data_defines_nothing(text, evidence, term, dropped):

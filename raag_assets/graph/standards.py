@@ -44,7 +44,14 @@ _ENTITLED = re.compile(
 # consists of ...", "A checkpoint refers to ..." (sentence start, indefinite article), and
 # introductions by "called": 'called a "tag"', "are called untagged responses".
 _ARTICLE_DEFINITION = re.compile(
-    r"(?:^|(?<=[.:;]\s)|(?<=\n))\s*(?:A|An)\s+(?P<term>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)\s+"
+    r"(?:^|(?<=[.:;]\s)|(?<=\n))\s*"
+    # a scoping lead-in: "For the purposes of this specification, a host is a ..."
+    r"(?:(?:(?:For\s+the\s+purposes?\s+of|As\s+used\s+in|Throughout|In)\s+this\s+"
+    r"(?:specification|document|memo)),\s+(?:a|an)|A|An)\s+"
+    # an acronym may lead the noun ("An SMTP reply is ...")
+    r"(?P<term>(?:[A-Z]{2,6}\s+)?[a-z][a-z-]*(?:\s+[a-z][a-z-]*){0,3}?)"
+    # an alias in parentheses: 'A domain name (or often just a "domain") consists of'
+    r"(?:\s*\((?:[^()\"“”]{0,30}[\"“](?P<alias>[a-z][\w -]{0,30})[\"”])?[^()]{0,30}\))?\s+"
     r"(?:is\s+(?:a|an|the|one|any|defined\s+as|in\s+one\s+of)\b|consists\s+of|refers\s+to|"
     r"is\s+used\s+to\s+refer\s+to)"
 )
@@ -57,7 +64,9 @@ _ARE_THOSE = re.compile(
 _CALLED = re.compile(
     r"\b(?:(?:is|are)\s+(?:also\s+)?called\s+(?=[a-z\"“])|called\s+(?=an?\s+[\"“])|"
     # 'Data structures are represented as a "parenthesized list"': the quotes coin the name
-    r"(?:is|are)\s+(?:represented|known)\s+as\s+(?=(?:an?\s+)?[\"“]))"
+    r"(?:is|are)\s+(?:represented|known)\s+as\s+(?=(?:an?\s+)?[\"“])|"
+    # 'refers to them as the "SMTP client"', 'usually referred to just as a "relay"'
+    r"(?:refers?|referred)\s+to\s+(?:\w+\s+){0,2}?as\s+(?=(?:the\s+|an?\s+)?[\"“]))"
     r"(?:a\s+|an\s+|the\s+)?"
     r"(?:[\"“](?P<quoted>[^\"”]{1,60})[\"”]|(?P<plain>[a-z][a-z-]*(?:\s+[a-z][a-z-]*){1,3}?))"
     r"(?=[\s.,;:)])"
@@ -244,8 +253,11 @@ def prose_definitions(section: SectionInfo) -> list[Edge]:
     for m in _ARTICLE_DEFINITION.finditer(text):
         term = " ".join(m.group("term").split())
         words = term.split()
-        if words[0] not in _NOT_TERMS | _CASE_WORDS and not _RELATIVE & set(words):
+        head = words[1] if words[0].isupper() and len(words) > 1 else words[0]
+        if head not in _NOT_TERMS | _CASE_WORDS and not _RELATIVE & set(words):
             found.append((m.start("term"), term, m.group(0).strip()))
+            if m.group("alias"):
+                found.append((m.start("alias"), m.group("alias").strip(), m.group(0).strip()))
     for m in _ARE_THOSE.finditer(text):
         term = _singular(" ".join(m.group("term").split()))
         if term.split()[0].casefold() not in _CASE_WORDS:
@@ -271,9 +283,11 @@ _KEY_WORDS = re.compile(
 _QUOTED_REFERS = re.compile(
     r"[\"“](?P<term>[^\"”]{1,40})[\"”](?:\s*\([^)]{0,40}\))?\s+"
     r"(?:refers\s+to|is\s+used\s+to\s+refer\s+to|are\s+used\s+to\s+refer\s+to)\b"
-    # 'This document uses the term "endpoint" to refer to ...', 'the term "X" denotes ...'
-    r"|\bterms?\s+[\"“](?P<named>[^\"”]{1,40})[\"”]\s+(?:(?:is|are)\s+used\s+)?"
-    r"(?:to\s+)?(?:refer\s+to|refers\s+to|mean|means|denotes?|designates?)\b"
+    # 'This document uses the term "endpoint" to refer to ...', 'the term "X" denotes ...',
+    # 'The terms "message content" and "mail data" are used interchangeably ... to describe'
+    r"|\bterms?\s+(?P<named>[\"“][^\"”]{1,40}[\"”](?:(?:\s*,\s*|\s+)(?:and\s+|or\s+)?"
+    r"[\"“][^\"”]{1,40}[\"”])*)\s+(?:(?:is|are)\s+used\s+(?:[\w,]+\s+){0,6}?)?"
+    r"(?:to\s+)?(?:refer\s+to|refers\s+to|mean|means|denotes?|designates?|describe)\b"
 )
 
 
@@ -333,6 +347,9 @@ def list_definitions(section: SectionInfo) -> list[tuple[int, str, str]]:
     return found
 
 
+_QUOTED = re.compile(r"[\"“]([^\"”]{1,40})[\"”]")
+
+
 def terminology(section: SectionInfo) -> list[tuple[int, str, str]]:
     """(position, term, evidence) of the key words and quoted terminology entries."""
     text = " ".join(section.text.split())
@@ -341,7 +358,8 @@ def terminology(section: SectionInfo) -> list[tuple[int, str, str]]:
         for w in re.finditer(r"[\"“]([A-Z][A-Z ]{1,20})[\"”]", m.group("list")):
             found.append((m.start(), w.group(1).strip(), m.group(0)))
     for m in _QUOTED_REFERS.finditer(text):
-        found.append((m.start(), (m.group("term") or m.group("named")).strip(), m.group(0)))
+        terms = [m.group("term")] if m.group("term") else _QUOTED.findall(m.group("named"))
+        found.extend((m.start(), t.strip(), m.group(0)) for t in terms)
     for m in _QUOTED_REPRESENTS.finditer(text):
         found.append((m.start(), m.group("term"), m.group(0)))
     examples = example_spans(section.text)
@@ -384,6 +402,9 @@ def standard_term(term: str, evidence: str) -> bool:
         return False  # MUST, SHOULD NOT: modal verbs, read the same without the definition
     if 2 <= len(words) <= 4 and all(re.fullmatch(r"[a-z][a-z-]*", w) for w in words):
         return True
+    lower_rest = all(re.fullmatch(r"[a-z][a-z-]*", w) for w in words[1:])
+    if 2 <= len(words) <= 4 and re.fullmatch(r"[A-Z]{2,6}", words[0]) and lower_rest:
+        return True  # an acronym and lower-case nouns ("SMTP client"): coined the same way
     if len(words) == 1:
         return bool(re.fullmatch(r"[A-Z]{2,12}", term))
     return all(w[:1].isupper() for w in words)  # a capitalised coined name
@@ -437,11 +458,28 @@ def protocol_definition(edge: Edge, section: SectionInfo) -> bool:
     data = " ".join(section.text[a:b] for a, b in example_spans(section.text, True))
     if term and re.search(rf"(?<![\w-]){re.escape(term)}(?![\w-])", data):
         return True
+    if _modifier_in_parentheses(edge, section.text):
+        return True
     quoted = _QUOTED_LEAD.match(edge.matched_text or "")
     if quoted is None:
         return False
     rest = re.sub(r"\([^()]*\)", " ", quoted.group("rest"))
     return not _VERB_NEXT.match(rest)
+
+
+_VERB_AFTER = re.compile(
+    r"\s*(?:[,;:.)]|$|(?:is|are|was|were|has|have|shall|will|may|must|means?|refers?|and|or)\b)"
+)
+
+
+def _modifier_in_parentheses(edge: Edge, text: str) -> bool:
+    """'the final ("delivery") MTA': a quoted word in parentheses inside a noun phrase glosses
+    the noun after it; a name given in passing is followed by the sentence's verb or a stop."""
+    matched = edge.matched_text or ""
+    if not re.fullmatch(r"\(\s*[\"“][^\"”]{1,40}[\"”]\s*\)", matched):
+        return False
+    after = edge.position + len(matched)
+    return text[edge.position : after] == matched and not _VERB_AFTER.match(text, after)
 
 
 _FOR_EXAMPLE = re.compile(r"\b(?:for\s+example|for\s+instance|e\.g\.|example:)", re.IGNORECASE)
