@@ -189,6 +189,19 @@ def test_the_term_x_is_used_to_refer_to_defines_x():
         "document to describe the material transmitted after the DATA command.",
     )
     assert [t for _, t, _ in terminology(both)] == ["message content", "mail data"]
+    agents = _sec(
+        "2.3.3",
+        "2.3.3. Mail Agents and Message Stores",
+        'SMTP servers act as "Mail Transfer Agents" (MTAs). "Mail User Agents" (MUAs or UAs) '
+        'are thought of as the sources of mail. Implementations use "Transport Layer" (the TLS).',
+    )
+    assert [t for _, t, _ in terminology(agents)] == [
+        "Mail Transfer Agents",
+        "MTA",
+        "Mail User Agents",
+        "MUA",
+        "UA",
+    ]
 
 
 def test_the_fields_of_a_structure_and_protocol_tokens_are_no_definition_list():

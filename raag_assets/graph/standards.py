@@ -348,6 +348,12 @@ def list_definitions(section: SectionInfo) -> list[tuple[int, str, str]]:
 
 
 _QUOTED = re.compile(r"[\"“]([^\"”]{1,40})[\"”]")
+# A quoted name with its acronym: 'act as "Mail Transfer Agents" (MTAs)', '"Mail User Agents"
+# (MUAs or UAs) are ...': the quotes coin the name and the parenthesis its short form.
+_QUOTED_ACRONYM = re.compile(
+    r"[\"“](?P<term>[A-Z][\w-]*(?:\s+[A-Za-z][\w-]*){1,4})[\"”]\s*"
+    r"\((?P<alias>[A-Z]{2,8})s?(?:\s+or\s+(?P<alias2>[A-Z]{2,8})s?)?\)"
+)
 
 
 def terminology(section: SectionInfo) -> list[tuple[int, str, str]]:
@@ -362,6 +368,9 @@ def terminology(section: SectionInfo) -> list[tuple[int, str, str]]:
         found.extend((m.start(), t.strip(), m.group(0)) for t in terms)
     for m in _QUOTED_REPRESENTS.finditer(text):
         found.append((m.start(), m.group("term"), m.group(0)))
+    for m in _QUOTED_ACRONYM.finditer(text):
+        names = [m.group("term"), m.group("alias"), m.group("alias2")]
+        found.extend((m.start(), name, m.group(0)) for name in names if name)
     examples = example_spans(section.text)
     for m in _QUOTED_OPENS.finditer(section.text):
         if not _inside(m.start(), examples):
