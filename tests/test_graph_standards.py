@@ -14,6 +14,7 @@ from raag_assets.graph.standards import (
     example_spans,
     headed_definitions,
     heading_index,
+    is_bibliography,
     is_standard,
     list_definitions,
     name_citations,
@@ -541,3 +542,20 @@ def test_a_date_in_a_standards_example_limits_nothing(text, date_text, dropped):
         position=text.index(date_text),
     )
     assert example_date(edge, section) is dropped
+
+
+def test_a_bibliography_uses_no_terms():
+    refs = _sec(
+        "12.1",
+        "12.1. Normative References",
+        '[RFC6750] Jones, M., "The OAuth 2.0 Authorization Framework: Bearer Token Usage", '
+        "RFC 6750, October 2012.\n\n"
+        '[RFC2119] Bradner, S., "Key words for use in RFCs", BCP 14, RFC 2119, March 1997.',
+    )
+    assert is_bibliography(refs)
+    clause = _sec("1.2", "1.2 References", "References to Sections are to this Agreement's.")
+    assert not is_bibliography(clause)
+    term = Term("bearer token", "bearer token", "rfc", "rfc-1.2x")
+    prose = _sec("7", "7. Tokens", "A bearer token is sent.", n=2)
+    uses = term_uses([refs, prose], [term], {}, set())
+    assert [e.src_section_id for e in uses] == ["rfc-7"]

@@ -94,6 +94,17 @@ def is_standard(sections: Sequence[SectionInfo]) -> bool:
     return bool(_STANDARD_HEADER.search(head))
 
 
+_BIBLIOGRAPHY_HEADING = re.compile(r"\b(?:references|bibliography)\s*$", re.IGNORECASE)
+
+
+def is_bibliography(section: SectionInfo) -> bool:
+    """A list of cited documents ("12.1. Normative References": paragraphs opening with a
+    "[TAG]"): its entries give other documents' titles, where this document's terms are not
+    used ("[RFC6750] ..., "The OAuth 2.0 Authorization Framework: Bearer Token Usage"")."""
+    entries = re.findall(r"(?:^|\n)[ \t]*\[[^\]\s]{1,40}\]", section.text)
+    return bool(_BIBLIOGRAPHY_HEADING.search(section.heading)) and len(entries) >= 2
+
+
 def _heading_name(section: SectionInfo) -> str:
     """A section's heading without its number: `6.3.1. SELECT Command` -> `select command`."""
     heading = section.heading

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from raag_assets.graph.model import Edge, SectionInfo
 from raag_assets.graph.patterns import term_key
 from raag_assets.graph.references import contents_spans, is_contents
+from raag_assets.graph.standards import is_bibliography
 
 # Closed grammatical classes, not vocabulary of any document.
 _PRONOUNS = {
@@ -502,8 +503,8 @@ def term_uses(
     for s in sections:
         if s.doc_id not in vocab:
             vocab[s.doc_id] = _vocabulary(s.doc_id, by_key, related_docs, superseded, defining_docs)
-        if is_contents(s):
-            continue  # a table of contents lists headings, it uses nothing
+        if is_contents(s) or is_bibliography(s):
+            continue  # a table of contents lists headings, a bibliography titles: no uses
         # a heading-only section ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms in
         # its heading
         text = s.text if s.text.strip() else s.heading
