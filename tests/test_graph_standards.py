@@ -423,6 +423,12 @@ def _defines_edge(section: SectionInfo, evidence: str, term: str) -> Edge:
             "can",
             False,
         ),
+        (
+            '"SMTP-sender" and "sender" mean the client.',
+            '"SMTP-sender" and "sender" mean',
+            "sender",
+            False,
+        ),
         # RFC 5321 2.3.3: a quoted gloss inside a noun phrase, and a name given in passing
         ('the final ("delivery") MTA hands the mail off', '("delivery")', "delivery", True),
         ('a Mail Transfer Agent ("MTA") is a host', '("MTA")', "MTA", False),

@@ -457,6 +457,7 @@ _DATE = re.compile(
 # parenthesis ('"client" refers to', '"can" (not "may") is used to refer to').
 _QUOTED_LEAD = re.compile(r"(?:(?:To|A|An|The|Each)\s+)?[\"“][^\"”]+[\"”](?P<rest>.*)", re.S)
 _VERB_NEXT = re.compile(
+    r"(?:\s*,?\s*(?:and\s+|or\s+)?[\"“][^\"”]{1,60}[\"”])*"  # '"A" and "B" mean'
     r"\s*,?\s*(?:also\s+)?(?:means|mean|shall|refers?|is|are|has|have|includes?|which\s+means)\b"
 )
 
