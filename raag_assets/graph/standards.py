@@ -5,8 +5,12 @@ A standard names its sections by the protocol element they describe (`6.3.1. SEL
 pointer phrase ("see the description of the SELECT command", "the Security Considerations
 section", 'the section entitled "X"'), rarely by number. Its terms of art are lower-case
 protocol nouns introduced in prose ("A system flag is ...", 'are called "untagged
-responses"'), not quoted capitalised terms. Both forms are general to the genre; the rules
-below only run on a document that reads as a standard (`is_standard`).
+responses"'), or the entries of a terminology list ("resource owner  An entity ..."), not
+quoted capitalised terms. Its quotes mostly mark protocol data ('FROM "SMITH"', '"XXXXXX"'),
+and its grammars and transcripts ("name = ...", "C: A001 LOGIN") define nothing, so the
+general patterns' definitions are checked against those (`protocol_definition`). It also
+cites sections by bare number ("Fix example in 6.3.11"). All of these forms are general to
+the genre; the rules below only run on a document that reads as a standard (`is_standard`).
 """
 
 import re
