@@ -457,6 +457,8 @@ def test_grammar_and_transcript_paragraphs_are_found():
         ("as described in 5.2 of [IMAP-TLS].", []),  # a section of another document
         ("TLS was updated in 9.9 for this.", []),  # no such section: a number
         ("Example: C: A1 FETCH 1 (BODY[in 5.2])", []),  # a transcript
+        ("The limits are given in 5.2 and 6.3.11.", ["5.2", "6.3.11"]),  # a list
+        ("Values in 5.2, 9.9 and 6.3.11 apply.", []),  # a list holding a non-section
     ],
 )
 def test_a_bare_section_number_after_a_pointer_cites_a_section(text, cited):

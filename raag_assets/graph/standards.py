@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from raag_assets.graph.model import Edge, SectionInfo
 from raag_assets.graph.patterns import term_key
+from raag_assets.graph.references import expand_labels
 
 # The header block of an RFC or Internet-Draft (RFC 7322 section 4.1).
 _STANDARD_HEADER = re.compile(
@@ -178,12 +179,15 @@ def name_citations(section: SectionInfo, index: dict[str, SectionInfo]) -> list[
     ]
 
 
-# A section number cited without the word "section" ("Emphasize in 5.2 that ...", "see 7.4.2"):
-# a dotted number right after "see", "refer to" or a preposition of place, ending there (not
-# "1.5 seconds", not "2.1 of [IMAP-TLS]", a section of another document; "of", "to" and
-# "from" also lead values and versions: "a value of 1.5", "from HTTP/1.0 to 1.1").
+# A section number cited without the word "section" ("Emphasize in 5.2 that ...", "see 7.4.2",
+# "see 7.4.2 and 7.4.3"): dotted numbers right after "see", "refer to" or a preposition of
+# place, ending there (not "1.5 seconds", not "2.1 of [IMAP-TLS]", a section of another
+# document; "of", "to" and "from" also lead values and versions: "a value of 1.5", "from
+# HTTP/1.0 to 1.1").
+_DOTTED = r"\d{1,3}(?:\.\d{1,3}){1,4}"
 _BARE_NUMBER = re.compile(
-    r"\b(?:see|refer\s+to|in|under|per)\s+(?P<label>\d{1,3}(?:\.\d{1,3}){1,4})"
+    rf"\b(?:see|refer\s+to|in|under|per)\s+(?P<labels>{_DOTTED}"
+    rf"(?:(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or|through)\s+){_DOTTED})*)"
     r"(?=[,;:)]|\.?(?:\s|$))(?!\.?\s+of\s+(?:\[|RFC\b))"
     r"(?!\.?\s+(?:%|percent|seconds?|minutes?|hours?|days?|octets?|bytes?|bits?|times|[kmg]b)\b)",
     re.IGNORECASE,
@@ -193,15 +197,18 @@ _BARE_NUMBER = re.compile(
 def bare_number_citations(
     section: SectionInfo, labels: dict[str, SectionInfo], examples: Sequence[tuple[int, int]] = ()
 ) -> list[Edge]:
-    """`references` edges for bare section numbers that name a section of this document (a
-    number that names none is a version, a count or a value)."""
+    """`references` edges for bare section numbers that name sections of this document (a
+    number that names none is a version, a count or a value, and so is a list holding one)."""
     edges = []
     for m in _BARE_NUMBER.finditer(section.text):
-        target = labels.get(m.group("label"))
-        if target is None or target.section_id == section.section_id:
+        targets = [labels.get(label) for label in expand_labels(m.group("labels"))]
+        if _inside(m.start(), examples) or None in targets:
             continue
-        if not _inside(m.start(), examples):
-            edges.append(_reference(section, target, m.group(0), m.start(), 0.8))
+        edges.extend(
+            _reference(section, target, m.group(0), m.start(), 0.8)
+            for target in targets
+            if target is not None and target.section_id != section.section_id
+        )
     return edges
 
 
