@@ -170,9 +170,10 @@ def test_definition_lists_of_http_and_tls_terminology():
         "1.1",
         "1.1. Terminology",
         "endpoint:  Either the client or server of the connection.\n\n"
+        "frame identifier:  A number that names one frame in a stream.\n\n"
         "Note:  The reader should be familiar with TLS 1.2.",
     )
-    assert [t for _, t, _ in list_definitions(tls)] == ["endpoint"]
+    assert [t for _, t, _ in list_definitions(tls)] == ["endpoint", "frame identifier"]
 
 
 def test_the_term_x_is_used_to_refer_to_defines_x():

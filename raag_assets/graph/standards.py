@@ -335,7 +335,7 @@ _QUOTED_REPRESENTS = re.compile(
 _LIST_ENTRY = re.compile(
     r"(?:^|(?<=\n))[ \t]*(?:[o*•-]\s+)?(?:"
     # "client:  Either the client or the server" (RFC 8446): after a colon any sentence
-    r"(?P<colon>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3}):\s+(?=[A-Z][a-z])|"
+    r"(?P<colon>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3}):\s+(?=[A-Z])|"
     r"(?:(?P<term>[a-z][a-z0-9-]*(?:\s+[a-z][a-z0-9-]*){0,3})|"
     r"(?P<name>[A-Z][A-Za-z0-9-]*(?:\s+[A-Z][A-Za-z0-9-]*){0,3})"
     r"(?:\s+\((?P<alias>[A-Z][A-Za-z0-9-]{1,11})\))?)\s+(?:A|An|The)\s+(?=[A-Za-z]))"
