@@ -12,7 +12,9 @@ from raag_assets.graph.patterns import resolve, section_edges, step_sequences
 from raag_assets.graph.references import DOC_NAME, Corpus, find_mentions
 from raag_assets.graph.standards import (
     cites_another_document,
+    example_date,
     is_standard,
+    protocol_definition,
     standard_edges,
     standard_term,
 )
@@ -67,7 +69,13 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
             continue
         if is_standard(secs):  # RFC-style documents: their own citation and definition forms
             by_id = {s.section_id: s for s in secs}
-            edges = [e for e in edges if not cites_another_document(e, by_id[e.src_section_id])]
+            edges = [
+                e
+                for e in edges
+                if not cites_another_document(e, by_id[e.src_section_id])
+                and not protocol_definition(e, by_id[e.src_section_id])
+                and not example_date(e, by_id[e.src_section_id])
+            ]
             edges.extend(standard_edges(secs))
         section_level.extend(edges)
         out.parked.extend(parked)

@@ -480,9 +480,15 @@ def _covers(alias: str, name: str) -> bool:
 
 def is_contents(section: SectionInfo) -> bool:
     """A table of contents: headed so, or mostly lines of section numbers and titles."""
-    if re.fullmatch(r"(?:table\s+of\s+)?contents|index", section.heading.strip(), re.IGNORECASE):
+    heading = section.heading.strip()
+    if re.fullmatch(r"(?:table\s+of\s+)?contents|index", heading, re.IGNORECASE):
         return True
+    if re.search(r"\bindex$", heading, re.IGNORECASE) and len(_LEADER.findall(section.text)) >= 5:
+        return True  # "Key Word Index": words with dot leaders to pages (not "Price Index")
     return section.label.casefold() in ("table of contents", "contents")
+
+
+_LEADER = re.compile(r"\.{4,}\s*\d{1,4}\b")
 
 
 # A table-of-contents entry: "Section 1.01 Defined Terms 1", "ARTICLE II APPOINTMENT 5".

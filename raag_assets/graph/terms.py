@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from raag_assets.graph.model import Edge, SectionInfo
 from raag_assets.graph.patterns import term_key
 from raag_assets.graph.references import contents_spans, is_contents
+from raag_assets.graph.standards import is_bibliography
 
 # Closed grammatical classes, not vocabulary of any document.
 _PRONOUNS = {
@@ -396,10 +397,13 @@ def _terms_mentioned(text: str, doc_terms: Iterable[str], term: str, parties: se
 def term_pattern(term: str) -> re.Pattern[str]:
     """How a term is found in text. A capitalised single word matches as drafted ("Product",
     not "product"); a multi-word term in any case, with plurals and possessives; lower-case
-    terms also with verb endings."""
+    single words also with verb endings."""
     words = _words(term) or term.split()
     *head, last = words
-    last_re = _inflected(last) if last.islower() and last.isalpha() else _plural(last)
+    # a lower-case word may be a verb defined ("convey"); a phrase is a noun phrase, whose last
+    # word takes no verb endings ("authorization grant" is not in "authorization granted")
+    verb = not head and last.islower() and last.isalpha()
+    last_re = _inflected(last) if verb else _plural(last)
     body = r"\s+".join([*(re.escape(w) for w in head), last_re])
     single_cap = len(words) == 1 and not words[0].islower()
     flags = 0 if single_cap else re.IGNORECASE
@@ -465,9 +469,12 @@ def _quoted(text: str, start: int, end: int) -> bool:
 
 def _mixed_case(found: str, term: str) -> bool:
     """'additional Shares' for "Additional Shares": capitals that follow neither the definition
-    nor plain lower case, so an ordinary word before the term "Shares"."""
+    nor plain lower case, so an ordinary word before the term "Shares". Every word capitalised
+    is title case ("Change Envelope Structure definition"), the term in any case."""
     a, b = found.split(), _words(term)
     if len(a) < 2 or len(a) != len(b) or found.islower() or found.isupper():
+        return False
+    if all(x[:1].isupper() for x in a):
         return False
     return any(x[:1].isupper() != y[:1].isupper() for x, y in zip(a, b, strict=True))
 
@@ -496,8 +503,8 @@ def term_uses(
     for s in sections:
         if s.doc_id not in vocab:
             vocab[s.doc_id] = _vocabulary(s.doc_id, by_key, related_docs, superseded, defining_docs)
-        if is_contents(s):
-            continue  # a table of contents lists headings, it uses nothing
+        if is_contents(s) or is_bibliography(s):
+            continue  # a table of contents lists headings, a bibliography titles: no uses
         # a heading-only section ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms in
         # its heading
         text = s.text if s.text.strip() else s.heading
