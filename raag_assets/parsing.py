@@ -455,7 +455,9 @@ def _parse_pdf(data: bytes) -> tuple[str, tuple[Line, ...], int, dict[str, Any]]
             raw_pages: list[str] = []
             offset = 0  # where the page starts in the raw text ("\f".join(raw_pages))
             for number, page in enumerate(pdf.pages, start=1):
-                page_lines = page.extract_text_lines(return_chars=True)
+                # A gap of 0.15 em between letters is a space: the default (3 points) joins
+                # whole lines of tightly set PDFs into one word ("Thisisversion0.21").
+                page_lines = page.extract_text_lines(return_chars=True, x_tolerance_ratio=0.15)
                 raw_pages.append("\n".join(item["text"] for item in page_lines))
                 lines.append(Line("", number))  # a page break ends a paragraph
                 bottom = None

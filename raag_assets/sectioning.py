@@ -48,9 +48,10 @@ _ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
 # A table of contents: its heading, and what its entries look like (a page number or dot
 # leaders at the end, or several entries run together on one line).
 _TOC_HEAD = re.compile(r"^(?:table\s+of\s+contents|contents)\b", re.IGNORECASE)
-# Dot leaders may run straight into the page number ("A.1 Licence.........24").
+# Dot leaders may run straight into the page number ("A.1 Licence.........24") or be set
+# spaced (". . . . 24").
 _TOC_ENTRY_END = re.compile(
-    r"(?:\.{3,}\s*(?:\d{1,3}|[ivx]{1,5})?|\s(?:\d{1,3}|[ivx]{1,5}))$", re.IGNORECASE
+    r"(?:(?:\.\s?){3,}\s*(?:\d{1,3}|[ivx]{1,5})?|\s(?:\d{1,3}|[ivx]{1,5}))$", re.IGNORECASE
 )
 _TOC_RUN = re.compile(r"\s\d{1,3}\s+(?:article|section|schedule|exhibit|annex|\d{1,2}\.\d)", re.I)
 _TOC_LABELS = re.compile(
@@ -157,8 +158,8 @@ def build_sections(doc_id: str, lines: Sequence[Line], fmt: str) -> list[Section
     clean, underlined = _clean(lines, fmt)
     headings = _find_headings(clean, underlined, fmt)
     name = None
-    if fmt == "text":
-        headings, name = _absorb_title(clean, headings)
+    if fmt in ("text", "pdf"):  # a PDF's title page sets its name and authors as headings
+        headings, name = _absorb_title(clean, headings, pdf=fmt == "pdf")
     return _assemble(doc_id, clean, headings, name)
 
 
@@ -356,13 +357,17 @@ def _table_of_contents(lines: list[Line]) -> _Contents | None:
     return _Contents(start, end, lead, frozenset(labels), frozenset(names))
 
 
-def _absorb_title(lines: list[Line], headings: list[_Heading]) -> tuple[list[_Heading], str | None]:
+def _absorb_title(
+    lines: list[Line], headings: list[_Heading], pdf: bool = False
+) -> tuple[list[_Heading], str | None]:
     """The document's name and what goes with it (banner, parties, date line) belong to the
     `Title` block: leading headings that are names, up to the first numbered heading, the
     contents, or a name that heads prose ("Status of this Memo", "Preamble"). The first
     heading is a name there when only short lines precede it. The block is named by the name
     it took in ("EXECUTION VERSION" / "INTELLECTUAL PROPERTY AGREEMENT": the longer) when
-    at most a banner line ("Exhibit 10.4") precedes them."""
+    at most a banner line ("Exhibit 10.4") precedes them. In a PDF, where font size already
+    told the headings, a heading over any sentence heads a section; the name is the one set
+    largest."""
     absorbed: list[_Heading] = []
     for n, head in enumerate(headings):
         if head.contents:  # contents on the title pages: the title goes on after them
@@ -373,9 +378,10 @@ def _absorb_title(lines: list[Line], headings: list[_Heading]) -> tuple[list[_He
         # after the contents the title page may start again: the name as it was given before
         before = " ".join(ln.text for ln in lines[: head.line]).lower()
         after_contents = bool(absorbed) and absorbed[-1].contents and head.heading.lower() in before
-        if head.numbered or not (
-            opening or after_contents or not _has_prose(lines[head.body_from : end])
-        ):
+        body = lines[head.body_from : end]
+        if pdf and _has_sentence(body):
+            break
+        if head.numbered or not (opening or after_contents or not _has_prose(body)):
             break
         absorbed.append(head)
     if not absorbed:
@@ -383,7 +389,10 @@ def _absorb_title(lines: list[Line], headings: list[_Heading]) -> tuple[list[_He
     front = [ln for ln in lines[: headings[0].line] if ln.text]
     name = None
     names = [h.heading for h in absorbed if not h.contents]
-    if len(front) <= 1 and names:  # the longest name without a date ("Dated as of") names it
+    sizes = [lines[h.line].size for h in absorbed if not h.contents]
+    if names and all(sizes):  # a PDF's name is set largest (the first of equals)
+        name = names[sizes.index(max(sizes))]
+    elif len(front) <= 1 and names:  # the longest name without a date ("Dated as of") names it
         name = max([x for x in names if not re.search(r"\d", x)] or names[:1], key=len)
     return headings[len(absorbed) :], name
 
@@ -403,6 +412,16 @@ def _drop_empty_names(
         numbered = numbered or (head.numbered and not head.contents)
         kept.append(head)
     return kept
+
+
+def _has_sentence(lines: list[Line]) -> bool:
+    """A paragraph that ends a sentence of three words or more ("Book through the portal.")."""
+    return any(
+        text.endswith(".") and len(text.split()) >= 3
+        for n, line in enumerate(lines)
+        if line.text and (n == 0 or not lines[n - 1].text)
+        for text in [join_lines([ln.text for ln in _paragraph(lines, n)])]
+    )
 
 
 def _has_prose(lines: list[Line]) -> bool:

@@ -124,11 +124,29 @@ def test_running_headers_and_footers_of_a_pdf_open_no_sections(tmp_path: Path):
     path.write_bytes(_pdf_bytes(pages))
     doc = parse_file(path, LIMIT)
     sections = build_sections(doc.doc_id, doc.lines, doc.format)
-    assert [s.label for s in sections] == ["Widget Specification", "1", "2"]
+    assert [(s.label, s.heading) for s in sections][0] == ("Title", "Widget Specification")
+    assert [s.label for s in sections] == ["Title", "1", "2"]
     assembly = sections[-1]
     assert (assembly.page_start, assembly.page_end) == (2, 5)
     assert "Widget" not in assembly.text.replace("The widget", "")
     assert "Confidential" not in assembly.text
+
+
+def test_words_placed_without_space_glyphs_keep_their_spaces(tmp_path: Path):
+    """Typesetters (TeX, FOP) often place each word at its position with no space glyph
+    between: a gap of a fifth of an em is a space, though narrower than pdfplumber's fixed
+    3-point default at a 10-point size."""
+    sentence = "Many programs use the shared database to find the type of a file."
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 10)
+    x = 20.0
+    for word in sentence.split():
+        pdf.text(x, 30, word)
+        x += pdf.get_string_width(word) + 0.22 * 10 * 0.3528  # 0.22 em, points to mm
+    path = tmp_path / "tight.pdf"
+    path.write_bytes(bytes(pdf.output()))
+    assert [ln.text for ln in parse_file(path, LIMIT).lines if ln.text] == [sentence]
 
 
 def test_contents_entries_with_leaders_run_into_the_page_number(tmp_path: Path):

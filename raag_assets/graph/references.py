@@ -488,7 +488,7 @@ def is_contents(section: SectionInfo) -> bool:
     return section.label.casefold() in ("table of contents", "contents")
 
 
-_LEADER = re.compile(r"\.{4,}\s*\d{1,4}\b")
+_LEADER = re.compile(r"(?:\.\s?){4,}\s*\d{1,4}\b")  # "....... 12" or ". . . . 12"
 
 
 # A table-of-contents entry: "Section 1.01 Defined Terms 1", "ARTICLE II APPOINTMENT 5".
