@@ -354,10 +354,7 @@ def shared_root(repo: Path) -> Path:
 def gold_corpus(repo: Path, genre: str, doc_ids: Sequence[str]) -> list[Path]:
     """The files a genre's gold was labelled on: `corpus.txt` in the genre's folder if present
     (one path a line: relative to the checkout, `$SHARED/...`, or absolute; a folder adds its
-    files), else each gold document found by its doc_id among the example corpus, the shared
-    dev_legal documents and the system's licence texts."""
-    from raag_assets.identity import doc_id_from_name
-
+    files), else each gold document found by its doc_id (`locate_gold`)."""
     shared = shared_root(repo)
     listing = repo / "golden" / "graph" / genre / "corpus.txt"
     if listing.exists():
@@ -369,6 +366,20 @@ def gold_corpus(repo: Path, genre: str, doc_ids: Sequence[str]) -> list[Path]:
             path = Path(line.replace("$SHARED", str(shared)))
             out.append(path if path.is_absolute() else repo / path)
         return out
+    found = locate_gold(repo, doc_ids)
+    missing = [d for d in doc_ids if d not in found]
+    if missing:
+        raise FileNotFoundError(f"gold documents not found for {genre}: {missing}")
+    return [found[d] for d in doc_ids]
+
+
+def locate_gold(repo: Path, doc_ids: Sequence[str]) -> dict[str, Path]:
+    """Gold documents on this machine by doc_id: among the example corpus, the shared
+    dev_legal documents and the system's licence texts, else where the document's hand-made
+    section list's "source" says."""
+    from raag_assets.identity import doc_id_from_name
+
+    shared = shared_root(repo)
     roots = [
         repo / "examples",
         shared / "data" / "dev_legal" / "contracts",
@@ -381,10 +392,23 @@ def gold_corpus(repo: Path, genre: str, doc_ids: Sequence[str]) -> list[Path]:
             for p in sorted(folder.iterdir()):
                 if p.is_file():
                     found.setdefault(doc_id_from_name(p.name), p)
-    missing = [d for d in doc_ids if d not in found]
-    if missing:
-        raise FileNotFoundError(f"gold documents not found for {genre}: {missing}")
-    return [found[d] for d in doc_ids]
+    for doc_id in doc_ids:
+        if doc_id not in found and (source := structure_source(repo, doc_id)) is not None:
+            found[doc_id] = source
+    return {d: found[d] for d in doc_ids if d in found}
+
+
+def structure_source(repo: Path, doc_id: str) -> Path | None:
+    """The file named by golden/structure/<doc_id>.json's "source" (absolute, or relative to
+    the shared data), if that list and the file exist on this machine."""
+    listing = repo / "golden" / "structure" / f"{doc_id}.json"
+    if not listing.is_file():
+        return None
+    source = json.loads(listing.read_text(encoding="utf-8")).get("source")
+    if not source:
+        return None
+    path = Path(source) if Path(source).is_absolute() else shared_root(repo) / source
+    return path if path.is_file() else None
 
 
 @dataclass(frozen=True)

@@ -93,10 +93,20 @@ _TRANSCRIPT = r"\s*(?:Examples?:\s*)?[CS]:\s"
 _EXAMPLE_PARAGRAPH = re.compile(rf"{_TRANSCRIPT}|\s*[A-Za-z][\w-]*\s+=/?\s")
 
 
+# The requirement-language boilerplate that specifications beyond the IETF's adopt (W3C,
+# freedesktop.org, industry standards): 'The key words "MUST", ... are to be interpreted as
+# described in RFC 2119' (or BCP 14).
+_KEY_WORDS = re.compile(
+    r"key\s*words\b.{0,400}?\binterpreted\s+as\s+described\s+in\s+(?:\[?RFC\s*-?2119|BCP\s*14)",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
 def is_standard(sections: Sequence[SectionInfo]) -> bool:
-    """A document whose opening block carries an RFC / Internet-Draft header."""
+    """A specification: an RFC / Internet-Draft header in its opening block, or a section that
+    adopts the RFC 2119 key words."""
     head = "\n".join(s.text[:3000] for s in sections[:2])
-    return bool(_STANDARD_HEADER.search(head))
+    return bool(_STANDARD_HEADER.search(head)) or any(_KEY_WORDS.search(s.text) for s in sections)
 
 
 _BIBLIOGRAPHY_HEADING = re.compile(r"\b(?:references|bibliography)\s*$", re.IGNORECASE)
