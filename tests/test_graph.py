@@ -398,6 +398,67 @@ def test_ordinary_phrase_recast_in_the_documents_terms_is_a_term_of_art():
     assert not distinctive("Board of Directors", *args, board, terms)
 
 
+def test_ordinary_word_narrowed_to_the_document_and_capitalised_is_a_term_of_art():
+    """'"Product" means each product ... identified in a Statement of Work ... under this
+    Agreement' (a manufacturing agreement) narrows the word to this deal's things; a document
+    that then writes it capitalised is using a term of art. A category repeated without that
+    tie ('"Patent" shall mean any patent') stays ordinary, and so does a tied word the
+    document mostly writes in lower case."""
+    product = (
+        "means each product (including any hardware, software, technology, and Components) "
+        "identified in detail in an applicable Statement of Work, attached hereto from time to "
+        "time, to be manufactured by IAC for Sonos pursuant to the terms of this Agreement."
+    )
+    capitalised = "IAC shall ship each Product. The Products are tested. Any product is fine. " * 3
+    lowercase = "IAC shall ship each product. The products are tested. A Product is fine. " * 3
+    args = ('"Product" means', {"IAC"}, product, ["Statement of Work"], False, "")
+    assert distinctive("Product", *args, capitalised)
+    assert not distinctive("Product", *args, lowercase)
+    program = ', below, refers to any such program or work. Each licensee is addressed as "you".'
+    text = "You may copy the Program. Distribute the Program. Any program ... " * 2
+    assert distinctive("Program", '"Program", below', set(), program, [], False, "", text)
+    patent = "shall mean any patent and any utility model covering any invention."
+    text = "Each Patent is licensed. The Patents expire. " * 3
+    assert not distinctive("Patent", '"Patent" shall', set(), patent, [], False, "", text)
+
+
+def test_document_noun_that_names_the_works_covered_is_a_term_of_art():
+    """'The "Document", below, refers to any such manual or work' (a documentation licence)
+    names the works it covers, not the licence itself; '"Agreement" means this strategic
+    alliance agreement' is the document naming itself."""
+    assert distinctive(
+        "Document", '"Document", below,', set(), ", below, refers to any such manual or work."
+    )
+    assert not distinctive(
+        "Agreement", '"Agreement" means', set(), "means this strategic alliance agreement"
+    )
+
+
+@pytest.mark.parametrize(
+    ("term", "body", "expected"),
+    [
+        ("PPV", "means the difference between the price for a Product Unit and its cost", True),
+        ("NPI", "means the process by which IAC and Sonos bring a Product to production", True),
+        ("PO", "means a written or electronic purchase order issued by Sonos", True),
+        ("AVL", "means the Approved Vendor List, which is a list of suppliers", False),
+        ("SEC", "The Securities and Exchange Commission.", False),
+        ("HTS", "classifications that may be required for export", False),  # in passing
+    ],
+)
+def test_acronym_of_a_concept_is_a_term_of_art(term, body, expected):
+    """An acronym is a name (a party, a body, a statute) unless its definition opens with a
+    common noun: then it abbreviates a concept of the document (Sonos's NPI, PPV, PO)."""
+    assert distinctive(term, f'"{term}" means', {"IAC"}, body, ["Product"]) is expected
+
+
+def test_optional_plural_in_a_quoted_term_is_dropped():
+    """'"Component(s)" means ...' defines "Component", found in the singular and plural."""
+    section = SectionInfo("s1", "d", 1, "1.7", "", 2, None, '"Component(s)" means a part.')
+    terms = [e.term for e in definitions(section)]
+    assert terms == ["Component"]
+    assert term_pattern("Component").search("all Components required")
+
+
 def test_contents_block_under_its_heading_cites_nothing():
     """A table of contents whose article lines carry no page number, with page furniture
     between its lines, is masked up to the running text after it."""

@@ -195,6 +195,7 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
             if single and term not in doc_parties and names_a_party(body, doc_parties):
                 doc_parties.add(term)
                 changed = True
+    texts = {d: "\n\n".join(s.text for s in secs) for d, secs in corpus.by_doc.items()}
     out = []
     for (doc_id, key), defs in sites.items():
         # the term's home is its substantive definition, not an index entry pointing at it
@@ -213,7 +214,9 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         if (
             standard_term(term, e.matched_text)
             if doc_id in standards
-            else distinctive(term, evidence, doc_parties, body, doc_terms, in_passing, before)
+            else distinctive(
+                term, evidence, doc_parties, body, doc_terms, in_passing, before, texts[doc_id]
+            )
         ):
             out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))
     return out

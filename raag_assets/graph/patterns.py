@@ -474,6 +474,9 @@ def definitions(section: SectionInfo) -> list[Edge]:
     edges = []
     for position, term, evidence in found:
         term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
+        # '"Component(s)"': the drafter's optional plural; the term is "Component", whose
+        # pattern finds both numbers
+        term = re.sub(r"(?<=\w)\((?:s|es)\)$", "", term)
         if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]", term):
             continue  # a term is words, not "{", "#" or "%"
         edges.append(
