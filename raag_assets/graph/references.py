@@ -458,6 +458,8 @@ def _label_variants(key: str) -> list[str]:
     m = re.fullmatch(r"(article|section|part|chapter)\s+(.+)", key)
     word, rest = (m.group(1), m.group(2)) if m else ("", key)
     numbers = [rest]
+    if re.fullmatch(r"\d{1,3}\.0", rest):
+        numbers.append(rest[:-2])  # "Section 2.0" is the heading labelled "2"
     if rest.isdigit():
         numbers.append(int_to_roman(int(rest)).casefold())
     elif (n := roman_to_int(rest)) is not None:
