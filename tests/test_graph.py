@@ -422,6 +422,25 @@ def test_ordinary_word_narrowed_to_the_document_and_capitalised_is_a_term_of_art
     assert not distinctive("Patent", '"Patent" shall', set(), patent, [], False, "", text)
 
 
+def test_multi_word_term_widened_by_a_list_or_tied_to_a_section_is_a_term_of_art():
+    """A phrase that heads its own definition reads the same without it ('the board of
+    directors of the Company'); one that ends a list of kinds widens a new term ('patents,
+    copyrights, ... and all other intellectual property rights'), and one narrowed to a
+    numbered part of the document ('the default shipping term as set forth in Section 6.5')
+    means what that part says."""
+    ipr = (
+        "means with respect to a given piece of Technology, all current and future worldwide "
+        "patents and other patent rights, copyrights, trade secrets, and all other "
+        "intellectual property rights and the related documentation."
+    )
+    shipping = "means the default shipping term as set forth in Section 6.5."
+    board = "means the board of directors of the Company;"
+    args = ({"Company"},)
+    assert distinctive("Intellectual Property Rights", '"IPR" means', *args, ipr)
+    assert distinctive("Shipping Term", '"Shipping Term" means', *args, shipping)
+    assert not distinctive("Board of Directors", '"Board" means', *args, board)
+
+
 def test_document_noun_that_names_the_works_covered_is_a_term_of_art():
     """'The "Document", below, refers to any such manual or work' (a documentation licence)
     names the works it covers, not the licence itself; '"Agreement" means this strategic

@@ -182,7 +182,13 @@ def tautological(term: str, body: str) -> bool:
         sentence = " ".join(sentence.split()[:20])
     for m in re.finditer(rf"(?<![\w-]){phrase}(?!\w)", sentence):
         if len(words) > 1:
-            return True
+            # the phrase heads the definition ('means the board of directors of'); as the
+            # last item of a list it widens a new term ('means patents, copyrights, ... and
+            # all other intellectual property rights', 'any adaptation, ... or derivative
+            # work')
+            if not re.search(r"[,;]", sentence[: m.start()]):
+                return True
+            continue
         lead = sentence[: m.start()].split()[-4:]
         if "the" not in [w.lower() for w in lead]:
             return True
@@ -344,12 +350,23 @@ _THIS_DOCUMENT = re.compile(
 )
 
 
+# A definition narrowed to a numbered part of this document: '"Shipping Term" means the
+# default shipping term as set forth in Section 6.5'.
+_OWN_PART = re.compile(
+    r"\b(?:set\s+(?:forth|out)|specified|described|provided|stated)\s+(?:in|under)\s+"
+    r"(?:Section|Article|Clause|Paragraph|Exhibit|Schedule|Annex|Appendix)\s+[\w.]+"
+)
+
+
 def _recast(
     words: list[str], body: str, doc_terms: Iterable[str], parties: set[str], doc_text: str
 ) -> bool:
     term = " ".join(words)
     if len(words) > 1:
-        return _terms_mentioned(_first_sentence(body), doc_terms, term, parties) >= 2
+        sentence = _first_sentence(body)
+        return bool(_OWN_PART.search(sentence)) or (
+            _terms_mentioned(sentence, doc_terms, term, parties) >= 2
+        )
     return _bound_to_document(words[0], body, doc_text)
 
 
