@@ -231,6 +231,9 @@ def test_lettered_items_and_label_styles_resolve_to_the_headed_section():
     assert corpus.find_label("k", "Article 6")[0].label == "Article VI"
     assert corpus.find_label("k", "Exhibit A")[0].label == "Exhibit A"
     assert corpus.find_label("k", "7.01")[0] is None
+    # "Section 2.0" cites the heading printed "2.0 SCOPE", labelled 2
+    corpus = Corpus([DocInfo("k", "k.txt")], [_section("k", "2", "Scope.", 0)])
+    assert corpus.find_label("k", "Section 2.0")[0].label == "2"
 
 
 def test_words_that_only_look_like_references_are_not():
@@ -564,6 +567,44 @@ def test_longest_term_wins_and_terms_resolve_in_their_own_document_first():
 def test_definitions_in_passing(text, terms):
     found = {e.term for e in definitions(_section("d", "1", text))}
     assert found == terms
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        # a documentation licence's forms (GFDL-1.3 section 1 and 11)
+        ('The "Invariant Sections" are certain Secondary Sections whose', {"Invariant Sections"}),
+        (
+            'To "Preserve the Title" of such a section when you modify the Document means that',
+            {"Preserve the Title"},
+        ),
+        ('An MMC is "eligible for relicensing" if it is licensed', {"eligible for relicensing"}),
+        # a quotation that defines nothing
+        ('The word "Title" is set in capitals when it appears', set()),
+    ],
+)
+def test_definitions_by_copula_verb_and_condition(text, terms):
+    found = {e.term for e in definitions(_section("d", "1", text))}
+    assert found == terms
+
+
+def test_unlettered_appendix_by_name_and_a_document_naming_itself_as_a_section():
+    """'in the form shown in the Addendum below' cites the Addendum; 'the section entitled
+    "GNU Free Documentation License"' in that licence names the licence, not a section."""
+    sections = [
+        _section("g", "Title", "GNU Free Documentation License Version 1.3", 0),
+        _section("g", "4", "Include a notice in the form shown in the Addendum below.", 1),
+        _section("g", "Addendum", 'Include it in the section entitled "GNU Free '
+                 'Documentation License".', 2),
+    ]  # fmt: skip
+    heading = "GNU Free Documentation License"
+    sections[0] = SectionInfo("g-Title", "g", 0, "Title", heading, 1, None, sections[0].text)
+    corpus = Corpus([DocInfo("g", "g.txt")], sections)
+    edges = {s.label: section_edges(s, corpus)[0] for s in sections}
+    refs = {k: [e for e in v if e.edge_type == "references"] for k, v in edges.items()}
+    cited = {k: [e.dst_section_id for e in v] for k, v in refs.items()}
+    assert cited["4"] == [sections[2].section_id]
+    assert cited["Addendum"] == []
 
 
 def test_headed_definitions_in_a_definitions_section():

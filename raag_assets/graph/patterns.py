@@ -15,6 +15,7 @@ from raag_assets.graph.references import (
     is_contents,
     iter_sentences,
 )
+from raag_assets.sectioning import FRONT_LABEL
 
 # Relations by cue family (GRAPH_GOLD.md). A cue stands before the citation in its clause,
 # with only other citations and joining words between ("Subject to the provisions of
@@ -118,7 +119,13 @@ _DEFINITION = re.compile(
     r"(?P<verb>(?:also\s+)?means|shall\s+mean|refers\s+to|shall\s+refer\s+to|"
     r"(?:is|shall\s+be)\s+defined\s+as|(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?|includes?|"
     r"which\s+means|"
-    r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those))\b"
+    r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those|certain))\b"
+)
+# A verb or predicate defined with its object between: 'To "Preserve the Title" of such a
+# section when you modify the Document means'; 'An MMC is "eligible for relicensing" if'.
+_DEFINITION_VERBAL = re.compile(
+    r"\bTo\s+[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"](?:\s+[\w'’-]+){0,12}?,?\s+means\b"
+    r"|\b(?:is|are)\s+[“\"](?P<pred>[^“”\"\n]{1,60}?)[”\"]\s+(?:if|when|where)\b"
 )
 # '... is called a "modified version"', 'Each licensee is addressed as "you"'
 _DEFINITION_CALLED = re.compile(
@@ -402,6 +409,10 @@ def resolve(
         if found is None:
             park(f"no section headed like {m.title!r}; left for semantic matching")
             return [], parked
+        if found.doc_id == section.doc_id and found.label == FRONT_LABEL:
+            # 'the section entitled "GNU Free Documentation License"' in a licence of that
+            # name: the heading of its title block is the document's own name, not a section
+            return [], parked
         return [
             ((found.doc_id, found.section_id), conf * doc_conf, f"{found.doc_id} § {found.label}")
         ], parked
@@ -440,6 +451,8 @@ def definitions(section: SectionInfo) -> list[Edge]:
             found.append((m.start(), m.group("alias"), m.group(0)))
     for m in _DEFINITION_CALLED.finditer(section.text):
         found.append((m.start(), m.group("term"), m.group(0)))
+    for m in _DEFINITION_VERBAL.finditer(section.text):
+        found.append((m.start(), m.group("term") or m.group("pred"), m.group(0)))
     for m in _DEFINITION_LIST.finditer(section.text):
         for q in _QUOTED.finditer(m.group("terms")):
             found.append((m.start() + q.start(), q.group("term"), m.group(0)))

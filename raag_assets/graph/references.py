@@ -91,6 +91,8 @@ _NUMBERED_DOC = re.compile(
 )
 # "the preamble hereof", "the recitals": the unnumbered block before the first section.
 _FRONT_REF = re.compile(r"\bthe\s+(?P<part>preamble|recitals)\b", re.IGNORECASE)
+# "in the form shown in the Addendum below": a document's one unlettered appendix, by name.
+_UNLETTERED_REF = re.compile(r"\bthe\s+(?P<part>Addendum|Appendix|Annex)\b(?!\s*[A-Z0-9])")
 _VERSION_BEFORE = re.compile(r"\b[Vv]ersion\s+(?P<v>\d+(?:\.\d+)*)\s+$")
 _NAMED_SECTION = re.compile(
     r"\bthe\s+(?:section|clause|part)\s+(?:on|about|entitled|titled|headed|called)\s+"
@@ -265,7 +267,7 @@ def find_mentions(text: str) -> list[Mention]:
             )
         )
         taken.append((m.start(), m.end()))
-    for m in _FRONT_REF.finditer(fixed):
+    for m in [*_FRONT_REF.finditer(fixed), *_UNLETTERED_REF.finditer(fixed)]:
         if not _overlaps(m.start(), m.end(), taken):
             label = m.group("part").capitalize()
             mentions.append(Mention(m.start(), m.end(), m.group(0), "labels", (label,)))
