@@ -24,7 +24,7 @@ from raag_assets.graph.terms import (
     term_uses,
 )
 from resources.nlp import load_pipeline
-from tests.conftest import EXAMPLES, LICENSES, Store
+from tests.conftest import EXAMPLES, GOLD_LICENSES, LICENSES, Store
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "graph"
 
@@ -58,7 +58,7 @@ def test_reingest_into_a_new_store_gives_identical_edges(make_store, demo_store)
         "ORDER BY stage, ordinal"
     )
     store = make_store()
-    assert store.ingest([LICENSES / "GPL-3", LICENSES / "LGPL-3"], "again").success
+    assert store.ingest(GOLD_LICENSES, "again").success
     again = store.rows(rows, "again")
     assert again and again == demo_store.rows(rows, "gold")
 
@@ -605,6 +605,24 @@ def test_unlettered_appendix_by_name_and_a_document_naming_itself_as_a_section()
     cited = {k: [e.dst_section_id for e in v] for k, v in refs.items()}
     assert cited["4"] == [sections[2].section_id]
     assert cited["Addendum"] == []
+
+
+def test_bare_section_numbers_after_a_cue_and_the_agreement_by_its_bare_name():
+    """'delivered pursuant to 15.2, 15.3, 15.4' cites three sections without the keyword (a
+    quantity, 'under 2.5 million', cites nothing); 'Section 13.1 of the Agreement', with no
+    other document of that bare name in the tenant, cites the document that calls itself the
+    Agreement."""
+    labels = [m.labels for m in find_mentions("notice delivered pursuant to 15.2, 15.3, 15.4")]
+    assert labels == [("15.2", "15.3", "15.4")]
+    assert find_mentions("subject to 2.5 million dollars, under 3.1 percent") == []
+    sections = [
+        _section("s", "13.1", "Subcontractors.", 0),
+        _section("s", "7.3", "as specified in Section 13.1 of the Agreement.", 1),
+    ]
+    corpus = Corpus([DocInfo("s", "s.txt")], sections)
+    edges = section_edges(sections[1], corpus)[0]
+    refs = [e.dst_section_id for e in edges if e.edge_type == "references"]
+    assert refs == ["s-13.1"]
 
 
 def test_headed_definitions_in_a_definitions_section():

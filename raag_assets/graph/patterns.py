@@ -395,6 +395,10 @@ def resolve(
 
     if m.doc_name:
         doc_id, doc_conf = corpus.find_doc(m.doc_name)
+        if doc_id is None and m.kind == "labels" and re.fullmatch(_DOC_SELF, m.doc_name):
+            # "Section 13.1 of the Agreement" with no other document of that bare name: the
+            # document that calls itself "the Agreement" (an amendment filed with it included)
+            doc_id, doc_conf = section.doc_id, 0.9
         if doc_id is None:
             park(
                 f"no document named {m.doc_name!r} in this tenant yet", ", ".join(m.labels) or None

@@ -91,6 +91,15 @@ _NUMBERED_DOC = re.compile(
 )
 # "the preamble hereof", "the recitals": the unnumbered block before the first section.
 _FRONT_REF = re.compile(r"\bthe\s+(?P<part>preamble|recitals)\b", re.IGNORECASE)
+# A decimal section number cited without its keyword after a citing cue ("If a termination
+# notice is delivered pursuant to 15.2, 15.3, 15.4"); not a quantity ("under 2.5 million").
+_DOTTED = r"\d{1,3}(?:\.\d{1,3}){1,3}"
+_BARE_REF = re.compile(
+    r"\b(?:pursuant\s+to|in\s+accordance\s+with|subject\s+to|(?:set\s+forth|specified|"
+    rf"described|provided)\s+in)\s+(?P<labels>{_DOTTED}(?:{_JOIN}{_DOTTED})*)"
+    r"(?![\w%$]|\.\d|\s*(?:%|percent|million|billion|thousand|times|per\b|[A-Za-z]+s?\s+of\b)"
+    r"|\s+of\s+the\b)"
+)
 # "in the form shown in the Addendum below": a document's one unlettered appendix, by name.
 _UNLETTERED_REF = re.compile(r"\bthe\s+(?P<part>Addendum|Appendix|Annex)\b(?!\s*[A-Z0-9])")
 _VERSION_BEFORE = re.compile(r"\b[Vv]ersion\s+(?P<v>\d+(?:\.\d+)*)\s+$")
@@ -267,6 +276,12 @@ def find_mentions(text: str) -> list[Mention]:
             )
         )
         taken.append((m.start(), m.end()))
+    for m in _BARE_REF.finditer(fixed):
+        start = m.start("labels")
+        if not _overlaps(start, m.end(), taken):
+            labels = expand_labels(m.group("labels"))
+            mentions.append(Mention(start, m.end(), fixed[start : m.end()], "labels", labels))
+            taken.append((start, m.end()))
     for m in [*_FRONT_REF.finditer(fixed), *_UNLETTERED_REF.finditer(fixed)]:
         if not _overlaps(m.start(), m.end(), taken):
             label = m.group("part").capitalize()
