@@ -481,6 +481,19 @@ def test_optional_plural_in_a_quoted_term_is_dropped():
     assert term_pattern("Component").search("all Components required")
 
 
+def test_contents_on_one_line_run_on_into_their_exhibit_list():
+    """A table of contents flattened onto one line ends with the list of exhibits, letters
+    and titles without pages: masked to the end of its paragraph, as no sentence follows."""
+    text = (
+        "TABLE OF CONTENTS 1.0 DEFINITIONS 3 2.0 SCOPE 8 3.0 OWNERSHIP 8 4.0 OPERATIONS 9 "
+        "5.0 FORECASTS 12 Exhibit Description A Statements of Work B Program Managers "
+        "Page 2 of 38\n\nThis Manufacturing Agreement is made. It covers Statements of Work."
+    )
+    [(start, end)] = contents_spans(text)
+    assert text[start:end].endswith("Page 2 of 38")
+    assert "This Manufacturing" not in text[start:end]
+
+
 def test_contents_block_under_its_heading_cites_nothing():
     """A table of contents whose article lines carry no page number, with page furniture
     between its lines, is masked up to the running text after it."""

@@ -531,12 +531,21 @@ _CONTENTS_LINE = re.compile(
 _FURNITURE_CHARS = 60
 
 
+def _rest_of_contents(text: str, end: int) -> int:
+    """The contents go on to the end of their paragraph when no sentence follows in it: the
+    exhibit list after the numbered entries ("Exhibit Description A Statements of Work B
+    Program Managers ... Page 2 of 38")."""
+    stop = text.find("\n\n", end)
+    stop = len(text) if stop == -1 else stop
+    return stop if not re.search(r"[.!?](?:\s|$)", text[end:stop]) else end
+
+
 def contents_spans(text: str) -> list[tuple[int, int]]:
     """Where a section's text holds a table of contents: four or more entries in a row, each
     a number, a title and a page; or a block under a contents heading whose lines are
     entries (an entry's page number may be missing, as for article headings)."""
     spans = [
-        (m.start(), m.end())
+        (m.start(), _rest_of_contents(text, m.end()))
         for m in _CONTENTS.finditer(text)
         if sum(1 for _ in _ENTRY.finditer(m.group())) >= 3  # article lines may lack a page
     ]
