@@ -461,7 +461,8 @@ def test_document_noun_that_names_the_works_covered_is_a_term_of_art():
     [
         ("PPV", "means the difference between the price for a Product Unit and its cost", True),
         ("NPI", "means the process by which IAC and Sonos bring a Product to production", True),
-        ("PO", "means a written or electronic purchase order issued by Sonos", True),
+        ("PO", "means a written purchase order issued by Sonos for purchase of a Product", True),
+        ("GAAP", "means generally accepted accounting principles in the United States", False),
         ("AVL", "means the Approved Vendor List, which is a list of suppliers", False),
         ("SEC", "The Securities and Exchange Commission.", False),
         ("HTS", "classifications that may be required for export", False),  # in passing
@@ -469,7 +470,8 @@ def test_document_noun_that_names_the_works_covered_is_a_term_of_art():
 )
 def test_acronym_of_a_concept_is_a_term_of_art(term, body, expected):
     """An acronym is a name (a party, a body, a statute) unless its definition opens with a
-    common noun: then it abbreviates a concept of the document (Sonos's NPI, PPV, PO)."""
+    common noun and builds on the document's terms: then it abbreviates a concept of the
+    document (Sonos's NPI, PPV, PO)."""
     assert distinctive(term, f'"{term}" means', {"IAC"}, body, ["Product"]) is expected
 
 

@@ -321,9 +321,13 @@ def distinctive(
         return False  # a lower-case single word defined: an ordinary word given a meaning
     if word.isupper() and len(word) <= 6:
         # an acronym is a name (party, body, statute) unless its definition opens with a
-        # common noun: '"PPV" means the difference between ...' abbreviates a concept of the
-        # document ('"SEC" means the Securities and Exchange Commission' stays a name)
-        return bool(_CONCEPT_BODY.match(body))
+        # common noun and builds on the document's own terms: '"PPV" means the difference
+        # between the price for a Product Unit ...' abbreviates a concept of this document
+        # ('"SEC" means the Securities and Exchange Commission' stays a name, '"GAAP" means
+        # generally accepted accounting principles' a concept from outside)
+        return bool(_CONCEPT_BODY.match(body)) and _mentions_terms(
+            _first_sentence(body), doc_terms, term
+        )
     if in_passing:
         return True
     if _enumerates(body):
