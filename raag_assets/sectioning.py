@@ -254,7 +254,7 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
     last_key: tuple[int, ...] | None = None
     item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
     amending = False  # inside an amendment filed after the agreement
-    body = False  # a numbered heading has been seen: the agreement's text has begun
+    signed = False  # the agreement's signature block has been seen: what follows is filed with it
     in_fence = False
     i = 0
     while i < len(lines):
@@ -272,7 +272,8 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
             continue
         head: _Heading | None = None
         para_start = i == 0 or not lines[i - 1].text
-        amend = _amendment_heading(lines, i) if fmt == "text" and para_start and body else None
+        signed = signed or bool(_SIGNED.search(text))
+        amend = _amendment_heading(lines, i) if fmt == "text" and para_start and signed else None
         if amend:
             # an amendment filed after the agreement is one section: the clauses it quotes
             # or adds ("6.5 Shipping Term ...") are its text, not the agreement's
@@ -296,7 +297,6 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
             i += 1
             continue
         listed.discard(head.label)  # a listed label heads one section; later ones are lists
-        body = body or (head.numbered and not head.contents)
         numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
         if numbering and numbering.key is not None:
             last_key = numbering.key
@@ -410,6 +410,7 @@ _AMENDMENT = re.compile(
     r"\b(?:agreement|contract|license|licence|lease)$",
     re.IGNORECASE,
 )
+_SIGNED = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b", re.IGNORECASE)
 _MONTHS = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
 )
@@ -419,8 +420,8 @@ _DATE_LINE = re.compile(
 
 
 def _amendment_heading(lines: list[Line], i: int) -> _Heading | None:
-    """'AMENDMENT TO MANUFACTURING AGREEMENT' standing alone after the agreement's numbered
-    text: an amendment filed with it, one section labelled by the date line under it
+    """'AMENDMENT TO MANUFACTURING AGREEMENT' standing alone after the agreement's signature
+    block: an amendment filed with it, one section labelled by the date line under it
     ("Amendment of September 24, 2014"; the same heading recurs for each amendment), else
     "Amendment"."""
     text = lines[i].text

@@ -229,6 +229,20 @@ def test_run_in_numbered_heading_and_exhibit_items_are_cut_onto_lines_of_their_o
     assert by_label["B.2"].text.endswith("Table B.3 Credits")  # a table, not item B.3
 
 
+def test_an_amendment_is_a_section_only_after_the_signature_block():
+    """'AMENDMENT TO SUPPLY AGREEMENT' after the signatures is an amendment filed with the
+    agreement (its numbered clauses are its text); inside the agreement the same line is
+    no reason to stop reading its numbering."""
+    body = ["1. Scope", "", "This applies to all goods supplied.", ""]
+    late = ["IN WITNESS WHEREOF the parties have signed.", "", "AMENDMENT TO SUPPLY AGREEMENT",
+            "", "March 3, 2021", "", "2. Section 1 is hereby replaced.", ""]  # fmt: skip
+    labels = [s.label for s in build_sections("doc", [Line(t) for t in body + late], "text")]
+    assert labels == ["1", "Amendment of March 3, 2021"]
+    early = ["AMENDMENT TO SUPPLY AGREEMENT", "", "2. Fees", "", "Fees are due monthly.", ""]
+    labels = [s.label for s in build_sections("doc", [Line(t) for t in body + early], "text")]
+    assert labels[-1] == "2"
+
+
 def test_a_numbered_heading_with_a_sentence_number_is_not_cut():
     """A number inside a sentence whose next line does not open its first subsection stays
     text: '... as set out in: 3. SCHEDULES' is cut only if "3.1" follows."""
