@@ -191,9 +191,11 @@ _TRAILING_HEAD = re.compile(
 )
 # The numbered items of a lettered exhibit ("Exhibit D ... D.1 Future Product Specifications.
 # [*]. D.2 ..."): the exhibit's letter, a number, a capitalised title; not a table or a figure
-# ("Table E.1").
+# ("Table E.1"), nor a citation of the item ("under Section C.2 Purchase Orders").
 _ITEM = (
-    r"(?<![\w.])(?<!Table\s)(?<!Figure\s)(?<!Diagram\s)"
+    r"(?<![\w.])(?<!Table\s)(?<!Figure\s)(?<!Diagram\s)(?<![Ss]ection\s)(?<![Ss]ections\s)"
+    r"(?<![Pp]aragraph\s)(?<![Ii]tem\s)(?<!\bto\s)(?<!\bin\s)(?<!\bof\s)(?<!\bsee\s)"
+    r"(?<!\band\s)(?<!\bor\s)(?<!\bunder\s)"
     r"{letter}\.(?P<n>\d{{1,2}})\.?\s+(?=[A-Z])"
 )
 

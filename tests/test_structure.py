@@ -216,7 +216,8 @@ def test_run_in_numbered_heading_and_exhibit_items_are_cut_onto_lines_of_their_o
         "",
         "Schedule B",
         "",
-        "Service Levels B.1 Uptime. [*]. B.2 Support Hours. Support is given on weekdays.",
+        "Service Levels B.1 Uptime. [*]. B.2 Support Hours. Support is given on weekdays as "
+        "set out under Section B.3 Credits and in B.3 Credits.",
         "",
         "Table B.3 Credits",
     ]
