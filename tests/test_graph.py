@@ -638,6 +638,12 @@ def test_bare_section_numbers_after_a_cue_and_the_agreement_by_its_bare_name():
     edges = section_edges(sections[1], corpus)[0]
     refs = [e.dst_section_id for e in edges if e.edge_type == "references"]
     assert refs == ["s-13.1"]
+    # an amendment filed with it: 'Section 13.1 of the Agreement is hereby replaced in its
+    # entirety' amends that section
+    amendment = _section("s", "Amendment", "Section 13.1 of the Agreement is hereby replaced in "
+                         "its entirety with the following.", 2)  # fmt: skip
+    edges = section_edges(amendment, Corpus([DocInfo("s", "s.txt")], [*sections, amendment]))[0]
+    assert [e.dst_section_id for e in edges if e.edge_type == "amends"] == ["s-13.1"]
 
 
 def test_headed_definitions_in_a_definitions_section():

@@ -107,7 +107,9 @@ _SPECIFIC = re.compile(
     r"(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:Sections?|Articles?|Clauses?|§))"
 )
 _AMENDED_AFTER = re.compile(
-    r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied)\b", re.IGNORECASE
+    r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied|replaced|"
+    r"restated|deleted)\b",
+    re.IGNORECASE,
 )
 _AMENDS = re.compile(
     r"\b(?:amends|supplements|modifies|varies)\s+(?:and\s+\w+\s+)?$", re.IGNORECASE
