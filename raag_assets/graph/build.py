@@ -200,7 +200,11 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
     for (doc_id, key), defs in sites.items():
         # the term's home is its substantive definition, not an index entry pointing at it
         # ('"Confidential Information" has the meaning specified in Section 8.02')
-        e, body, evidence = next((d for d in defs if not is_pointer(d[1])), defs[0])
+        # Where a word is defined both in lower case and capitalised ('A "library" means a
+        # collection of functions ... The "Library" refers to any such library ... under
+        # these terms'), the capitalised one is the term of art: single words match by case
+        substantive = [d for d in defs if not is_pointer(d[1])] or defs[:1]
+        e, body, evidence = min(substantive, key=lambda d: (d[0].term or "").islower())
         in_passing = e.matched_text.startswith("(")
         term = e.term or ""
         doc_terms = [d[0][0].term or "" for (d_id, _), d in sites.items() if d_id == doc_id]
