@@ -663,6 +663,13 @@ def test_bare_section_numbers_after_a_cue_and_the_agreement_by_its_bare_name():
                          "its entirety with the following.", 2)  # fmt: skip
     edges = section_edges(amendment, Corpus([DocInfo("s", "s.txt")], [*sections, amendment]))[0]
     assert [e.dst_section_id for e in edges if e.edge_type == "amends"] == ["s-13.1"]
+    # a document that is itself an amendment means the agreement it amends, not its own 3
+    own = [
+        _section("a", "Title", "FIRST AMENDMENT TO SUPPLY AGREEMENT", 0),
+        _section("a", "3", "Section 3 of the Agreement is hereby deleted.", 1),
+    ]
+    corpus = Corpus([DocInfo("a", "first-amendment.txt")], own)
+    assert [e for e in section_edges(own[1], corpus)[0] if e.edge_type == "references"] == []
 
 
 def test_headed_definitions_in_a_definitions_section():

@@ -333,6 +333,17 @@ def section_edges(
     return edges, parked, mentions
 
 
+def _names_itself(name: str, section: SectionInfo, corpus: Corpus) -> bool:
+    """A bare "the Agreement" is the citing document itself, unless that document is an
+    amendment: then "the Agreement" is the one it amends, held elsewhere or not at all."""
+    if not re.fullmatch(_DOC_SELF, name):
+        return False
+    doc = corpus.docs.get(section.doc_id)
+    first = corpus.by_doc.get(section.doc_id, [section])[0]
+    title = " ".join(x for x in (doc.title if doc else "", first.heading, section.doc_id) if x)
+    return not re.search(r"\bamend(?:ment|ing)\b", title, re.IGNORECASE)
+
+
 def _masked(text: str, mentions: Sequence[Mention]) -> str:
     """The text with each citation blanked to NUL characters and EDGAR underline runs to
     spaces, offsets kept, so cues can be matched across lists of citations."""
@@ -397,7 +408,7 @@ def resolve(
 
     if m.doc_name:
         doc_id, doc_conf = corpus.find_doc(m.doc_name)
-        if doc_id is None and m.kind == "labels" and re.fullmatch(_DOC_SELF, m.doc_name):
+        if doc_id is None and m.kind == "labels" and _names_itself(m.doc_name, section, corpus):
             # "Section 13.1 of the Agreement" with no other document of that bare name: the
             # document that calls itself "the Agreement" (an amendment filed with it included)
             doc_id, doc_conf = section.doc_id, 0.9

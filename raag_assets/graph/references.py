@@ -411,9 +411,8 @@ class Corpus:
             if wanted in aliases:
                 score = 1.0
             else:
-                best = max(
-                    (fuzz.token_set_ratio(wanted, a) if _covers(a, wanted) else 0) for a in aliases
-                )
+                ratios = [fuzz.token_set_ratio(wanted, a) for a in aliases if _covers(a, wanted)]
+                best = max(ratios, default=0)  # a document with no usable name matches nothing
                 # a one-word name ("HR", "GPL") is too vague to match anything but an alias
                 score = best / 100 * 0.95 if best >= 90 and " " in wanted else 0.0
             if score and revision:
