@@ -182,11 +182,10 @@ def tautological(term: str, body: str) -> bool:
         sentence = " ".join(sentence.split()[:20])
     for m in re.finditer(rf"(?<![\w-]){phrase}(?!\w)", sentence):
         if len(words) > 1:
-            # the phrase heads the definition ('means the board of directors of'); as the
-            # last item of a list it widens a new term ('means patents, copyrights, ... and
-            # all other intellectual property rights', 'any adaptation, ... or derivative
-            # work')
-            if not re.search(r"[,;]", sentence[: m.start()]):
+            # the phrase heads the definition ('means the board of directors of X'); at the end
+            # of a list of alternatives ('means any adaptation, modification, enhancement or
+            # derivative work') the term is widened, a term of art
+            if len(sentence[: m.start()].split()) <= 5:
                 return True
             continue
         lead = sentence[: m.start()].split()[-4:]
