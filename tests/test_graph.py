@@ -137,25 +137,6 @@ def test_a_document_that_fails_extraction_is_reported_and_the_rest_is_built():
     assert ("depends_on", "good-2", "good-1") in kinds
 
 
-def test_a_word_defined_in_lower_case_and_capitalised_is_the_capitalised_term_of_art():
-    """LGPL-2.1 defines 'A "library" means a collection of software functions' and then 'The
-    "Library", below, refers to any such software library or work which has been distributed
-    under these terms': the capitalised word, used as such, is the term of art."""
-    nlp = load_pipeline("en_core_web_sm")
-    sections = [
-        _section(
-            "l",
-            "0",
-            'A "library" means a collection of software functions and data. The "Library", '
-            "below, refers to any such software library or work which has been distributed "
-            "under these terms.",
-        ),
-        _section("l", "1", "You may copy the Library. Each copy of the Library keeps it.", 1),
-    ]
-    result = extract([DocInfo("l", "l.txt")], sections, lambda t: list(nlp.pipe(t)))
-    assert [t.term for t in result.terms] == ["Library"]
-
-
 def test_a_pointer_to_a_part_left_out_of_the_filing_stays_a_definition():
     """'has the meaning set forth in Section 2' points at the definition (a citation); 'in
     Schedule A', a schedule the filing does not contain, is the only definition there is."""
@@ -775,3 +756,22 @@ def test_a_flattened_table_of_contents_cites_nothing():
     start, end = spans[0]
     assert start <= toc.index("Section 1.01") and toc.index("Section 3.02") < end <= len(toc)
     assert contents_spans(prose) == []
+
+
+def test_a_word_defined_in_lower_case_and_capitalised_is_the_capitalised_term_of_art():
+    """LGPL-2.1 defines 'A "library" means a collection of software functions' and then 'The
+    "Library", below, refers to any such software library or work which has been distributed
+    under these terms': the capitalised word, used as such, is the term of art."""
+    nlp = load_pipeline("en_core_web_sm")
+    sections = [
+        _section(
+            "l",
+            "0",
+            'A "library" means a collection of software functions and data. The "Library", '
+            "below, refers to any such software library or work which has been distributed "
+            "under these terms.",
+        ),
+        _section("l", "1", "You may copy the Library. Each copy of the Library keeps it.", 1),
+    ]
+    result = extract([DocInfo("l", "l.txt")], sections, lambda t: list(nlp.pipe(t)))
+    assert [t.term for t in result.terms] == ["Library"]

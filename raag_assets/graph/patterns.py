@@ -333,17 +333,6 @@ def section_edges(
     return edges, parked, mentions
 
 
-def _names_itself(name: str, section: SectionInfo, corpus: Corpus) -> bool:
-    """A bare "the Agreement" is the citing document itself, unless that document is an
-    amendment: then "the Agreement" is the one it amends, held elsewhere or not at all."""
-    if not re.fullmatch(_DOC_SELF, name):
-        return False
-    doc = corpus.docs.get(section.doc_id)
-    first = corpus.by_doc.get(section.doc_id, [section])[0]
-    title = " ".join(x for x in (doc.title if doc else "", first.heading, section.doc_id) if x)
-    return not re.search(r"\bamend(?:ment|ing)\b", title, re.IGNORECASE)
-
-
 def _masked(text: str, mentions: Sequence[Mention]) -> str:
     """The text with each citation blanked to NUL characters and EDGAR underline runs to
     spaces, offsets kept, so cues can be matched across lists of citations."""
@@ -503,10 +492,10 @@ def definitions(section: SectionInfo) -> list[Edge]:
                 found.append((m.start("term"), part, m.group(0).strip()))
     edges = []
     for position, term, evidence in found:
-        term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
         # '"Component(s)"': the drafter's optional plural; the term is "Component", whose
         # pattern finds both numbers
-        term = re.sub(r"(?<=\w)\((?:s|es)\)$", "", term)
+        term = re.sub(r"(?<=\w)\((?:s|es)\)\s*$", "", term.strip())
+        term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
         if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]", term):
             continue  # a term is words, not "{", "#" or "%"
         edges.append(
@@ -702,3 +691,14 @@ def step_mentions(section: SectionInfo, corpus: Corpus) -> list[Edge]:
             )
         )
     return edges
+
+
+def _names_itself(name: str, section: SectionInfo, corpus: Corpus) -> bool:
+    """A bare "the Agreement" is the citing document itself, unless that document is an
+    amendment: then "the Agreement" is the one it amends, held elsewhere or not at all."""
+    if not re.fullmatch(_DOC_SELF, name):
+        return False
+    doc = corpus.docs.get(section.doc_id)
+    first = corpus.by_doc.get(section.doc_id, [section])[0]
+    title = " ".join(x for x in (doc.title if doc else "", first.heading, section.doc_id) if x)
+    return not re.search(r"\bamend(?:ment|ing)\b", title, re.IGNORECASE)

@@ -334,62 +334,6 @@ def distinctive(
     return not (_names_entity(body) or _OUTSIDE_POINTER.match(body) or _PERSON_HEAD.match(body))
 
 
-# A definition whose meaning is a class of things ('refers to any such manual or work'), after
-# an aside such as ", below,".
-_CLASS_BODY = re.compile(
-    r"^[\s,]*(?:(?:below|above|herein|hereinafter)\s*,\s*)?(?:shall\s+)?(?:means?|refers?\s+to)\s+"
-    r"(?:any|each|every|all)\b"
-)
-# A definition that opens with a common noun ('means the difference between', 'means a written
-# purchase order'), not a capitalised name.
-_CONCEPT_BODY = re.compile(
-    r"^\s*(?:shall\s+)?(?:means?|refers?\s+to)\s+(?:(?:the|an?|any|each|all)\s+)?"
-    r"(?!(?:the|an?|any|each|all)\s)[a-z]"
-)
-# The definition ties the word to this document: "this Agreement", "hereto", "hereunder".
-_THIS_DOCUMENT = re.compile(
-    rf"\bth(?:is|ese)\s+(?:{'|'.join(sorted(_SELF_NOUNS))})\b|\bhere(?:to|under|in|of|by|with)\b",
-    re.IGNORECASE,
-)
-
-
-# A definition narrowed to a numbered part of this document: '"Shipping Term" means the
-# default shipping term as set forth in Section 6.5'.
-_OWN_PART = re.compile(
-    r"\b(?:set\s+(?:forth|out)|specified|described|provided|stated)\s+(?:in|under)\s+"
-    r"(?:Section|Article|Clause|Paragraph|Exhibit|Schedule|Annex|Appendix)\s+[\w.]+"
-)
-
-
-def _recast(
-    words: list[str], body: str, doc_terms: Iterable[str], parties: set[str], doc_text: str
-) -> bool:
-    term = " ".join(words)
-    if len(words) > 1:
-        sentence = _first_sentence(body)
-        return bool(_OWN_PART.search(sentence)) or (
-            _terms_mentioned(sentence, doc_terms, term, parties) >= 2
-        )
-    return _bound_to_document(words[0], body, doc_text)
-
-
-def _bound_to_document(word: str, body: str, doc_text: str) -> bool:
-    """A capitalised word whose definition repeats it in lower case is still a term of art
-    when the definition narrows it to this document's own things ('"Product" means each
-    product identified in ... a Statement of Work ... under this Agreement', '"Program"
-    refers to any such program', "such" pointing back at a stated condition) and the
-    document writes it capitalised in most of its uses, so a reader can tell the term from
-    the ordinary word."""
-    sentence = _first_sentence(body)
-    such = re.search(rf"\bsuch\s+{_plural(word.lower())}\b", sentence)
-    if not (such or _THIS_DOCUMENT.search(sentence)):
-        return False
-    # capitalised mid-sentence (not after a full stop) against lower case
-    capital = len(re.findall(rf"(?<![.!?:]\s)(?<![\w-]){_plural(word)}(?![\w-])", doc_text))
-    lower = len(re.findall(rf"(?<![\w-]){_plural(word.lower())}(?![\w-])", doc_text))
-    return capital > lower
-
-
 def _enumerates(body: str) -> bool:
     """A definition that is a list of kinds ('means Software, technical documentation,
     specifications, schematics, designs, ...'): the ordinary word for a category, widened
@@ -500,6 +444,62 @@ def _plural(word: str) -> str:
     if word.endswith("s"):
         return re.escape(word) + r"(?:es)?"
     return re.escape(word) + r"(?:s|es)?"
+
+
+# A definition whose meaning is a class of things ('refers to any such manual or work'), after
+# an aside such as ", below,".
+_CLASS_BODY = re.compile(
+    r"^[\s,]*(?:(?:below|above|herein|hereinafter)\s*,\s*)?(?:shall\s+)?(?:means?|refers?\s+to)\s+"
+    r"(?:any|each|every|all)\b"
+)
+# A definition that opens with a common noun ('means the difference between', 'means a written
+# purchase order'), not a capitalised name.
+_CONCEPT_BODY = re.compile(
+    r"^\s*(?:shall\s+)?(?:means?|refers?\s+to)\s+(?:(?:the|an?|any|each|all)\s+)?"
+    r"(?!(?:the|an?|any|each|all)\s)[a-z]"
+)
+# The definition ties the word to this document: "this Agreement", "hereto", "hereunder".
+_THIS_DOCUMENT = re.compile(
+    rf"\bth(?:is|ese)\s+(?:{'|'.join(sorted(_SELF_NOUNS))})\b|\bhere(?:to|under|in|of|by|with)\b",
+    re.IGNORECASE,
+)
+
+
+# A definition narrowed to a numbered part of this document: '"Shipping Term" means the
+# default shipping term as set forth in Section 6.5'.
+_OWN_PART = re.compile(
+    r"\b(?:set\s+(?:forth|out)|specified|described|provided|stated)\s+(?:in|under)\s+"
+    r"(?:Section|Article|Clause|Paragraph|Exhibit|Schedule|Annex|Appendix)\s+[\w.]+"
+)
+
+
+def _recast(
+    words: list[str], body: str, doc_terms: Iterable[str], parties: set[str], doc_text: str
+) -> bool:
+    term = " ".join(words)
+    if len(words) > 1:
+        sentence = _first_sentence(body)
+        return bool(_OWN_PART.search(sentence)) or (
+            _terms_mentioned(sentence, doc_terms, term, parties) >= 2
+        )
+    return _bound_to_document(words[0], body, doc_text)
+
+
+def _bound_to_document(word: str, body: str, doc_text: str) -> bool:
+    """A capitalised word whose definition repeats it in lower case is still a term of art
+    when the definition narrows it to this document's own things ('"Product" means each
+    product identified in ... a Statement of Work ... under this Agreement', '"Program"
+    refers to any such program', "such" pointing back at a stated condition) and the
+    document writes it capitalised in most of its uses, so a reader can tell the term from
+    the ordinary word."""
+    sentence = _first_sentence(body)
+    such = re.search(rf"\bsuch\s+{_plural(word.lower())}\b", sentence)
+    if not (such or _THIS_DOCUMENT.search(sentence)):
+        return False
+    # capitalised mid-sentence (not after a full stop) against lower case
+    capital = len(re.findall(rf"(?<![.!?:]\s)(?<![\w-]){_plural(word)}(?![\w-])", doc_text))
+    lower = len(re.findall(rf"(?<![\w-]){_plural(word.lower())}(?![\w-])", doc_text))
+    return capital > lower
 
 
 def _vocabulary(
