@@ -252,8 +252,14 @@ def _locate(text: str, piece: str, lo: int, hi: int) -> tuple[int, int] | None:
     start = text.find(words[0], lo, hi)
     if start < 0:
         return None
-    end = text.find(words[-1], start + len(words[0]) if len(words) > 1 else start, hi)
-    return (start, end + len(words[-1])) if end >= 0 else None
+    # word after word, so a last word that also occurs earlier ("[*]. ... [*].") ends the
+    # span where the line ends, not at its first occurrence (a word normalising changed is
+    # passed over)
+    end = start + len(words[0])
+    for word in words[1:]:
+        at = text.find(word, end, hi)
+        end = at + len(word) if at >= 0 else end
+    return start, end
 
 
 def _offsets(span: tuple[int, int] | None, base: int) -> dict[str, int]:

@@ -18,7 +18,7 @@ from raag_assets.identity import section_id
 from raag_assets.normalize import join_lines, join_lines_mapped
 from raag_assets.parsing import Line
 
-SECTIONER_VERSION = "2"
+SECTIONER_VERSION = "3"  # 3: N.0 labels, exhibit items, amendments, run-in headings
 FRONT_LABEL = "Title"
 BODY_LABEL = "Body"
 
@@ -37,9 +37,10 @@ _APPENDIX = re.compile(
     r"^(exhibit|appendix|annex|schedule)\s+([A-Z](?:-\d{1,2})?|\d{1,2})\b(?!\.\d)\.?\s*[-–—:.]?\s*(.*)$",
     re.IGNORECASE,
 )
-# The one appendix of a document, set in capitals ("APPENDIX: How to apply ...", "ANNEX"):
-# labelled by its keyword (GRAPH_GOLD: `Appendix`); in running text the word is not a heading.
-_UNLETTERED = re.compile(r"^(APPENDIX|ANNEX)(?:\s*:\s*(\S.*))?$")
+# The one appendix of a document, set in capitals ("APPENDIX: How to apply ...", "ANNEX",
+# "ADDENDUM: How to use this License"): labelled by its keyword (GRAPH_GOLD: `Appendix`); in
+# running text the word is not a heading.
+_UNLETTERED = re.compile(r"^(APPENDIX|ANNEX|ADDENDUM)(?:\s*:\s*(\S.*))?$")
 _NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.?)\s+(\S.*)$")
 # A lettered appendix of a standard ("A. References", "A.1 Informative References"): a
 # heading only when the document's table of contents lists its letter.
@@ -155,6 +156,8 @@ class _Numbering:
 
 def build_sections(doc_id: str, lines: Sequence[Line], fmt: str) -> list[Section]:
     """Split a document's lines into an ordered section tree with stable ids."""
+    if fmt == "text":
+        lines = _split_run_ins(list(lines))
     clean, underlined = _clean(lines, fmt)
     headings = _find_headings(clean, underlined, fmt)
     name = None
@@ -184,6 +187,70 @@ def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
     return out, underlined
 
 
+# Text extracted from a PDF runs headings into the line before them. A numbered heading in
+# capitals at the end of a lead-in ("... the parties agree as follows: 1.0 DEFINITIONS."),
+# when the next line opens its first subsection ("1.1."), is a heading of its own.
+_TRAILING_HEAD = re.compile(
+    r"(?<=[:.;])\s+(?P<n>\d{1,3})(?:\.0)?\.?\s+[A-Z][A-Z0-9 ,;&'’-]{2,80}\.?$"
+)
+# The numbered items of a lettered exhibit ("Exhibit D ... D.1 Future Product Specifications.
+# [*]. D.2 ..."): the exhibit's letter, a number, a capitalised title; not a table or a figure
+# ("Table E.1"), nor a citation of the item ("under Section C.2 Purchase Orders").
+_ITEM = (
+    r"(?<![\w.])(?<!Table\s)(?<!Figure\s)(?<!Diagram\s)(?<![Ss]ection\s)(?<![Ss]ections\s)"
+    r"(?<![Pp]aragraph\s)(?<![Ii]tem\s)(?<!\bto\s)(?<!\bin\s)(?<!\bof\s)(?<!\bsee\s)"
+    r"(?<!\band\s)(?<!\bor\s)(?<!\bunder\s)"
+    r"{letter}\.(?P<n>\d{{1,2}})\.?\s+(?=[A-Z])"
+)
+
+
+def _split_run_ins(lines: list[Line]) -> list[Line]:
+    """Cut headings run into other lines onto lines of their own (a paragraph break between):
+    a trailing numbered heading whose first subsection follows, and the items of a lettered
+    exhibit, numbered in sequence from 1."""
+    out: list[Line] = []
+    letter, expected = None, 1
+    for n, line in enumerate(lines):
+        if m := _APPENDIX.match(line.text):
+            letter = m.group(2).upper() if re.fullmatch(r"[A-Za-z]", m.group(2)) else None
+            expected = 1
+        cuts: list[int] = []
+        if letter:
+            for m in re.finditer(_ITEM.format(letter=letter), line.text):
+                if int(m.group("n")) == expected:
+                    cuts.append(m.start())
+                    expected += 1
+        tail = max(0, len(line.text) - 100)  # the heading ends the line: search its tail
+        if not cuts and (m := _TRAILING_HEAD.search(line.text, tail)):
+            after = next((ln.text for ln in lines[n + 1 :] if ln.text), "")
+            if re.match(rf"{m.group('n')}\.0?1\.?\s", after):
+                cuts.append(m.start("n"))
+        out.extend(_cut(line, [c for c in cuts if c > 0]))
+    return out
+
+
+def _cut(line: Line, cuts: list[int]) -> list[Line]:
+    """The line in pieces at `cuts`, a made-up blank line between pieces; each piece keeps
+    its raw span (proportional where normalising changed the line's length, as
+    normalize.line_offsets maps it)."""
+    if not cuts:
+        return [line]
+    n = len(line.text)
+    out: list[Line] = []
+    bounds = [0, *cuts, n]
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        piece = line.text[a:b].rstrip()
+        start = end = None
+        if line.start is not None and line.end is not None:
+            span = line.end - line.start
+            start = line.start + a * span // n
+            end = line.start + (a + len(piece)) * span // n
+        if out:
+            out.append(Line("", line.page))
+        out.append(Line(piece, line.page, line.size, line.bold, start, end))
+    return out
+
+
 def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_Heading]:
     body_size = _body_font_size(lines) if fmt == "pdf" else None
     heading_sizes = _heading_sizes(lines, body_size) if body_size else []
@@ -191,6 +258,9 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
     listed = set(toc.labels) if toc else set()
     headings: list[_Heading] = []
     last_key: tuple[int, ...] | None = None
+    item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
+    amending = False  # inside an amendment filed after the agreement
+    signed = False  # the agreement's signature block has been seen: what follows is filed with it
     in_fence = False
     i = 0
     while i < len(lines):
@@ -207,14 +277,27 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
             i += 1
             continue
         head: _Heading | None = None
+        para_start = i == 0 or not lines[i - 1].text
+        signed = signed or bool(_SIGNED.search(text))
+        amend = _amendment_heading(lines, i) if fmt == "text" and para_start and signed else None
+        if amend:
+            # an amendment filed after the agreement is one section: the clauses it quotes
+            # or adds ("6.5 Shipping Term ...") are its text, not the agreement's
+            headings.append(amend)
+            amending = True
+            i = amend.body_from
+            continue
+        if amending and not _APPENDIX.match(text):
+            i += 1
+            continue
+        amending = False  # an exhibit attached to the amendment is a unit of its own
         if fmt == "markdown":
             head = _markdown_heading(lines, i, underlined)
         else:
-            para_start = i == 0 or not lines[i - 1].text
             emphasised = _emphasised(lines[i], body_size)
             if emphasised or para_start or i in underlined:
                 head = _text_heading(
-                    lines, i, underlined, last_key, emphasised, heading_sizes, toc, listed
+                    lines, i, underlined, last_key, emphasised, heading_sizes, toc, listed, item
                 )
         if head is None:
             i += 1
@@ -225,6 +308,10 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
             last_key = numbering.key
         elif numbering and (_APPENDIX.match(text) or _UNLETTERED.match(text)):
             last_key = None  # an exhibit or schedule numbers its own items from 1
+            letter = numbering.label.split()[-1]
+            item = (letter, 0) if re.fullmatch(r"[A-Z]", letter) else None
+        if item and head.label.startswith(f"{item[0]}."):
+            item = (item[0], int(head.label.split(".")[1]))
         headings.append(head)
         i = head.body_from
     return _drop_empty_names(lines, headings, toc) if fmt == "text" else headings
@@ -251,6 +338,7 @@ def _text_heading(
     heading_sizes: list[float],
     toc: _Contents | None = None,
     listed: set[str] | None = None,
+    item: tuple[str, int] | None = None,
 ) -> _Heading | None:
     listed = listed or set()
     text = lines[i].text
@@ -260,7 +348,11 @@ def _text_heading(
     para_text = join_lines([ln.text for ln in para])
     short = i in underlined or _is_heading_block(para, para_text)
     # A font-marked heading is numbered like a Markdown one ("1 Scope", no dot needed).
-    numbering = _numbering(text, markdown=emphasised) or (toc and _lettered(text, toc.labels))
+    numbering = (
+        _numbering(text, markdown=emphasised)
+        or (toc and _lettered(text, toc.labels))
+        or (item and _exhibit_item(text, *item))
+    )
     if numbering:
         continues = numbering.key is None or _continues(numbering.key, last_key)
         if not (numbering.explicit or continues or emphasised or numbering.label in listed):
@@ -268,8 +360,13 @@ def _text_heading(
         if emphasised:  # the font marks exactly one line as the heading
             heading = _tidy(numbering.rest) or numbering.label
             return _Heading(i, numbering.label, heading, numbering.level, i + 1)
+        whole = _numbering(para_text, markdown=False)
+        if short and not numbering.explicit and _is_sentence(whole.rest if whole else ""):
+            # '1.4. "BOM" means the bill of materials for a given Product.': a short numbered
+            # clause is text, not a heading with an empty body
+            short = False
         if short:
-            heading = _numbering(para_text, markdown=False)
+            heading = whole
             rest = heading.rest if heading else numbering.rest
             body_from = i + len(para)
             if _run_in_title(rest):  # "Section 3.01 Right to Use. ETI grants ..."
@@ -314,6 +411,50 @@ def _lettered(text: str, listed: frozenset[str]) -> _Numbering | None:
     return _Numbering(label, m.group(2).strip(), label.count(".") + 1, False, None)
 
 
+_AMENDMENT = re.compile(
+    r"^(?:[A-Z]\w+\s+)?amendment(?:\s+(?:no\.?|number)\s*\d+)?\s+to\s+(?:the\s+)?\S.{0,80}"
+    r"\b(?:agreement|contract|license|licence|lease)$",
+    re.IGNORECASE,
+)
+_SIGNED = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b", re.IGNORECASE)
+_MONTHS = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+)
+_DATE_LINE = re.compile(
+    rf"^(?:{_MONTHS}\s+\d{{1,2}},?\s+\d{{4}}|\d{{1,2}}\s+{_MONTHS},?\s+\d{{4}})$"
+)
+
+
+def _amendment_heading(lines: list[Line], i: int) -> _Heading | None:
+    """'AMENDMENT TO MANUFACTURING AGREEMENT' standing alone after the agreement's signature
+    block: an amendment filed with it, one section labelled by the date line under it
+    ("Amendment of September 24, 2014"; the same heading recurs for each amendment), else
+    "Amendment"."""
+    text = lines[i].text
+    if len(_paragraph(lines, i)) != 1 or not _AMENDMENT.match(text):
+        return None
+    j = i + 1
+    while j < len(lines) and not lines[j].text:
+        j += 1
+    if j < len(lines) and len(_paragraph(lines, j)) == 1 and _DATE_LINE.match(lines[j].text):
+        date = " ".join(lines[j].text.split())
+        return _Heading(i, f"Amendment of {date}", _tidy(text), 1, j + 1)
+    return _Heading(i, "Amendment", _tidy(text), 1, i + 1)
+
+
+def _exhibit_item(text: str, letter: str, last: int) -> _Numbering | None:
+    """An item of a lettered exhibit ("C.2 Maximum Liability of Sonos; Best Efforts. In the
+    event ..."): labelled by the document's own numbering, "C.2" (GRAPH_GOLD), when it is
+    the next item and opens with a title."""
+    m = re.match(rf"{letter}\.(\d{{1,2}})\.?\s+(\S.*)$", text)
+    if not m or int(m.group(1)) not in (last + 1, last + 2):
+        return None
+    rest = m.group(2)
+    if not (_run_in_title(rest) or _is_title(_tidy(rest).rstrip(":"))):
+        return None
+    return _Numbering(f"{letter}.{m.group(1)}", rest, 2, False, None)
+
+
 def _table_of_contents(lines: list[Line]) -> _Contents | None:
     """The document's table of contents, if it has one: from its heading to the first line
     that is not an entry (the text starting, a title line, a heading repeated from it)."""
@@ -346,9 +487,9 @@ def _table_of_contents(lines: list[Line]) -> _Contents | None:
             if m.group("kw"):
                 number = m.group("kwnum")
                 article = m.group("kw").lower() == "article"
-                labels.add(f"Article {number.upper()}" if article else number)
+                labels.add(f"Article {number.upper()}" if article else _label(number))
             else:
-                labels.add(m.group("num"))
+                labels.add(_label(m.group("num")))
     if not labels:
         return None  # a heading called "Contents" with no entries under it
     while end > start + 1 and not lines[end - 1].text:
@@ -442,7 +583,7 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
         if sep is None and rest and not titled:
             return None  # "Section 4 applies to ..." is a sentence, not a heading
         key = _key(number)
-        return _Numbering(number, rest, len(key), True, key)
+        return _Numbering(_label(number), rest, len(key), True, key)
     if m := _ARTICLE.match(text):
         number = m.group(1)
         key = (int(number),) if number.isdigit() else (_roman(number),)
@@ -457,7 +598,7 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
         key = _key(number)
         if not (markdown or dot or "." in number):
             return None  # "2013 was a good year" is not section 2013
-        return _Numbering(number, rest.strip(), len(key), False, key)
+        return _Numbering(_label(number), rest.strip(), len(key), False, key)
     return None
 
 
@@ -465,6 +606,12 @@ def _key(number: str) -> tuple[int, ...]:
     """Numeric path of a label; "2.0" (a drafting style for a top-level heading) is 2."""
     key = tuple(int(p) for p in re.findall(r"\d+", number))
     return key[:-1] if len(key) == 2 and key[-1] == 0 else key
+
+
+def _label(number: str) -> str:
+    """The label a number is cited by: "2.0 SCOPE" is cited as "Section 2" (GRAPH_GOLD: no
+    trailing dot; the ".0" of a top-level heading is the same decoration)."""
+    return number[:-2] if re.fullmatch(r"\d{1,3}\.0", number) else number
 
 
 def _roman(numeral: str) -> int:
@@ -512,6 +659,18 @@ def _continues(key: tuple[int, ...], last: tuple[int, ...] | None) -> bool:
         if key[:-1] == prefix[:-1] and len(key) == depth and 1 <= key[-1] - prefix[-1] <= 2:
             return True
     return False
+
+
+def _is_sentence(text: str) -> bool:
+    """A full sentence ('"Parties" means Sonos and IAC.'), not a title that ends with a dot
+    ("SCOPE OF RELATIONSHIP.", "Definitions and interpretation.")."""
+    return (
+        text.endswith(".")
+        and len(text.split()) >= 4
+        and not _is_title(_tidy(text))
+        and not text.isupper()
+        and not _run_in_title(text)
+    )
 
 
 def _is_heading_block(para: list[Line], para_text: str) -> bool:

@@ -117,10 +117,13 @@ def make_store(new_database, tmp_path_factory: pytest.TempPathFactory):
     return make
 
 
+GOLD_LICENSES = [LICENSES / "GPL-3", LICENSES / "LGPL-3", LICENSES / "GFDL-1.3"]
+
+
 @pytest.fixture(scope="session")
 def demo_store(make_store) -> Store:
-    """The example corpus as tenant `demo`, GPL-3 and MPL-2.0 as `licenses`, GPL-3 and LGPL-3
-    (the gold graph's corpus) as `gold`.
+    """The example corpus as tenant `demo`, GPL-3 and MPL-2.0 as `licenses`, GPL-3, LGPL-3 and
+    GFDL-1.3 (the licence gold's corpus, golden/graph/licenses) as `gold`.
 
     Read-only for tests: anything that changes a store makes its own.
     """
@@ -129,7 +132,7 @@ def demo_store(make_store) -> Store:
     assert summary.success, summary.error
     summary = store.ingest([LICENSES / "GPL-3", LICENSES / "MPL-2.0"], "licenses")
     assert summary.success, summary.error
-    summary = store.ingest([LICENSES / "GPL-3", LICENSES / "LGPL-3"], "gold")  # golden/graph
+    summary = store.ingest(GOLD_LICENSES, "gold")  # golden/graph/licenses
     assert summary.success, summary.error
     return store
 

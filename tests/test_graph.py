@@ -24,7 +24,7 @@ from raag_assets.graph.terms import (
     term_uses,
 )
 from resources.nlp import load_pipeline
-from tests.conftest import EXAMPLES, LICENSES, Store
+from tests.conftest import EXAMPLES, GOLD_LICENSES, LICENSES, Store
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "graph"
 
@@ -63,7 +63,7 @@ def test_reingest_into_a_new_store_gives_identical_edges(make_store, demo_store)
         "ORDER BY stage, ordinal"
     )
     store = make_store()
-    assert store.ingest([LICENSES / "GPL-3", LICENSES / "LGPL-3"], "again").success
+    assert store.ingest(GOLD_LICENSES, "again").success
     again = store.rows(rows, "again")
     assert again and again == demo_store.rows(rows, "gold")
 
@@ -236,6 +236,9 @@ def test_lettered_items_and_label_styles_resolve_to_the_headed_section():
     assert corpus.find_label("k", "Article 6")[0].label == "Article VI"
     assert corpus.find_label("k", "Exhibit A")[0].label == "Exhibit A"
     assert corpus.find_label("k", "7.01")[0] is None
+    # "Section 2.0" cites the heading printed "2.0 SCOPE", labelled 2
+    corpus = Corpus([DocInfo("k", "k.txt")], [_section("k", "2", "Scope.", 0)])
+    assert corpus.find_label("k", "Section 2.0")[0].label == "2"
 
 
 def test_words_that_only_look_like_references_are_not():
@@ -403,6 +406,101 @@ def test_ordinary_phrase_recast_in_the_documents_terms_is_a_term_of_art():
     assert not distinctive("Board of Directors", *args, board, terms)
 
 
+def test_ordinary_word_narrowed_to_the_document_and_capitalised_is_a_term_of_art():
+    """'"Product" means each product ... identified in a Statement of Work ... under this
+    Agreement' (a manufacturing agreement) narrows the word to this deal's things; a document
+    that then writes it capitalised is using a term of art. A category repeated without that
+    tie ('"Patent" shall mean any patent') stays ordinary, and so does a tied word the
+    document mostly writes in lower case."""
+    product = (
+        "means each product (including any hardware, software, technology, and Components) "
+        "identified in detail in an applicable Statement of Work, attached hereto from time to "
+        "time, to be manufactured by IAC for Sonos pursuant to the terms of this Agreement."
+    )
+    capitalised = "IAC shall ship each Product. The Products are tested. Any product is fine. " * 3
+    lowercase = "IAC shall ship each product. The products are tested. A Product is fine. " * 3
+    args = ('"Product" means', {"IAC"}, product, ["Statement of Work"], False, "")
+    assert distinctive("Product", *args, capitalised)
+    assert not distinctive("Product", *args, lowercase)
+    program = ', below, refers to any such program or work. Each licensee is addressed as "you".'
+    text = "You may copy the Program. Distribute the Program. Any program ... " * 2
+    assert distinctive("Program", '"Program", below', set(), program, [], False, "", text)
+    patent = "shall mean any patent and any utility model covering any invention."
+    text = "Each Patent is licensed. The Patents expire. " * 3
+    assert not distinctive("Patent", '"Patent" shall', set(), patent, [], False, "", text)
+
+
+def test_multi_word_term_widened_by_a_list_or_tied_to_a_section_is_a_term_of_art():
+    """A phrase that heads its own definition reads the same without it ('the board of
+    directors of the Company'); one that ends a list of kinds widens a new term ('patents,
+    copyrights, ... and all other intellectual property rights'), and one narrowed to a
+    numbered part of the document ('the default shipping term as set forth in Section 6.5')
+    means what that part says."""
+    ipr = (
+        "means with respect to a given piece of Technology, all current and future worldwide "
+        "patents and other patent rights, copyrights, trade secrets, and all other "
+        "intellectual property rights and the related documentation."
+    )
+    shipping = "means the default shipping term as set forth in Section 6.5."
+    board = "means the board of directors of the Company;"
+    args = ({"Company"},)
+    assert distinctive("Intellectual Property Rights", '"IPR" means', *args, ipr)
+    assert distinctive("Shipping Term", '"Shipping Term" means', *args, shipping)
+    assert not distinctive("Board of Directors", '"Board" means', *args, board)
+
+
+def test_document_noun_that_names_the_works_covered_is_a_term_of_art():
+    """'The "Document", below, refers to any such manual or work' (a documentation licence)
+    names the works it covers, not the licence itself; '"Agreement" means this strategic
+    alliance agreement' is the document naming itself."""
+    assert distinctive(
+        "Document", '"Document", below,', set(), ", below, refers to any such manual or work."
+    )
+    assert not distinctive(
+        "Agreement", '"Agreement" means', set(), "means this strategic alliance agreement"
+    )
+
+
+@pytest.mark.parametrize(
+    ("term", "body", "expected"),
+    [
+        ("PPV", "means the difference between the price for a Product Unit and its cost", True),
+        ("NPI", "means the process by which IAC and Sonos bring a Product to production", True),
+        ("PO", "means a written purchase order issued by Sonos for purchase of a Product", True),
+        ("GAAP", "means generally accepted accounting principles in the United States", False),
+        ("AVL", "means the Approved Vendor List, which is a list of suppliers", False),
+        ("SEC", "The Securities and Exchange Commission.", False),
+        ("HTS", "classifications that may be required for export", False),  # in passing
+    ],
+)
+def test_acronym_of_a_concept_is_a_term_of_art(term, body, expected):
+    """An acronym is a name (a party, a body, a statute) unless its definition opens with a
+    common noun and builds on the document's terms: then it abbreviates a concept of the
+    document (Sonos's NPI, PPV, PO)."""
+    assert distinctive(term, f'"{term}" means', {"IAC"}, body, ["Product"]) is expected
+
+
+def test_optional_plural_in_a_quoted_term_is_dropped():
+    """'"Component(s)" means ...' defines "Component", found in the singular and plural."""
+    section = SectionInfo("s1", "d", 1, "1.7", "", 2, None, '"Component(s)" means a part.')
+    terms = [e.term for e in definitions(section)]
+    assert terms == ["Component"]
+    assert term_pattern("Component").search("all Components required")
+
+
+def test_contents_on_one_line_run_on_into_their_exhibit_list():
+    """A table of contents flattened onto one line ends with the list of exhibits, letters
+    and titles without pages: masked to the end of its paragraph, as no sentence follows."""
+    text = (
+        "TABLE OF CONTENTS 1.0 DEFINITIONS 3 2.0 SCOPE 8 3.0 OWNERSHIP 8 4.0 OPERATIONS 9 "
+        "5.0 FORECASTS 12 Exhibit Description A Statements of Work B Program Managers "
+        "Page 2 of 38\n\nThis Manufacturing Agreement is made. It covers Statements of Work."
+    )
+    [(start, end)] = contents_spans(text)
+    assert text[start:end].endswith("Page 2 of 38")
+    assert "This Manufacturing" not in text[start:end]
+
+
 def test_contents_block_under_its_heading_cites_nothing():
     """A table of contents whose article lines carry no page number, with page furniture
     between its lines, is masked up to the running text after it."""
@@ -489,6 +587,75 @@ def test_longest_term_wins_and_terms_resolve_in_their_own_document_first():
 def test_definitions_in_passing(text, terms):
     found = {e.term for e in definitions(_section("d", "1", text))}
     assert found == terms
+
+
+@pytest.mark.parametrize(
+    ("text", "terms"),
+    [
+        # a documentation licence's forms (GFDL-1.3 section 1 and 11)
+        ('The "Invariant Sections" are certain Secondary Sections whose', {"Invariant Sections"}),
+        (
+            'To "Preserve the Title" of such a section when you modify the Document means that',
+            {"Preserve the Title"},
+        ),
+        ('An MMC is "eligible for relicensing" if it is licensed', {"eligible for relicensing"}),
+        # a quotation that defines nothing
+        ('The word "Title" is set in capitals when it appears', set()),
+    ],
+)
+def test_definitions_by_copula_verb_and_condition(text, terms):
+    found = {e.term for e in definitions(_section("d", "1", text))}
+    assert found == terms
+
+
+def test_unlettered_appendix_by_name_and_a_document_naming_itself_as_a_section():
+    """'in the form shown in the Addendum below' cites the Addendum; 'the section entitled
+    "GNU Free Documentation License"' in that licence names the licence, not a section."""
+    sections = [
+        _section("g", "Title", "GNU Free Documentation License Version 1.3", 0),
+        _section("g", "4", "Include a notice in the form shown in the Addendum below.", 1),
+        _section("g", "Addendum", 'Include it in the section entitled "GNU Free '
+                 'Documentation License".', 2),
+    ]  # fmt: skip
+    heading = "GNU Free Documentation License"
+    sections[0] = SectionInfo("g-Title", "g", 0, "Title", heading, 1, None, sections[0].text)
+    corpus = Corpus([DocInfo("g", "g.txt")], sections)
+    edges = {s.label: section_edges(s, corpus)[0] for s in sections}
+    refs = {k: [e for e in v if e.edge_type == "references"] for k, v in edges.items()}
+    cited = {k: [e.dst_section_id for e in v] for k, v in refs.items()}
+    assert cited["4"] == [sections[2].section_id]
+    assert cited["Addendum"] == []
+
+
+def test_bare_section_numbers_after_a_cue_and_the_agreement_by_its_bare_name():
+    """'delivered pursuant to 15.2, 15.3, 15.4' cites three sections without the keyword (a
+    quantity, 'under 2.5 million', cites nothing); 'Section 13.1 of the Agreement', with no
+    other document of that bare name in the tenant, cites the document that calls itself the
+    Agreement."""
+    labels = [m.labels for m in find_mentions("notice delivered pursuant to 15.2, 15.3, 15.4")]
+    assert labels == [("15.2", "15.3", "15.4")]
+    assert find_mentions("subject to 2.5 million dollars, under 3.1 percent") == []
+    sections = [
+        _section("s", "13.1", "Subcontractors.", 0),
+        _section("s", "7.3", "as specified in Section 13.1 of the Agreement.", 1),
+    ]
+    corpus = Corpus([DocInfo("s", "s.txt")], sections)
+    edges = section_edges(sections[1], corpus)[0]
+    refs = [e.dst_section_id for e in edges if e.edge_type == "references"]
+    assert refs == ["s-13.1"]
+    # an amendment filed with it: 'Section 13.1 of the Agreement is hereby replaced in its
+    # entirety' amends that section
+    amendment = _section("s", "Amendment", "Section 13.1 of the Agreement is hereby replaced in "
+                         "its entirety with the following.", 2)  # fmt: skip
+    edges = section_edges(amendment, Corpus([DocInfo("s", "s.txt")], [*sections, amendment]))[0]
+    assert [e.dst_section_id for e in edges if e.edge_type == "amends"] == ["s-13.1"]
+    # a document that is itself an amendment means the agreement it amends, not its own 3
+    own = [
+        _section("a", "Title", "FIRST AMENDMENT TO SUPPLY AGREEMENT", 0),
+        _section("a", "3", "Section 3 of the Agreement is hereby deleted.", 1),
+    ]
+    corpus = Corpus([DocInfo("a", "first-amendment.txt")], own)
+    assert [e for e in section_edges(own[1], corpus)[0] if e.edge_type == "references"] == []
 
 
 def test_headed_definitions_in_a_definitions_section():
@@ -594,3 +761,22 @@ def test_a_flattened_table_of_contents_cites_nothing():
     start, end = spans[0]
     assert start <= toc.index("Section 1.01") and toc.index("Section 3.02") < end <= len(toc)
     assert contents_spans(prose) == []
+
+
+def test_a_word_defined_in_lower_case_and_capitalised_is_the_capitalised_term_of_art():
+    """LGPL-2.1 defines 'A "library" means a collection of software functions' and then 'The
+    "Library", below, refers to any such software library or work which has been distributed
+    under these terms': the capitalised word, used as such, is the term of art."""
+    nlp = load_pipeline("en_core_web_sm")
+    sections = [
+        _section(
+            "l",
+            "0",
+            'A "library" means a collection of software functions and data. The "Library", '
+            "below, refers to any such software library or work which has been distributed "
+            "under these terms.",
+        ),
+        _section("l", "1", "You may copy the Library. Each copy of the Library keeps it.", 1),
+    ]
+    result = extract([DocInfo("l", "l.txt")], sections, lambda t: list(nlp.pipe(t)))
+    assert [t.term for t in result.terms] == ["Library"]

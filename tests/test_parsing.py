@@ -230,6 +230,17 @@ def test_line_offsets_index_the_file_as_open_reads_it(tmp_path: Path):
     assert located[1].text == "Some fine text."
 
 
+def test_a_line_span_runs_to_its_last_word_where_that_word_also_occurs_earlier(tmp_path):
+    """'... is intended to guarantee your freedom to': the span ends at the line's last "to",
+    not at the first one."""
+    path = tmp_path / "lic.txt"
+    path.write_text("Intro.\n\nthe License is intended to guarantee your freedom to\nshare.\n")
+    doc = parse_file(path, LIMIT)
+    on_disk = path.read_text(encoding="utf-8")
+    line = next(ln for ln in doc.lines if ln.text.startswith("the License"))
+    assert on_disk[line.start : line.end] == line.text
+
+
 def test_pdf_line_offsets_index_the_extracted_text():
     doc = parse_file(EXAMPLES / "hr-processes-handbook.pdf", LIMIT)
     located = [ln for ln in doc.lines if ln.text]

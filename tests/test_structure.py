@@ -171,15 +171,85 @@ def test_sonos_file_name_ingests_with_a_safe_doc_id():
     (path,) = CONTRACTS.glob("Sonos*.txt")
     doc = parse_file(path, 50_000_000)
     assert doc.doc_id == "Sonos Inc. - Manufacturing Agreement"
-    labels = [s.label for s in build_sections(doc.doc_id, doc.lines, doc.format)]
-    # "N.0" top-level headings, their N.M children
-    assert labels[labels.index("2.0") : labels.index("3.1") + 1] == [
-        "2.0",
-        "2.1",
-        "2.2",
-        "3.0",
-        "3.1",
+    sections = build_sections(doc.doc_id, doc.lines, doc.format)
+    labels = [s.label for s in sections]
+    # "N.0" top-level headings are cited as "Section N": labelled N, parents of N.M
+    assert labels[labels.index("2") : labels.index("3.1") + 1] == ["2", "2.1", "2.2", "3", "3.1"]
+    by_label = {s.label: s for s in sections}
+    assert by_label["2.1"].parent_id == by_label["2"].section_id
+    # "... the parties agree as follows: 1.0 DEFINITIONS." starts section 1 on that line
+    assert by_label["1"].heading == "DEFINITIONS"
+    assert by_label["Agreement"].text.endswith("the parties agree as follows:")
+    # a short numbered definition is text, not a heading with an empty body
+    assert by_label["1.4"].text == '"BOM" means the bill of materials for a given Product.'
+    # the items of a lettered exhibit, also where the text ran them into one line
+    assert labels[labels.index("Exhibit D") : labels.index("D.4")] == [
+        "Exhibit D", "D.1", "D.2", "D.3"
+    ]  # fmt: skip
+    assert by_label["Exhibit D"].heading == "NPI Process"
+    assert by_label["D.2"].text == "Future Product Confidentiality. [*]."
+    assert by_label["C.2"].parent_id == by_label["Exhibit C"].section_id
+    assert "E.1" in labels and "Table E.1" not in by_label["E.1"].heading
+    # the amendments filed after it: one section each, named by their date
+    amendments = [x for x in labels if x.startswith("Amendment")]
+    assert amendments == [
+        "Amendment of September 24, 2014",
+        "Amendment of November 1, 2015",
+        "Amendment of October 1, 2017",
     ]
+    # the clauses an amendment quotes stay in it: no second 6.5, no "4" from its clause 4
+    assert labels.count("6.5") == 1 and labels.count("4") == 1
+    assert "6.5 Shipping Term" in by_label["Amendment of September 24, 2014"].text
+
+
+def test_run_in_numbered_heading_and_exhibit_items_are_cut_onto_lines_of_their_own():
+    text = [
+        "AGREEMENT",
+        "",
+        "The parties agree as follows: 1. DEFINITIONS",
+        "",
+        "1.1 Term. This agreement runs for two years from the date of signing.",
+        "",
+        "2. PAYMENT",
+        "",
+        "2.1 Fees. Fees are due monthly under this agreement.",
+        "",
+        "Schedule B",
+        "",
+        "Service Levels B.1 Uptime. [*]. B.2 Support Hours. Support is given on weekdays as "
+        "set out under Section B.3 Credits and in B.3 Credits.",
+        "",
+        "Table B.3 Credits",
+    ]
+    sections = build_sections("doc", [Line(t) for t in text], "text")
+    labels = [s.label for s in sections]
+    assert labels == ["Title", "1", "1.1", "2", "2.1", "Schedule B", "B.1", "B.2"]
+    by_label = {s.label: s for s in sections}
+    assert by_label["Schedule B"].heading == "Service Levels"
+    assert by_label["B.2"].heading == "Support Hours"
+    assert by_label["B.2"].text.endswith("Table B.3 Credits")  # a table, not item B.3
+
+
+def test_an_amendment_is_a_section_only_after_the_signature_block():
+    """'AMENDMENT TO SUPPLY AGREEMENT' after the signatures is an amendment filed with the
+    agreement (its numbered clauses are its text); inside the agreement the same line is
+    no reason to stop reading its numbering."""
+    body = ["1. Scope", "", "This applies to all goods supplied.", ""]
+    late = ["IN WITNESS WHEREOF the parties have signed.", "", "AMENDMENT TO SUPPLY AGREEMENT",
+            "", "March 3, 2021", "", "2. Section 1 is hereby replaced.", ""]  # fmt: skip
+    labels = [s.label for s in build_sections("doc", [Line(t) for t in body + late], "text")]
+    assert labels == ["1", "Amendment of March 3, 2021"]
+    early = ["AMENDMENT TO SUPPLY AGREEMENT", "", "2. Fees", "", "Fees are due monthly.", ""]
+    labels = [s.label for s in build_sections("doc", [Line(t) for t in body + early], "text")]
+    assert labels[-1] == "2"
+
+
+def test_a_numbered_heading_with_a_sentence_number_is_not_cut():
+    """A number inside a sentence whose next line does not open its first subsection stays
+    text: '... as set out in: 3. SCHEDULES' is cut only if "3.1" follows."""
+    text = ["1. Scope", "", "This applies as follows: 3. SCHEDULES", "", "2. Fees", "", "Pay."]
+    labels = [s.label for s in build_sections("doc", [Line(t) for t in text], "text")]
+    assert labels == ["1", "2"]
 
 
 def test_page_furniture_of_plain_text_is_dropped():

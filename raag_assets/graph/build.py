@@ -203,11 +203,16 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
             if single and term not in doc_parties and names_a_party(body, doc_parties):
                 doc_parties.add(term)
                 changed = True
+    texts = {d: "\n\n".join(s.text for s in secs) for d, secs in corpus.by_doc.items()}
     out = []
     for (doc_id, key), defs in sites.items():
         # the term's home is its substantive definition, not an index entry pointing at it
         # ('"Confidential Information" has the meaning specified in Section 8.02')
-        e, body, evidence = next((d for d in defs if not is_pointer(d[1])), defs[0])
+        # Where a word is defined both in lower case and capitalised ('A "library" means a
+        # collection of functions ... The "Library" refers to any such library ... under
+        # these terms'), the capitalised one is the term of art: single words match by case
+        substantive = [d for d in defs if not is_pointer(d[1])] or defs[:1]
+        e, body, evidence = min(substantive, key=lambda d: (d[0].term or "").islower())
         in_passing = e.matched_text.startswith("(")
         term = e.term or ""
         doc_terms = [d[0][0].term or "" for (d_id, _), d in sites.items() if d_id == doc_id]
@@ -221,7 +226,9 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         if (
             standard_term(term, e.matched_text)
             if doc_id in standards
-            else distinctive(term, evidence, doc_parties, body, doc_terms, in_passing, before)
+            else distinctive(
+                term, evidence, doc_parties, body, doc_terms, in_passing, before, texts[doc_id]
+            )
         ):
             out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))
     return out

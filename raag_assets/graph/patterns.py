@@ -15,6 +15,7 @@ from raag_assets.graph.references import (
     is_contents,
     iter_sentences,
 )
+from raag_assets.sectioning import FRONT_LABEL
 
 # Relations by cue family (GRAPH_GOLD.md). A cue stands before the citation in its clause,
 # with only other citations and joining words between ("Subject to the provisions of
@@ -106,7 +107,9 @@ _SPECIFIC = re.compile(
     r"(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:Sections?|Articles?|Clauses?|§))"
 )
 _AMENDED_AFTER = re.compile(
-    r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied)\b", re.IGNORECASE
+    r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied|replaced|"
+    r"restated|deleted)\b",
+    re.IGNORECASE,
 )
 _AMENDS = re.compile(
     r"\b(?:amends|supplements|modifies|varies)\s+(?:and\s+\w+\s+)?$", re.IGNORECASE
@@ -118,7 +121,13 @@ _DEFINITION = re.compile(
     r"(?P<verb>(?:also\s+)?means|shall\s+mean|refers\s+to|shall\s+refer\s+to|"
     r"(?:is|shall\s+be)\s+defined\s+as|(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?|includes?|"
     r"which\s+means|"
-    r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those))\b"
+    r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those|certain))\b"
+)
+# A verb or predicate defined with its object between: 'To "Preserve the Title" of such a
+# section when you modify the Document means'; 'An MMC is "eligible for relicensing" if'.
+_DEFINITION_VERBAL = re.compile(
+    r"\bTo\s+[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"](?:\s+[\w'’-]+){0,12}?,?\s+means\b"
+    r"|\b(?:is|are)\s+[“\"](?P<pred>[^“”\"\n]{1,60}?)[”\"]\s+(?:if|when|where)\b"
 )
 # '... is called a "modified version"', 'Each licensee is addressed as "you"'
 _DEFINITION_CALLED = re.compile(
@@ -388,6 +397,10 @@ def resolve(
 
     if m.doc_name:
         doc_id, doc_conf = corpus.find_doc(m.doc_name)
+        if doc_id is None and m.kind == "labels" and _names_itself(m.doc_name, section, corpus):
+            # "Section 13.1 of the Agreement" with no other document of that bare name: the
+            # document that calls itself "the Agreement" (an amendment filed with it included)
+            doc_id, doc_conf = section.doc_id, 0.9
         if doc_id is None:
             park(
                 f"no document named {m.doc_name!r} in this tenant yet", ", ".join(m.labels) or None
@@ -401,6 +414,10 @@ def resolve(
         found, conf = corpus.find_heading(doc_id if m.doc_name else None, m.title or "")
         if found is None:
             park(f"no section headed like {m.title!r}; left for semantic matching")
+            return [], parked
+        if found.doc_id == section.doc_id and found.label == FRONT_LABEL:
+            # 'the section entitled "GNU Free Documentation License"' in a licence of that
+            # name: the heading of its title block is the document's own name, not a section
             return [], parked
         return [
             ((found.doc_id, found.section_id), conf * doc_conf, f"{found.doc_id} § {found.label}")
@@ -440,6 +457,8 @@ def definitions(section: SectionInfo) -> list[Edge]:
             found.append((m.start(), m.group("alias"), m.group(0)))
     for m in _DEFINITION_CALLED.finditer(section.text):
         found.append((m.start(), m.group("term"), m.group(0)))
+    for m in _DEFINITION_VERBAL.finditer(section.text):
+        found.append((m.start(), m.group("term") or m.group("pred"), m.group(0)))
     for m in _DEFINITION_LIST.finditer(section.text):
         for q in _QUOTED.finditer(m.group("terms")):
             found.append((m.start() + q.start(), q.group("term"), m.group(0)))
@@ -473,6 +492,9 @@ def definitions(section: SectionInfo) -> list[Edge]:
                 found.append((m.start("term"), part, m.group(0).strip()))
     edges = []
     for position, term, evidence in found:
+        # '"Component(s)"': the drafter's optional plural; the term is "Component", whose
+        # pattern finds both numbers
+        term = re.sub(r"(?<=\w)\((?:s|es)\)\s*$", "", term.strip())
         term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
         if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]", term):
             continue  # a term is words, not "{", "#" or "%"
@@ -669,3 +691,14 @@ def step_mentions(section: SectionInfo, corpus: Corpus) -> list[Edge]:
             )
         )
     return edges
+
+
+def _names_itself(name: str, section: SectionInfo, corpus: Corpus) -> bool:
+    """A bare "the Agreement" is the citing document itself, unless that document is an
+    amendment: then "the Agreement" is the one it amends, held elsewhere or not at all."""
+    if not re.fullmatch(_DOC_SELF, name):
+        return False
+    doc = corpus.docs.get(section.doc_id)
+    first = corpus.by_doc.get(section.doc_id, [section])[0]
+    title = " ".join(x for x in (doc.title if doc else "", first.heading, section.doc_id) if x)
+    return not re.search(r"\bamend(?:ment|ing)\b", title, re.IGNORECASE)

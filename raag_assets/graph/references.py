@@ -91,6 +91,17 @@ _NUMBERED_DOC = re.compile(
 )
 # "the preamble hereof", "the recitals": the unnumbered block before the first section.
 _FRONT_REF = re.compile(r"\bthe\s+(?P<part>preamble|recitals)\b", re.IGNORECASE)
+# A decimal section number cited without its keyword after a citing cue ("If a termination
+# notice is delivered pursuant to 15.2, 15.3, 15.4"); not a quantity ("under 2.5 million").
+_DOTTED = r"\d{1,3}(?:\.\d{1,3}){1,3}"
+_BARE_REF = re.compile(
+    r"\b(?:pursuant\s+to|in\s+accordance\s+with|subject\s+to|(?:set\s+forth|specified|"
+    rf"described|provided)\s+in)\s+(?P<labels>{_DOTTED}(?:{_JOIN}{_DOTTED})*)"
+    r"(?![\w%$]|\.\d|\s*(?:%|percent|million|billion|thousand|times|per\b|[A-Za-z]+s?\s+of\b)"
+    r"|\s+of\s+the\b)"
+)
+# "in the form shown in the Addendum below": a document's one unlettered appendix, by name.
+_UNLETTERED_REF = re.compile(r"\bthe\s+(?P<part>Addendum|Appendix|Annex)\b(?!\s*[A-Z0-9])")
 _VERSION_BEFORE = re.compile(r"\b[Vv]ersion\s+(?P<v>\d+(?:\.\d+)*)\s+$")
 _NAMED_SECTION = re.compile(
     r"\bthe\s+(?:section|clause|part)\s+(?:on|about|entitled|titled|headed|called)\s+"
@@ -265,7 +276,13 @@ def find_mentions(text: str) -> list[Mention]:
             )
         )
         taken.append((m.start(), m.end()))
-    for m in _FRONT_REF.finditer(fixed):
+    for m in _BARE_REF.finditer(fixed):
+        start = m.start("labels")
+        if not _overlaps(start, m.end(), taken):
+            labels = expand_labels(m.group("labels"))
+            mentions.append(Mention(start, m.end(), fixed[start : m.end()], "labels", labels))
+            taken.append((start, m.end()))
+    for m in [*_FRONT_REF.finditer(fixed), *_UNLETTERED_REF.finditer(fixed)]:
         if not _overlaps(m.start(), m.end(), taken):
             label = m.group("part").capitalize()
             mentions.append(Mention(m.start(), m.end(), m.group(0), "labels", (label,)))
@@ -394,9 +411,8 @@ class Corpus:
             if wanted in aliases:
                 score = 1.0
             else:
-                best = max(
-                    (fuzz.token_set_ratio(wanted, a) if _covers(a, wanted) else 0) for a in aliases
-                )
+                ratios = [fuzz.token_set_ratio(wanted, a) for a in aliases if _covers(a, wanted)]
+                best = max(ratios, default=0)  # a document with no usable name matches nothing
                 # a one-word name ("HR", "GPL") is too vague to match anything but an alias
                 score = best / 100 * 0.95 if best >= 90 and " " in wanted else 0.0
             if score and revision:
@@ -458,6 +474,8 @@ def _label_variants(key: str) -> list[str]:
     m = re.fullmatch(r"(article|section|part|chapter)\s+(.+)", key)
     word, rest = (m.group(1), m.group(2)) if m else ("", key)
     numbers = [rest]
+    if re.fullmatch(r"\d{1,3}\.0", rest):
+        numbers.append(rest[:-2])  # "Section 2.0" is the heading labelled "2"
     if rest.isdigit():
         numbers.append(int_to_roman(int(rest)).casefold())
     elif (n := roman_to_int(rest)) is not None:
@@ -518,12 +536,21 @@ _CONTENTS_LINE = re.compile(
 _FURNITURE_CHARS = 60
 
 
+def _rest_of_contents(text: str, end: int) -> int:
+    """The contents go on to the end of their paragraph when no sentence follows in it: the
+    exhibit list after the numbered entries ("Exhibit Description A Statements of Work B
+    Program Managers ... Page 2 of 38")."""
+    stop = text.find("\n\n", end)
+    stop = len(text) if stop == -1 else stop
+    return stop if not re.search(r"[.!?](?:\s|$)", text[end:stop]) else end
+
+
 def contents_spans(text: str) -> list[tuple[int, int]]:
     """Where a section's text holds a table of contents: four or more entries in a row, each
     a number, a title and a page; or a block under a contents heading whose lines are
     entries (an entry's page number may be missing, as for article headings)."""
     spans = [
-        (m.start(), m.end())
+        (m.start(), _rest_of_contents(text, m.end()))
         for m in _CONTENTS.finditer(text)
         if sum(1 for _ in _ENTRY.finditer(m.group())) >= 3  # article lines may lack a page
     ]

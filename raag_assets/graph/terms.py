@@ -183,7 +183,12 @@ def tautological(term: str, body: str) -> bool:
         sentence = " ".join(sentence.split()[:20])
     for m in re.finditer(rf"(?<![\w-]){phrase}(?!\w)", sentence):
         if len(words) > 1:
-            return True
+            # the phrase heads the definition ('means the board of directors of X'); at the end
+            # of a list of alternatives ('means any adaptation, modification, enhancement or
+            # derivative work') the term is widened, a term of art
+            if len(sentence[: m.start()].split()) <= 5:
+                return True
+            continue
         lead = sentence[: m.start()].split()[-4:]
         if "the" not in [w.lower() for w in lead]:
             return True
@@ -253,19 +258,25 @@ def distinctive(
     doc_terms: Iterable[str] = (),
     in_passing: bool = False,
     before: str = "",
+    doc_text: str = "",
 ) -> bool:
     """Is `term` a term of art whose uses should bring its definition to a reader?
 
     `evidence`: the definition as written; `body`: the text that defines it; `parties`: the
     parties' short names in this document; `doc_terms`: the other terms the document defines;
     `in_passing`: defined in a parenthesis after what it names ('the right to buy ... (the
-    "Option")'), a label for one particular thing; `before`: the text before that parenthesis.
+    "Option")'), a label for one particular thing; `before`: the text before that parenthesis;
+    `doc_text`: the document's text, to see how consistently it capitalises a word.
     """
     words = _words(term)
     if not words or not any(c.isalpha() for c in term):
         return False
     folded = [w.casefold() for w in words]
-    if len(words) == 1 and folded[0] in _PRONOUNS or is_self_reference(term):
+    if len(words) == 1 and folded[0] in _PRONOUNS:
+        return False
+    if is_self_reference(term) and not (len(words) == 1 and _CLASS_BODY.match(body)):
+        # '"Document" refers to any such manual or work' names the works a licence covers,
+        # not the licence naming itself
         return False
     if term in parties or " ".join(words) in parties or folded in (["party"], ["parties"]):
         return False  # the parties, by their short names or as "Party"
@@ -273,12 +284,12 @@ def distinctive(
         return False
     if len(words) > 1 and re.fullmatch(_COMPANY_SUFFIX, words[-1], re.IGNORECASE):
         return False  # "Acme Inc": a company's name
-    if tautological(term, body) and not (
-        len(words) > 1 and _terms_mentioned(_first_sentence(body), doc_terms, term, parties) >= 2
-    ):
+    if tautological(term, body) and not _recast(words, body, doc_terms, parties, doc_text):
         # '"Board of Directors" means the board of directors of X' reads the same without
         # it; '"Intellectual Property Rights" means all intellectual property rights in (i)
-        # Patents, (ii) Trademarks ...' is recast in the document's own terms, a term of art
+        # Patents, (ii) Trademarks ...' is recast in the document's own terms, a term of art;
+        # so is a word narrowed to this document's own things ('"Product" means each product
+        # identified in a Statement of Work ... under this Agreement')
         return False
     if names_instrument(term, body, before if in_passing else ""):
         return False
@@ -309,7 +320,14 @@ def distinctive(
     if word.islower():
         return False  # a lower-case single word defined: an ordinary word given a meaning
     if word.isupper() and len(word) <= 6:
-        return False  # an acronym: a name (party, body, statute), not a coined noun
+        # an acronym is a name (party, body, statute) unless its definition opens with a
+        # common noun and builds on the document's own terms: '"PPV" means the difference
+        # between the price for a Product Unit ...' abbreviates a concept of this document
+        # ('"SEC" means the Securities and Exchange Commission' stays a name, '"GAAP" means
+        # generally accepted accounting principles' a concept from outside)
+        return bool(_CONCEPT_BODY.match(body)) and _mentions_terms(
+            _first_sentence(body), doc_terms, term
+        )
     if in_passing:
         return True
     if _enumerates(body):
@@ -430,6 +448,62 @@ def _plural(word: str) -> str:
     if word.endswith("s"):
         return re.escape(word) + r"(?:es)?"
     return re.escape(word) + r"(?:s|es)?"
+
+
+# A definition whose meaning is a class of things ('refers to any such manual or work'), after
+# an aside such as ", below,".
+_CLASS_BODY = re.compile(
+    r"^[\s,]*(?:(?:below|above|herein|hereinafter)\s*,\s*)?(?:shall\s+)?(?:means?|refers?\s+to)\s+"
+    r"(?:any|each|every|all)\b"
+)
+# A definition that opens with a common noun ('means the difference between', 'means a written
+# purchase order'), not a capitalised name.
+_CONCEPT_BODY = re.compile(
+    r"^\s*(?:shall\s+)?(?:means?|refers?\s+to)\s+(?:(?:the|an?|any|each|all)\s+)?"
+    r"(?!(?:the|an?|any|each|all)\s)[a-z]"
+)
+# The definition ties the word to this document: "this Agreement", "hereto", "hereunder".
+_THIS_DOCUMENT = re.compile(
+    rf"\bth(?:is|ese)\s+(?:{'|'.join(sorted(_SELF_NOUNS))})\b|\bhere(?:to|under|in|of|by|with)\b",
+    re.IGNORECASE,
+)
+
+
+# A definition narrowed to a numbered part of this document: '"Shipping Term" means the
+# default shipping term as set forth in Section 6.5'.
+_OWN_PART = re.compile(
+    r"\b(?:set\s+(?:forth|out)|specified|described|provided|stated)\s+(?:in|under)\s+"
+    r"(?:Section|Article|Clause|Paragraph|Exhibit|Schedule|Annex|Appendix)\s+[\w.]+"
+)
+
+
+def _recast(
+    words: list[str], body: str, doc_terms: Iterable[str], parties: set[str], doc_text: str
+) -> bool:
+    term = " ".join(words)
+    if len(words) > 1:
+        sentence = _first_sentence(body)
+        return bool(_OWN_PART.search(sentence)) or (
+            _terms_mentioned(sentence, doc_terms, term, parties) >= 2
+        )
+    return _bound_to_document(words[0], body, doc_text)
+
+
+def _bound_to_document(word: str, body: str, doc_text: str) -> bool:
+    """A capitalised word whose definition repeats it in lower case is still a term of art
+    when the definition narrows it to this document's own things ('"Product" means each
+    product identified in ... a Statement of Work ... under this Agreement', '"Program"
+    refers to any such program', "such" pointing back at a stated condition) and the
+    document writes it capitalised in most of its uses, so a reader can tell the term from
+    the ordinary word."""
+    sentence = _first_sentence(body)
+    such = re.search(rf"\bsuch\s+{_plural(word.lower())}\b", sentence)
+    if not (such or _THIS_DOCUMENT.search(sentence)):
+        return False
+    # capitalised mid-sentence (not after a full stop) against lower case
+    capital = len(re.findall(rf"(?<![.!?:]\s)(?<![\w-]){_plural(word)}(?![\w-])", doc_text))
+    lower = len(re.findall(rf"(?<![\w-]){_plural(word.lower())}(?![\w-])", doc_text))
+    return capital > lower
 
 
 def _vocabulary(
