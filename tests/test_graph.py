@@ -360,6 +360,27 @@ def test_term_patterns(term, text, hit):
             False,
         ),
         ("Products", '"Products" means', "means the products listed in Exhibit A", True),
+        # a relation of control between persons, after a qualifier: an ordinary noun
+        (
+            "Affiliate",
+            '"Affiliate" means',
+            "means, with respect to any person or entity (including either Party), any other "
+            "person or entity that directly or indirectly controls that person or entity",
+            False,
+        ),
+        # a list of kinds of authority, numbered
+        (
+            "Authorities",
+            '"Authorities" means',
+            "means any (i) multinational, federal, provincial, state, regional, municipal, local "
+            "or other government, governmental or public department, court, tribunal",
+            False,
+        ),
+        # the document pointing at itself adds nothing to the ordinary word
+        ("Transactions", '"Transactions" means', "means the transactions contemplated hereby.",
+         False),
+        ("Transactions", '"Transactions" means', "means the sale of the Assets to Buyer.",
+         True),
         (
             "Territory",
             '"Territory" means',
@@ -385,6 +406,36 @@ def test_instrument_defined_in_passing_by_the_form_it_is_to_take():
     args = ({"NTL"}, "", ["Program"], True)
     assert not distinctive("Enterprise License", '(the "Enterprise License")', *args, form)
     assert distinctive("Patent License", '(the "Patent License")', *args, own)
+
+
+def test_a_label_for_the_ordinary_words_just_written_is_no_term_of_art():
+    """'the common stock of the Company ("Common Stock")' labels the words it follows, as
+    '"Board of Directors" means the board of directors of X'; a coined label is a term."""
+    args = ({"Company"}, "", ["Common Stock"], True)
+    stock = "equal to the number of outstanding shares of common stock of the Company "
+    assert not distinctive("Common Stock", '("Common Stock")', *args, stock)
+    plan = "the development plan for the second phase of the Site "
+    phase = '(the "Phase II Development Plan")'
+    assert distinctive("Phase II Development Plan", phase, *args, plan)
+
+
+def test_filing_redaction_legends_use_no_terms():
+    """An EDGAR legend interrupting a section ('***Confidential Information has been omitted
+    ...') is page furniture: no use of the defined "Confidential Information"."""
+    sections = [
+        _section("a", "1", '"Confidential Information" means secret data.'),
+        _section(
+            "a",
+            "2",
+            "Acme will pay [***] per unit. ***Confidential Information has been omitted and has "
+            "been filed separately with the Securities and Exchange Commission. Payment is due.",
+            1,
+        ),
+        _section("a", "3", "Each Party keeps the Confidential Information of the other.", 2),
+    ]
+    terms = [Term("confidential information", "Confidential Information", "a", "a-1")]
+    uses = {e.src_section_id for e in term_uses(sections, terms, {}, set())}
+    assert uses == {"a-3"}
 
 
 def test_ordinary_phrase_recast_in_the_documents_terms_is_a_term_of_art():

@@ -238,8 +238,12 @@ def names_instrument(term: str, body: str, before: str = "") -> bool:
 _PARTY_ROLE = re.compile(r"^\s*(?:shall\s+)?means?\s+(?:each|either|any|the|a)\s+Party\b")
 # A single word for a class of persons ('Investor. Any person who purchases Notes', 'Holder.
 # The registered owner of any Note'): who someone is, not a coined thing.
+# A qualifier may stand between "means" and the head ('"Affiliate" means, with respect to any
+# person, any other person that controls ...'): the head is what follows it.
 _PERSON_HEAD = re.compile(
-    r"^\s*(?:(?:shall\s+)?means?\s+)?(?i:the|a|an|any|each|every|all)?\s*(?:[a-z-]+\s+){0,2}?"
+    r"^\s*(?:(?:shall\s+)?means?\s*,?\s+)?"
+    r"(?:(?:with\s+respect\s+to|in\s+relation\s+to|as\s+to)\s[^,;:]{1,80},\s+)?"
+    r"(?i:the|a|an|any|each|every|all)?\s*(?:[a-z-]+\s+){0,2}?"
     r"(?:persons?|individuals?|owners?|holders?|purchasers?|entity|entities)\b"
 )
 
@@ -272,6 +276,12 @@ def distinctive(
         return False
     if len(words) > 1 and re.fullmatch(_COMPANY_SUFFIX, words[-1], re.IGNORECASE):
         return False  # "Acme Inc": a company's name
+    if in_passing and len(words) > 1 and _labels_own_words(words, before):
+        # 'the common stock of the Company ("Common Stock")': a label for the ordinary words
+        # just written, as '"Board of Directors" means the board of directors of X'
+        return False
+    if _SELF_CONTEMPLATED.match(body):
+        return False  # '"Transactions" means the transactions contemplated by this Agreement'
     if tautological(term, body) and not (
         len(words) > 1 and _terms_mentioned(_first_sentence(body), doc_terms, term, parties) >= 2
     ):
@@ -316,12 +326,32 @@ def distinctive(
     return not (_names_entity(body) or _OUTSIDE_POINTER.match(body) or _PERSON_HEAD.match(body))
 
 
+# A definition that only points back at the document ("the transactions contemplated by this
+# Agreement", "the matters contemplated hereby"): the ordinary words, read the same without it.
+_SELF_CONTEMPLATED = re.compile(
+    r"^\s*(?:(?:shall\s+)?means?\s+)?(?:the|all|any)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+\s+"
+    r"(?:contemplated|described|referred\s+to)\s+(?:by|in|under)?\s*"
+    r"(?:this\s+(?:Agreement|Contract|License|Licence|Deed)|hereby|herein|hereunder)\s*[.;]"
+)
+
+
+def _labels_own_words(words: list[str], before: str) -> bool:
+    """The words of a term defined in passing stand, in lower case, just before its
+    parenthesis ('the common stock of the Company ("Common Stock")')."""
+    phrase = r"\s+".join([*(re.escape(w.lower()) for w in words[:-1]), _plural(words[-1].lower())])
+    tail = " ".join(before.split()[-12:])
+    return bool(re.search(rf"(?<![\w-]){phrase}(?![\w-])", tail))
+
+
 def _enumerates(body: str) -> bool:
     """A definition that is a list of kinds ('means Software, technical documentation,
     specifications, schematics, designs, ...'): the ordinary word for a category, widened
     by a list, reads the same without it. Five or more items before the first stop."""
     m = re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all)?\s*(?:and\s+all\s+)?", body)
-    head = re.split(r"[.;:(]", body[m.end() if m else 0 :], maxsplit=1)[0]
+    # item markers ("any (i) multinational, federal, ... government") number the list, they
+    # do not end it
+    rest = re.sub(r"\((?:[ivx]{1,4}|[a-z]|\d{1,2})\)\s*", "", body[m.end() if m else 0 :])
+    head = re.split(r"[.;:(]", rest, maxsplit=1)[0]
     items = [i.strip() for i in head.split(",")]
     # kinds of thing are common nouns; a list of names ("the United States, Canada, ...")
     # delimits a particular thing (a Territory) and is a definition that matters
@@ -472,6 +502,22 @@ def _mixed_case(found: str, term: str) -> bool:
     return any(x[:1].isupper() != y[:1].isupper() for x, y in zip(a, b, strict=True))
 
 
+# The legend an EDGAR filing prints where text was redacted ("***Confidential Information has
+# been omitted and has been filed separately with the Securities and Exchange Commission",
+# "Confidential treatment has been requested for ..."): page furniture of the filing, not text
+# of the section it interrupts, so it uses no term.
+_FILING_LEGEND = re.compile(
+    r"[^.\n]{0,80}\b(?:omitted|redacted)\b[^.\n]{0,80}?\bfiled\s+separately\s+with\s+the\s+"
+    r"(?:Securities\s+and\s+Exchange\s+)?Commission\b[^.\n]{0,80}\.?"
+    r"|\bconfidential\s+treatment\s+(?:has\s+been\s+|was\s+|is\s+)?requested\b[^.\n]{0,120}\.?",
+    re.IGNORECASE,
+)
+
+
+def filing_legends(text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _FILING_LEGEND.finditer(text)]
+
+
 def term_uses(
     sections: Sequence[SectionInfo],
     terms: Sequence[Term],
@@ -502,7 +548,7 @@ def term_uses(
         # its heading
         text = s.text if s.text.strip() else s.heading
         offset = len(text) - len(s.text)
-        contents = contents_spans(text)
+        contents = [*contents_spans(text), *filing_legends(text)]
         found: list[tuple[int, int, str, Term]] = []
         for key, definition in sorted(vocab[s.doc_id].items()):
             if definition.term not in patterns:
