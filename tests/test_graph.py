@@ -137,6 +137,25 @@ def test_a_document_that_fails_extraction_is_reported_and_the_rest_is_built():
     assert ("depends_on", "good-2", "good-1") in kinds
 
 
+def test_a_citation_that_describes_a_condition_s_subject_is_no_dependency():
+    """Layer 2 (if-clauses): 'if a dispute arises about the matters described in Section 1'
+    and 'sums payable pursuant to Section 1' name what the condition is about; a citation the
+    condition turns on ('if the licence is revoked as a result of Section 1') is one."""
+    nlp = load_pipeline("en_core_web_sm")
+    sections = [
+        _section("c", "1", "Fees. Acme pays the fees."),
+        _section("c", "2", "If any dispute arises relating to the matters described in "
+                 "Section 1, the Parties shall meet within ten days.", 1),
+        _section("c", "3", "If an audit reveals an underpayment of any sums payable pursuant "
+                 "to Section 1, Acme will remit the difference.", 2),
+        _section("c", "4", "If the licence is revoked as a result of Section 1, Acme stops "
+                 "selling.", 3),
+    ]  # fmt: skip
+    result = extract([DocInfo("c", "c.txt")], sections, lambda t: list(nlp.pipe(t)))
+    depends = {e.src_section_id for e in result.edges if e.edge_type == "depends_on"}
+    assert depends == {"c-4"}
+
+
 def test_a_pointer_to_a_part_left_out_of_the_filing_stays_a_definition():
     """'has the meaning set forth in Section 2' points at the definition (a citation); 'in
     Schedule A', a schedule the filing does not contain, is the only definition there is."""
@@ -585,6 +604,26 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
          set()),  # describes which licences, conditions nothing
         ("as described in Section 3 above, Acme may buy", set()),  # a pointer, not a condition
         ("Notwithstanding the provisions of the Supply Agreement, Acme may sell.", set()),
+        # the condition is a procedure the citation holds; a list joined past "the foregoing"
+        ("Any dispute shall be subject to the escalation procedure specified in Section 3.",
+         {("depends_on", "3")}),
+        ("Subject to the foregoing and to Section 3, Acme will decide the content.",
+         {("depends_on", "3")}),
+        # "pursuant to" and "obligations under" say where a thing comes from
+        ("Company will remit any sums payable pursuant to Section 5 within ten days.", set()),
+        ("Acme shall indemnify Bolt against any breach of its obligations under Section 4.",
+         set()),
+        ("unless this Agreement is terminated for cause pursuant to Section 4, fees are due",
+         {("depends_on", "4")}),  # framed by a condition, a passive verb: a condition
+        # a saving leaves the citation as it is
+        ("If Acme declines the defence, Bolt controls it (without limitation of Acme's "
+         "obligations under Section 4).", set()),
+        # an explicit condition inside a definition conditions the meaning
+        ('"Books Page" means a page of books (but subject to Section 3 with respect to '
+         "audio books).", {("depends_on", "3")}),
+        # bracketed headings inside a list of citations
+        ("except as provided in Section 3 [Duties] and 4 [Term], either Party may terminate",
+         {("depends_on", "3"), ("depends_on", "4")}),
     ],
 )  # fmt: skip
 def test_relations_by_cue_family(text, expected):

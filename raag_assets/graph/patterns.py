@@ -24,7 +24,7 @@ _MASK = "\x00"
 _TAIL = (
     r"(?:\s|,|\x00|\b(?:and|or|for|the|other|provisions?|terms?|conditions?|sections?|articles?|"
     r"clauses?|subsections?|paragraphs?|of|in|this|such|hereof|herein|hereunder|any|all|"
-    r"applicable|relevant|set\s+forth|contained)\b|\([^()]{0,60}\))*$"
+    r"applicable|relevant|set\s+forth|contained|foregoing|preceding|to)\b|\([^()]{0,60}\))*$"
 )
 _DOC_SELF = r"(?:Agreement|License|Licence|Contract|Policy|Amendment|Addendum|document|Deed|Terms)"
 _OVERRIDE_CUE = re.compile(
@@ -35,9 +35,18 @@ _OVERRIDE_CUE = re.compile(
     r"(?:\s+anything(?:\s+to\s+the\s+contrary)?(?:\s+(?:contained|set\s+forth))?\s+in)?" + _TAIL,
     re.IGNORECASE,
 )
+# "pursuant to X" names the source of a thing ("sums payable pursuant to Section 5.4", "the
+# payments due pursuant to Section 5.2.1"): a condition only inside a condition or exception
+# (_DEPENDS_WEAK). "subject to the escalation procedure specified in Section 2.8": the
+# condition is the procedure the citation holds.
+_HELD_IN = (
+    r"(?:the|any|such)\s+(?:[\w-]+\s+){1,4}?(?:set\s+(?:forth|out)|specified|described|provided|"
+    r"contained|stated|established)\s+(?:for\s+)?(?:in|under|by)"
+)
 _DEPENDS_CUE = re.compile(
-    r"\b(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
-    r"in\s+accord(?:ance)?\s+with|pursuant\s+to|according\s+to|under\s+the\s+terms\s+of|"
+    rf"\b(?:(?:subject\s+to|in\s+accord(?:ance)?\s+with|in\s+compliance\s+with)\s+{_HELD_IN}|"
+    r"subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
+    r"in\s+accord(?:ance)?\s+with|according\s+to|under\s+the\s+terms\s+of|"
     r"in\s+compliance\s+with|in\s+the\s+manner\s+(?:set\s+(?:forth|out)|provided|described|specified)\s+in|"
     r"(?:so|as)\s+long\s+as|only\s+(?:if|when)\b[^;.\x00]{0,60}?\b(?:under|in\s+accordance\s+with|"
     r"pursuant\s+to)|if\s+permitted\s+(?:under|by)|upon\s+(?:termination|expiration)\s+"
@@ -46,9 +55,14 @@ _DEPENDS_CUE = re.compile(
 )
 # "as provided in X" conditions only inside a condition or exception ("unless terminated as
 # provided in Article X"); on its own it points at X ("as described in Section 3.1 above").
+# So do "pursuant to X" and a party's "rights / obligations under X": on their own they say
+# where a thing comes from ("its obligations under Section 4.4", "the rights granted under
+# Section 2.1"), not that the clause is conditioned on X.
 _DEPENDS_WEAK = re.compile(
     r"\b(?:as\s+(?:otherwise\s+|expressly\s+|specifically\s+)?(?:provided|set\s+(?:forth|out)|"
-    r"specified|required|permitted|described|contemplated)\s+(?:for\s+)?(?:in|under|by))" + _TAIL,
+    r"specified|required|permitted|described|contemplated)\s+(?:for\s+)?(?:in|under|by)|"
+    r"pursuant\s+to|(?:rights?|obligations?|duties|benefits?|entitlements?)\s+(?:(?:afforded|"
+    r"granted|given|provided|owed)\s+(?:to\s+\S+\s+)?)?under)" + _TAIL,
     re.IGNORECASE,
 )
 # "pursuant to" / "in accordance with" after a participle describes a thing ("the licenses
@@ -56,7 +70,8 @@ _DEPENDS_WEAK = re.compile(
 _DESCRIBED = re.compile(
     r"(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)"
     r"\b(?:granted|issued|made|given|paid|delivered|executed|entered\s+into|provided|appointed|"
-    r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded|\w+ed)"
+    r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded|due|"
+    r"\w+ed|\w{3,}able)"
     r"(?:\s+(?:to|by)\s+\S+(?:\s+\S+)?)?\s+(?:pursuant\s+to|in\s+accord(?:ance)?\s+with|according\s+to)\b",
     re.IGNORECASE,
 )
@@ -68,9 +83,13 @@ _CONDITION_MARK = re.compile(
 # "under X" conditions a permission or duty the clause grants or imposes: "You may convey a
 # covered work under sections 3 and 4".
 _UNDER_MODAL = re.compile(
-    r"\b(?:(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?|(?:rights?|obligations?|"
-    r"duties|benefits?|entitlements?)\s+(?:(?:afforded|granted|given|provided|owed)\s+"
-    r"(?:to\s+\S+\s+)?)?)under" + _TAIL,
+    r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?under" + _TAIL,
+    re.IGNORECASE,
+)
+# An explicit condition stays one inside a definition ('"Sub-Section" means ... (but subject
+# to Section 9.2 with respect to Related Products)'): the meaning itself is conditioned.
+_EXPLICIT_CONDITION = re.compile(
+    r"^(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|conditioned\s+(?:up)?on)\b",
     re.IGNORECASE,
 )
 # The citation displaced by what follows it: "Section 6.1 shall be deemed to be amended",
@@ -293,12 +312,15 @@ def section_edges(
                 override = displaced
                 edges.append(Edge("overrides", confidence=0.8 * confidence, **base))
             depends = _DEPENDS_CUE.search(before) or _UNDER_MODAL.search(before)
+            weak = None
             if depends is None and (weak := _DEPENDS_WEAK.search(before)):
-                depends = weak if _CONDITION_MARK.search(before[: weak.start()]) else None
+                depends = weak if _framed(before, weak.start()) else None
             described = depends and _DESCRIBED.search(before[max(0, depends.start() - 40) :])
-            if described and not _CONDITION_MARK.search(before[: depends.start()]):
+            # a weak cue after a participle ("sums payable pursuant to Section 5.4") describes a
+            # thing even inside a condition ("if an audit reveals underpayment of sums ...")
+            if described and (weak or not _CONDITION_MARK.search(before[: depends.start()])):
                 depends = None
-            if defines_here:
+            if defines_here and not (depends and _EXPLICIT_CONDITION.match(depends.group())):
                 depends = None  # a definition's "except ..." scopes a meaning, not a duty
             if override:
                 depends = None
@@ -322,6 +344,26 @@ def section_edges(
     edges.extend(scope_edges(section))
     edges.extend(step_mentions(section, corpus))
     return edges, parked, mentions
+
+
+def _framed(before: str, at: int) -> bool:
+    """A condition or exception frames the cue at `at`: its mark stands before it with no other
+    citation between ("unless terminated as provided in Article X"). A mark already followed by
+    its own citation ("Subject to Section 7.3, ... its obligations under Section 4.4") frames
+    that one."""
+    marks = list(_CONDITION_MARK.finditer(before, 0, at))
+    if not marks or _MASK in before[marks[-1].end() : at]:
+        return False
+    # a saving ("without limitation of the indemnity obligations under this Section 7") says
+    # the citation is left as it is: no condition on it
+    return not _SAVING.search(before, marks[-1].end(), at)
+
+
+_SAVING = re.compile(
+    r"\b(?:without\s+(?:limitation\s+of|limiting|prejudice\s+to|derogating\s+from)|"
+    r"(?:shall|will|does)\s+not\s+(?:limit|affect|prejudice|impair))\b",
+    re.IGNORECASE,
+)
 
 
 def _masked(text: str, mentions: Sequence[Mention]) -> str:
