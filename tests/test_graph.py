@@ -3,6 +3,7 @@ backward resolution, per-document failure, and the pure extraction rules."""
 
 import datetime as dt
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -154,6 +155,21 @@ def test_a_citation_that_describes_a_condition_s_subject_is_no_dependency():
     result = extract([DocInfo("c", "c.txt")], sections, lambda t: list(nlp.pipe(t)))
     depends = {e.src_section_id for e in result.edges if e.edge_type == "depends_on"}
     assert depends == {"c-4"}
+
+
+def test_a_part_does_not_override_the_article_it_belongs_to():
+    """In 4.1, 'the rights under this Article 4 shall terminate' displaces nothing outside
+    it; 'Subject to the other sections of this Article 4' still conditions 4.1 on them."""
+    art = SectionInfo("c-4", "c", 0, "Article 4", "Rights", 1, None, "")
+    sub = "The rights granted under this Article 4 shall terminate if HOC sells its shares."
+    part = SectionInfo("c-4.1", "c", 1, "4.1", "Pre-emptive right", 2, "c-4", sub)
+    corpus = Corpus([DocInfo("c", "c.txt")], [art, part])
+    kinds = {e.edge_type for e in section_edges(part, corpus)[0]}
+    assert kinds == {"references"}
+    cond = replace(part, text="Subject to the other sections of this Article 4, HOC may buy.")
+    corpus = Corpus([DocInfo("c", "c.txt")], [art, cond])
+    kinds = {e.edge_type for e in section_edges(cond, corpus)[0]}
+    assert kinds == {"references", "depends_on"}
 
 
 def test_a_pointer_to_a_part_left_out_of_the_filing_stays_a_definition():
@@ -396,10 +412,13 @@ def test_term_patterns(term, text, hit):
             False,
         ),
         # the document pointing at itself adds nothing to the ordinary word
-        ("Transactions", '"Transactions" means', "means the transactions contemplated hereby.",
-         False),
-        ("Transactions", '"Transactions" means', "means the sale of the Assets to Buyer.",
-         True),
+        (
+            "Transactions",
+            '"Transactions" means',
+            "means the transactions contemplated hereby.",
+            False,
+        ),
+        ("Transactions", '"Transactions" means', "means the sale of the Assets to Buyer.", True),
         (
             "Territory",
             '"Territory" means',
@@ -621,6 +640,11 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
         # an explicit condition inside a definition conditions the meaning
         ('"Books Page" means a page of books (but subject to Section 3 with respect to '
          "audio books).", {("depends_on", "3")}),
+        # the clause given precedence over the rest of the document: the document is the target
+        ("To the extent that this covenant conflicts with any other covenant contained in this "
+         "Agreement, this covenant shall control.", {("overrides", "c")}),
+        ("In the event of a conflict between an Exhibit and this Agreement, this Agreement "
+         "shall govern.", set()),  # which of two other texts wins: no override by this clause
         # bracketed headings inside a list of citations
         ("except as provided in Section 3 [Duties] and 4 [Term], either Party may terminate",
          {("depends_on", "3"), ("depends_on", "4")}),

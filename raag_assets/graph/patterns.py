@@ -118,6 +118,21 @@ _VAGUE_OVERRIDE = re.compile(
     rf"this\s+{_DOC_SELF}))\b(?P<rest>[^.;]{{0,60}})",
     re.IGNORECASE,
 )
+# The clause itself given precedence over the rest of the document: "to the extent that this
+# covenant conflicts with any other covenant contained in this Agreement, ...", "this Section
+# shall prevail over any other provision". A rule on which of two other texts wins (the
+# Agreement over an exhibit) is no override by the clause that states it.
+_OWN_PART = r"this\s+(?:covenant|section|clause|article|provision|paragraph|subsection)"
+_OTHER_PARTS = (
+    r"(?:any|all|the)\s+other\s+(?:provisions?|covenants?|terms?|sections?|clauses?|"
+    r"obligations?|agreements?\s+(?:contained|set\s+forth)\s+(?:in|herein))"
+)
+_OWN_PRECEDENCE = re.compile(
+    rf"\b{_OWN_PART}\b[^.;]{{0,80}}?\b(?:conflicts?|is\s+inconsistent)\s+with\s+{_OTHER_PARTS}\b"
+    rf"|\b{_OWN_PART}\s+(?:shall|will)\s+(?:prevail|control|govern|take\s+precedence)\s+over\s+"
+    rf"{_OTHER_PARTS}\b",
+    re.IGNORECASE,
+)
 # What makes a vague cue specific after all: a citation, or another document named
 # ("notwithstanding any provision of the Enterprise License").
 _SPECIFIC = re.compile(
@@ -276,6 +291,7 @@ def section_edges(
         text, [m for m, (t, _) in zip(found, resolved, strict=True) if m.kind != "document" or t]
     )
     contents = contents_spans(text)
+    containers = _ancestors(section, corpus)
     for m, (targets, unresolved) in zip(found, resolved, strict=True):
         if any(a <= m.start < b for a, b in contents):
             continue  # a table of contents lists headings; it cites nothing
@@ -303,12 +319,18 @@ def section_edges(
             edges.append(Edge("references", confidence=confidence, **base))
             if m.end == 0:
                 continue  # a heading's citation has no clause around it
-            if override := _OVERRIDE_CUE.search(before):
+            # "the rights granted under this Article 4 shall terminate ..." in 4.1: a part does
+            # not displace the article it belongs to, as a section does not itself (it may be
+            # conditioned on the rest of it: "subject to the other sections of this Article VI")
+            own_part = dst[0] == section.doc_id and dst[1] in containers
+            if own_part:
+                override = None
+            elif override := _OVERRIDE_CUE.search(before):
                 cue = text[clause_start + override.start() : m.end]
                 edges.append(
                     Edge("overrides", confidence=0.9 * confidence, **{**base, "matched_text": cue})
                 )
-            if not override and (displaced := _OVERRIDES_AFTER.match(after)):
+            if not override and not own_part and (displaced := _OVERRIDES_AFTER.match(after)):
                 override = displaced
                 edges.append(Edge("overrides", confidence=0.8 * confidence, **base))
             depends = _DEPENDS_CUE.search(before) or _UNDER_MODAL.search(before)
@@ -346,6 +368,16 @@ def section_edges(
     return edges, parked, mentions
 
 
+def _ancestors(section: SectionInfo, corpus: Corpus) -> set[str]:
+    out: set[str] = set()
+    parent = section.parent_id
+    while parent and parent not in out:
+        out.add(parent)
+        above = corpus.by_id.get(parent)
+        parent = above.parent_id if above else None
+    return out
+
+
 def _framed(before: str, at: int) -> bool:
     """A condition or exception frames the cue at `at`: its mark stands before it with no other
     citation between ("unless terminated as provided in Article X"). A mark already followed by
@@ -380,20 +412,25 @@ def vague_relations(section: SectionInfo, masked: str) -> list[Edge]:
     foregoing"): the target is the document itself (GRAPH_GOLD.md). A condition on the whole
     document ("subject to the terms of this Agreement") is boilerplate, no dependency."""
     edges = []
-    for m in _VAGUE_OVERRIDE.finditer(masked):
-        if _SPECIFIC.match(m.group("rest")) or _MASK in m.group("rest")[:25]:
-            continue  # "notwithstanding anything in Section 5": the citation is the target
+    found = [
+        (m.start(), m.start("rest"))
+        for m in _VAGUE_OVERRIDE.finditer(masked)
+        # "notwithstanding anything in Section 5": the citation is the target
+        if not (_SPECIFIC.match(m.group("rest")) or _MASK in m.group("rest")[:25])
+    ]
+    found += [(m.start(), m.end()) for m in _OWN_PRECEDENCE.finditer(masked)]
+    for start, end in sorted(found):
         edges.append(
             Edge(
                 "overrides",
                 layer=1,
                 src_doc_id=section.doc_id,
                 src_section_id=section.section_id,
-                matched_text=" ".join(section.text[m.start() : m.start("rest")].split()),
+                matched_text=" ".join(section.text[start:end].split()),
                 normalized_target=section.doc_id,
                 confidence=0.75,
                 dst_doc_id=section.doc_id,
-                position=m.start(),
+                position=start,
             )
         )
     return edges
