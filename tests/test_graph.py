@@ -640,6 +640,24 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
         # an explicit condition inside a definition conditions the meaning
         ('"Books Page" means a page of books (but subject to Section 3 with respect to '
          "audio books).", {("depends_on", "3")}),
+        # compliance and conditions met are a dependency inside a stated condition only
+        ("You may distribute it, provided that You comply with the requirements of Section 3.",
+         {("depends_on", "3")}),
+        ("You may offer support only if You meet the conditions in Section 4.",
+         {("depends_on", "4")}),
+        ("You must comply with Section 4 when distributing the work.", set()),  # a duty
+        ("Acme shall give Bolt the information required to comply with Section 4.", set()),
+        # permission, termination and saving forms of the condition family
+        ("To the extent permitted under Section 3, you may copy the work.", {("depends_on", "3")}),
+        ("In the event of termination pursuant to Section 4, all fees fall due.",
+         {("depends_on", "4")}),
+        ("Save as provided in Section 5, neither Party may assign.", {("depends_on", "5")}),
+        ("Subject always to Section 3, the Customer may terminate.", {("depends_on", "3")}),
+        ("Without prejudice to Section 3, Acme may suspend the services.", set()),
+        # what follows the citation: a condition inside one, else a displacement
+        ("Where Section 4 applies, the Customer shall pay the fee.", {("depends_on", "4")}),
+        ("The restrictions in Section 3 do not apply to the extent provided in Section 4.",
+         {("overrides", "3"), ("depends_on", "4")}),
         # the clause given precedence over the rest of the document: the document is the target
         ("To the extent that this covenant conflicts with any other covenant contained in this "
          "Agreement, this covenant shall control.", {("overrides", "c")}),

@@ -24,7 +24,8 @@ _MASK = "\x00"
 _TAIL = (
     r"(?:\s|,|\x00|\b(?:and|or|for|the|other|provisions?|terms?|conditions?|sections?|articles?|"
     r"clauses?|subsections?|paragraphs?|of|in|this|such|hereof|herein|hereunder|any|all|"
-    r"applicable|relevant|set\s+forth|contained|foregoing|preceding|to)\b|\([^()]{0,60}\))*$"
+    r"applicable|relevant|set\s+forth|contained|foregoing|preceding|to|requirements?|"
+    r"restrictions?|procedures?|limitations?)\b|\([^()]{0,60}\))*$"
 )
 _DOC_SELF = r"(?:Agreement|License|Licence|Contract|Policy|Amendment|Addendum|document|Deed|Terms)"
 _OVERRIDE_CUE = re.compile(
@@ -45,12 +46,18 @@ _HELD_IN = (
 )
 _DEPENDS_CUE = re.compile(
     rf"\b(?:(?:subject\s+to|in\s+accord(?:ance)?\s+with|in\s+compliance\s+with)\s+{_HELD_IN}|"
-    r"subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
+    r"subject\s+(?:always\s+|only\s+|further\s+)?to|conditional\s+(?:up)?on|"
+    r"contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
     r"in\s+accord(?:ance)?\s+with|according\s+to|under\s+the\s+terms\s+of|"
+    r"to\s+the\s+extent\s+(?:permitted|required|provided|allowed|authori[sz]ed)\s+(?:by|under|in)|"
+    r"save\s+(?:as\s+(?:otherwise\s+|expressly\s+)?(?:provided|set\s+(?:out|forth)|stated|"
+    r"specified|permitted)\s+(?:in|under|by)|for|where|to\s+the\s+extent)\b[^;.\x00]{0,80}?|"
     r"in\s+compliance\s+with|in\s+the\s+manner\s+(?:set\s+(?:forth|out)|provided|described|specified)\s+in|"
     r"(?:so|as)\s+long\s+as|only\s+(?:if|when)\b[^;.\x00]{0,60}?\b(?:under|in\s+accordance\s+with|"
-    r"pursuant\s+to)|if\s+permitted\s+(?:under|by)|upon\s+(?:termination|expiration)\s+"
-    r"(?:under|pursuant\s+to)|except\b[^;.\x00]{0,80}?)" + _TAIL,
+    r"pursuant\s+to)|if\s+permitted\s+(?:under|by)|"
+    r"(?:upon|on|following|after|in\s+the\s+event\s+of)\s+(?:any\s+|the\s+|such\s+)?"
+    r"(?:termination|expiration|expiry)\s+(?:of\s+this\s+\w+\s+)?(?:under|pursuant\s+to|"
+    r"in\s+accordance\s+with)|except\b[^;.\x00]{0,80}?)" + _TAIL,
     re.IGNORECASE,
 )
 # "as provided in X" conditions only inside a condition or exception ("unless terminated as
@@ -65,6 +72,20 @@ _DEPENDS_WEAK = re.compile(
     r"granted|given|provided|owed)\s+(?:to\s+\S+\s+)?)?under)" + _TAIL,
     re.IGNORECASE,
 )
+# Complying with X or meeting its conditions is a condition only when a condition is stated
+# ("provided that You comply with the requirements of Section 3.1", "only if You meet the
+# conditions in Section 4"); "You must comply with Section 4" and "information required to
+# comply with Section 7.01" are a duty and a purpose that name X.
+_COMPLIES = re.compile(
+    r"(?<![\w-])(?<!non-\s)(?:(?:compl(?:y|ies|ying|iance)|conform(?:s|ing|ity|ance)?)\s+with|"
+    r"(?:meets?|meeting|satisf(?:y|ies|ying)|fulfil(?:l|ls|s|ling)?)\b)" + _TAIL,
+    re.IGNORECASE,
+)
+_STATED_CONDITION = re.compile(
+    r"\b(?:if|unless|provided(?:\s+that|,\s+however)|only\s+(?:if|when|where)|(?:so|as)\s+long\s+as|"
+    r"on\s+condition\s+that|conditional|conditioned|contingent|in\s+the\s+event)\b",
+    re.IGNORECASE,
+)
 # "pursuant to" / "in accordance with" after a participle describes a thing ("the licenses
 # granted pursuant to Section 6.01"), it conditions nothing, unless a condition frames it.
 _DESCRIBED = re.compile(
@@ -75,9 +96,11 @@ _DESCRIBED = re.compile(
     r"(?:\s+(?:to|by)\s+\S+(?:\s+\S+)?)?\s+(?:pursuant\s+to|in\s+accord(?:ance)?\s+with|according\s+to)\b",
     re.IGNORECASE,
 )
+_WHEN = re.compile(r"\b(?:when|whenever|where|while|once|at\s+all\s+times)\b", re.IGNORECASE)
 _CONDITION_MARK = re.compile(
     r"\b(?:if|unless|provided\s+that|on\s+condition\s+that|so\s+long\s+as|until|only|except|"
-    r"subject\s+to|requires?|required)\b",
+    r"subject\s+to|requires?|required|conditional|conditioned|contingent|in\s+the\s+event|"
+    r"to\s+the\s+extent)\b",
     re.I,
 )
 # "under X" conditions a permission or duty the clause grants or imposes: "You may convey a
@@ -98,14 +121,15 @@ _OVERRIDES_AFTER = re.compile(
     r"^[\s,\x00]*(?:(?:and|or|above|hereof)[\s,\x00]*|\([^()]{0,60}\)[\s,\x00]*)*"
     r"(?:shall|will|is|are)\s+(?:hereby\s+)?(?:immediately\s+|automatically\s+)?(?:be\s+deemed\s+"
     r"(?:to\s+be\s+)?(?:amended|modified|varied)|terminate|cease|not\s+apply|be\s+suspended|"
-    r"be\s+of\s+no\s+(?:further\s+)?(?:force|effect)|(?:be\s+)?superseded)\b",
+    r"be\s+of\s+no\s+(?:further\s+)?(?:force|effect)|(?:be\s+)?superseded)\b"
+    r"|^[\s,\x00]*(?:do|does)\s+not\s+apply\b",
     re.IGNORECASE,
 )
 # The condition stated after the citation: "so long as Section 8.2 is not invoked".
 _DEPENDS_AFTER = re.compile(
-    r"^(?:\s*(?:hereof|above|below|of\s+this\s+\w+))?\s*(?:are|is|do|does|shall|become|becomes|"
+    r"^(?:\s*(?:hereof|above|below|of\s+this\s+\w+))?\s*(?:(?:are|is|do|does|shall|become|becomes|"
     r"have\s+been|has\s+been)\s+(?:not\s+)?(?:been\s+)?(?:invoked|apply|applies|applicable|"
-    r"satisfied|met|complied\s+with|fulfilled|triggered|exercised)\b",
+    r"satisfied|met|complied\s+with|fulfilled|triggered|exercised)|appl(?:y|ies))\b",
     re.IGNORECASE,
 )
 # Vague targets are the document itself: "notwithstanding any other provision of this
@@ -330,13 +354,21 @@ def section_edges(
                 edges.append(
                     Edge("overrides", confidence=0.9 * confidence, **{**base, "matched_text": cue})
                 )
-            if not override and not own_part and (displaced := _OVERRIDES_AFTER.match(after)):
+            # what is said after the citation ("... Section 8.2 does not apply") is a condition
+            # inside one ("so long as ...", "where ..."), else a displacement of the citation
+            conditioned = bool(_CONDITION_MARK.search(before) or _WHEN.search(before))
+            after_condition = conditioned and _DEPENDS_AFTER.match(after)
+            if after_condition:
+                pass
+            elif not override and not own_part and (displaced := _OVERRIDES_AFTER.match(after)):
                 override = displaced
                 edges.append(Edge("overrides", confidence=0.8 * confidence, **base))
             depends = _DEPENDS_CUE.search(before) or _UNDER_MODAL.search(before)
             weak = None
             if depends is None and (weak := _DEPENDS_WEAK.search(before)):
                 depends = weak if _framed(before, weak.start()) else None
+            if depends is None and (weak := _COMPLIES.search(before)):
+                depends = weak if _framed(before, weak.start(), _STATED_CONDITION) else None
             described = depends and _DESCRIBED.search(before[max(0, depends.start() - 40) :])
             # a weak cue after a participle ("sums payable pursuant to Section 5.4") describes a
             # thing even inside a condition ("if an audit reveals underpayment of sums ...")
@@ -346,9 +378,9 @@ def section_edges(
                 depends = None  # a definition's "except ..." scopes a meaning, not a duty
             if override:
                 depends = None
-            if depends or (not override and _DEPENDS_AFTER.match(after)):
+            if depends or (not override and after_condition):
                 start = clause_start + depends.start() if depends else m.start
-                end = m.end if depends else m.end + _DEPENDS_AFTER.match(after).end()
+                end = m.end if depends else m.end + after_condition.end()
                 edges.append(
                     Edge(
                         "depends_on",
@@ -378,12 +410,12 @@ def _ancestors(section: SectionInfo, corpus: Corpus) -> set[str]:
     return out
 
 
-def _framed(before: str, at: int) -> bool:
+def _framed(before: str, at: int, marks_re: re.Pattern[str] = _CONDITION_MARK) -> bool:
     """A condition or exception frames the cue at `at`: its mark stands before it with no other
     citation between ("unless terminated as provided in Article X"). A mark already followed by
     its own citation ("Subject to Section 7.3, ... its obligations under Section 4.4") frames
     that one."""
-    marks = list(_CONDITION_MARK.finditer(before, 0, at))
+    marks = list(marks_re.finditer(before, 0, at))
     if not marks or _MASK in before[marks[-1].end() : at]:
         return False
     # a saving ("without limitation of the indemnity obligations under this Section 7") says
