@@ -683,6 +683,17 @@ def test_relations_by_cue_family(text, expected):
          "licensed products"),
         ("The output from running a covered work is covered by this License only if it is new.",
          "the output from running a covered work"),
+        ("This Policy covers all personal data processed by the Company.",
+         "personal data processed by the company"),
+        ("The warranty in this Section does not cover damage caused by misuse.",
+         "damage caused by misuse"),
+        ("Activities other than copying are not covered by this License; they are outside it.",
+         "activities other than copying"),
+        ("For Customers in the European Union, the following terms apply.",
+         "customers in the european union"),
+        ("For the avoidance of doubt, Acme pays the fees.", None),
+        ("This section applies only to Customers located in the European Union.",
+         "customer located in the european union"),
         ("Keep intact all notices stating that this License applies to the code.", None),
         ("Use the GNU General Public License for more details.", None),
     ],
@@ -690,6 +701,12 @@ def test_relations_by_cue_family(text, expected):
 def test_scopes_of_documents_and_clauses(text, scope):
     found = [e.scope for e in scope_edges(_section("l", "1", text))]
     assert found == ([scope] if scope else [])
+
+
+def test_a_scope_listing_kinds_of_people_gives_one_scope_each():
+    found = [e.scope for e in scope_edges(_section("p", "1", "This Policy applies to all "
+             "employees, contractors and consultants."))]  # fmt: skip
+    assert found == ["employee", "contractor", "consultant"]
 
 
 def test_calendar_limits():

@@ -236,14 +236,23 @@ _DEFINITION_LIST = re.compile(
 _STARTS_DEFINITION = re.compile(r"^(?:means|shall\s+mean|refers\s+to|is\s+defined\s+as)\b")
 _SCOPE_NOUNS = (
     r"employees?|staff|workers?|contractors?|managers?|members?|users?|roles?|persons?|"
-    r"people|individuals?|licensees?|recipients?|customers?|students?|residents?|tenants?"
+    r"people|individuals?|licensees?|recipients?|customers?|students?|residents?|tenants?|"
+    r"consultants?|agents?|suppliers?|vendors?|visitors?|volunteers?|interns?|officers?|"
+    r"directors?|subscribers?|patients?"
 )
+# Where the people are ("Customers located in the European Union", "employees based in France")
+# is part of who is in scope.
+_SCOPE_PLACE = (
+    r"(?:\s+(?:located|resident|based|employed|working|established)\s+(?:in|outside)\s+"
+    r"(?:the\s+)?[\w-]+(?:\s+(?!and\b|or\b)[A-Z][\w-]*){0,3})?"
+)
+_SCOPE_JOIN = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
 _SCOPE = re.compile(
     r"\b(?:appl(?:y|ies)|is\s+available|are\s+available|extends?|is\s+limited|are\s+limited)"
     r"\s+(?:only\s+)?to\s+(?P<scope>(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){0,3}?"
-    rf"(?:{_SCOPE_NOUNS})"
-    r"(?:\s+(?:and|or)\s+(?:to\s+)?(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){0,3}?"
-    rf"(?:{_SCOPE_NOUNS}))*)\b",
+    rf"(?:{_SCOPE_NOUNS}){_SCOPE_PLACE}"
+    rf"(?:{_SCOPE_JOIN}(?:to\s+)?(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){{0,3}}?"
+    rf"(?:{_SCOPE_NOUNS}){_SCOPE_PLACE})*)\b",
     re.IGNORECASE,
 )
 _STEP = re.compile(r"^step\s+(\d{1,3})\b", re.IGNORECASE)
@@ -267,6 +276,22 @@ _SINGULAR = {
     "students": "student",
     "residents": "resident",
     "tenants": "tenant",
+    **{
+        f"{w}s": w
+        for w in (
+            "consultant",
+            "agent",
+            "supplier",
+            "vendor",
+            "visitor",
+            "volunteer",
+            "intern",
+            "officer",
+            "director",
+            "subscriber",
+            "patient",
+        )
+    },
 }
 
 
@@ -280,13 +305,12 @@ def normalize_scope(scope: str) -> str:
     """'all Full-Time Employees' -> 'full-time employee'."""
     words = re.sub(r"^(?:all|every|any|to)\s+", "", scope.strip(), flags=re.IGNORECASE)
     words = words.casefold().split()
-    if words:
-        words[-1] = _SINGULAR.get(words[-1], words[-1])
-    return " ".join(words)
+    # the head noun, before any place it is qualified by ("customers located in the EU")
+    return " ".join(_SINGULAR.get(w, w) for w in words)
 
 
 def split_scopes(scope: str) -> list[str]:
-    parts = re.split(r"\s+(?:and|or)\s+(?:to\s+)?", scope)
+    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?(?:to\s+)?|\s+(?:and|or)\s+(?:to\s+)?", scope)
     return [p for p in (normalize_scope(x) for x in parts) if p]
 
 
@@ -647,7 +671,8 @@ _RULE_SUBJECT = (
 )
 _SCOPE_END = (
     r"(?=\s*(?:[;.:()]|,\s*(?:regardless|provided|except|unless|if|whether|subject|or|"
-    r"notwithstanding|and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided|regardless|"
+    r"notwithstanding|and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided\s+(?:that|however)|"
+    r"regardless|"
     r"except|when|where|that|which|who|and\s+(?:shall|will|may|is|are))\b|"
     r"\s(?:and|but|or)\s+(?:the|such|each|any|it|its|this|that)\s+(?:\w+\s+){0,2}"
     r"(?:shall|will|may|must|is|are)\b)|$)"
@@ -667,8 +692,22 @@ _NOT_APPLY_IF = re.compile(
     re.IGNORECASE,
 )
 _COVERED_BY = re.compile(
-    r"(?:^|(?<=[.;:]\s)|\b(?:The|the|A|a|An|an|Any|any)\s+)(?P<scope>(?:[\w-]+\s+){1,7}?)"
-    r"(?:is|are)\s+covered\s+by\s+this\s+(?:License|Licence|Agreement|Policy)"
+    r"(?:^|(?<=[.;:]\s)|\b(?:The|the|A|a|An|an|Any|any)\s+)(?P<scope>(?:[\w-]+,?\s+){1,7}?)"
+    r"(?:is|are)\s+(?:not\s+)?covered\s+by\s+this\s+(?:License|Licence|Agreement|Policy)"
+)
+# "This Policy covers all personal data ...", "the warranty does not cover damage caused by ...":
+# the active form of "X is covered by this License".
+_COVERS = re.compile(
+    rf"\b{_RULE_SUBJECT}\b[^.;]{{0,60}}?\b(?:covers|(?:does|shall|will)\s+not\s+cover)\s+"
+    rf"(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
+    re.IGNORECASE,
+)
+# "For Customers in the European Union, the following terms apply": a scope stated before the
+# rule it limits (only where the sentence then says that terms apply).
+_FOR_SCOPE = re.compile(
+    r"(?:^|(?<=[.;:]\s))For\s+(?P<scope>(?:all\s+|any\s+|each\s+)?[\w-]+(?:\s+[\w'’-]+){0,8}?)\s*,"
+    r"\s+(?:the\s+following|these|this|such|the\s+terms\s+of\s+this)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:shall\s+|will\s+|also\s+)?appl(?:y|ies)\b"
 )
 _LICENSE_FOR = re.compile(
     r"\b(?:a|an)\s+(?:[\w-]+,?\s+){0,8}?licen[cs]e\s+for\s+"
@@ -706,7 +745,7 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
         taken.append((m.start(), m.end()))
         for scope in split_scopes(m.group("scope")):
             add(m.start(), m.group(0), scope, 0.9)
-    for pattern in (_APPLIES, _NOT_APPLY_IF, _COVERED_BY, _LICENSE_FOR):
+    for pattern in (_APPLIES, _NOT_APPLY_IF, _COVERED_BY, _COVERS, _FOR_SCOPE, _LICENSE_FOR):
         for m in pattern.finditer(section.text):
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
