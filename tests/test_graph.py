@@ -19,6 +19,7 @@ from raag_assets.graph.references import Corpus, contents_spans, find_mentions
 from raag_assets.graph.terms import (
     Term,
     distinctive,
+    is_pointer,
     names_a_party,
     party_names,
     term_pattern,
@@ -435,6 +436,12 @@ def test_terms_of_art(term, evidence, body, expected):
     )
 
 
+def test_a_pointer_to_the_preamble_is_no_definition():
+    assert is_pointer(" has the meaning specified in the preamble hereof.")
+    assert is_pointer(" has the meaning given to it in the Recitals;")
+    assert not is_pointer(" means the preamble of the Statement of Work.")
+
+
 def test_instrument_defined_in_passing_by_the_form_it_is_to_take():
     """'an agreement ... in substantially the form set forth in Exhibit B (the "Enterprise
     License")' names a separate document; 'the licenses granted in this Article (the "Patent
@@ -568,6 +575,17 @@ def test_longest_term_wins_and_terms_resolve_in_their_own_document_first():
         ),
         ("the product (as defined herein)", set()),
         ('hereinafter referred to as "Supplier"', {"Supplier"}),
+        (
+            'Acme and Bolt are sometimes referred to collectively herein as the "Parties" and '
+            'individually as a "Party."',
+            {"Parties", "Party"},
+        ),
+        (
+            "any line of business divested (each such divested entity or line of business, a "
+            '"Divested Entity")',
+            {"Divested Entity"},
+        ),
+        ('the Securities Act of 1933, as amended (the "1933 Act")', {"1933 Act"}),
     ],
 )
 def test_definitions_in_passing(text, terms):
@@ -583,6 +601,9 @@ def test_headed_definitions_in_a_definitions_section():
     )
     found = {e.term for e in definitions(_section("d", "1.01", text))}
     assert found == {"Business Day", "Commission", "SEC", "Holder"}
+    # a signature block closing a definitions section defines nothing
+    block = text + " ACME INC. By: /s/ Jo Bloggs Name: Jo Bloggs Title: Chief Executive Officer"
+    assert {e.term for e in definitions(_section("d", "1.01", block))} == found
     # the same layout outside a definitions section defines nothing
     assert definitions(_section("d", "2", "Notices. All notices shall be in writing.")) == []
 

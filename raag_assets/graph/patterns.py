@@ -188,6 +188,17 @@ _HEADING_TERM = re.compile(
 )
 # '(the "Enterprise License")', '("NTL")', '(each, a "Party")': a term defined in passing.
 _PAREN = re.compile(r"\((?P<inner>[^()]{2,160})\)")
+# '(each such divested entity or line of business, a "Divested Entity")': the parenthesis
+# describes what the term names, then gives it.
+_EACH_SUCH = re.compile(
+    r"^\s*(?:each|any|every|all)\s+such\b[^“”\"]{0,160},\s*(?:a|an|the|each\s+a|each\s+an)\s+"
+    r"[“\"](?P<term>[^“”\"]{1,60}?)[”\"]\s*$"
+)
+# Fields of a signature block, and a company's name, are no headed definitions.
+_FORM_FIELD = re.compile(
+    r"(?:^|\s)(?:By|Name|Title|Its|Date|Signature|Address|Attention|Attn|Email|Fax|Telephone)$"
+    r"|\b(?i:inc|incorporated|ltd|limited|llc|llp|plc|gmbh|corp|corporation)\.?$"
+)
 _QUOTED = re.compile(r"[“\"](?P<term>[^“”\"]{1,80}?)[”\"]")
 _PAREN_GLUE = re.compile(
     r"(?:the|a|an|this|each|such|collectively|individually|together|jointly|severally|"
@@ -195,10 +206,15 @@ _PAREN_GLUE = re.compile(
     r"license|licence|agreement|[,;:])*",
     re.IGNORECASE,
 )
+# '... are sometimes referred to collectively herein as the "Parties" and individually as a
+# "Party"': adverbs between, and a second name after "and ... as".
 _REFERRED_AS = re.compile(
     r"\b(?:(?:hereinafter|hereafter|herein)\s+(?:referred\s+to\s+as|called)|"
-    r"(?:being\s+)?referred\s+to\s+(?:herein\s+)?as)\s+(?:the\s+|a\s+|an\s+)?"
-    r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]",
+    r"(?:being\s+)?referred\s+to\s+(?:(?:herein|hereinafter|collectively|individually|together|"
+    r"jointly|separately|each)\s+){0,3}as)\s+(?:the\s+|a\s+|an\s+)?"
+    r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
+    r"(?:,?\s+(?:and|or)\s+(?:(?:each|individually|separately|collectively)\s+)?as\s+"
+    r"(?:the\s+|a\s+|an\s+)?[“\"](?P<term2>[^“”\"\n]{1,60}?)[”\"])?",
     re.IGNORECASE,
 )
 # A section of definitions: its heading, or the sentence that opens it, says so.
@@ -580,6 +596,8 @@ def definitions(section: SectionInfo) -> list[Edge]:
             found.append((m.start() + q.start(), q.group("term"), m.group(0)))
     for m in _REFERRED_AS.finditer(section.text):
         found.append((m.start(), m.group("term"), m.group(0)))
+        if m.group("term2"):
+            found.append((m.start("term2"), m.group("term2"), m.group(0)))
     for m in _PAREN.finditer(section.text):
         quoted = list(_QUOTED.finditer(m.group("inner")))
         glue = _QUOTED.sub(" ", m.group("inner"))
@@ -590,6 +608,8 @@ def definitions(section: SectionInfo) -> list[Edge]:
         if quoted and glued and not adjacent:
             for q in quoted:
                 found.append((m.start(), q.group("term"), m.group(0)))
+        elif each := _EACH_SUCH.search(m.group("inner")):
+            found.append((m.start(), each.group("term"), m.group(0)))
     marker = _DEFINITIONS_SECTION.search(section.heading) or _DEFINITIONS_LEAD.search(section.text)
     if marker:
         start = 0 if marker.string is section.heading else marker.end()
@@ -604,13 +624,15 @@ def definitions(section: SectionInfo) -> list[Edge]:
                 continue
             if _DEFINITIONS_SECTION.fullmatch(term):
                 continue  # the run-in heading "Definitions." itself
+            if _FORM_FIELD.search(term):
+                continue  # a signature block ("ACME INC. By: ... Name: Jo Bloggs Title: CEO")
             for part in re.split(r"\s+or\s+", term):
                 found.append((m.start("term"), part, m.group(0).strip()))
     edges = []
     for position, term, evidence in found:
         term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
-        if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]", term):
-            continue  # a term is words, not "{", "#" or "%"
+        if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]|\d+\s+[A-Z][a-z]", term):
+            continue  # a term is words ("1933 Act" too), not "{", "#" or "%"
         edges.append(
             Edge(
                 "defines",

@@ -104,7 +104,7 @@ def is_pointer(body: str) -> bool:
         re.match(
             r"\s*(?:shall\s+)?(?:ha(?:s|ve)\s+the\s+meanings?|is\s+defined|as\s+defined)\b"
             r"[^.;]{0,40}?\b(?:in|under|by)\s+(?:Section|Article|Clause|Schedule|Exhibit|"
-            r"Paragraph|§)",
+            r"Paragraph|§|the\s+(?:preamble|recitals?)\b)",
             body,
             re.IGNORECASE,
         )
