@@ -412,6 +412,20 @@ def test_term_patterns(term, text, hit):
             "or other government, governmental or public department, court, tribunal",
             False,
         ),
+        # a kind of entity as a modifier names a thing, not a party
+        (
+            "Trust Account",
+            "Trust Account.",
+            "The trust account established by the Trustee pursuant to the Indenture.",
+            True,
+        ),
+        # a class of agreements after a qualifier is a concept, not another instrument
+        (
+            "Material Agreement",
+            "Material Agreement.",
+            "With respect to a person, any agreement, contract or lease to which it is a party.",
+            True,
+        ),
         # the document pointing at itself adds nothing to the ordinary word
         (
             "Transactions",
@@ -430,7 +444,7 @@ def test_term_patterns(term, text, hit):
 )
 def test_terms_of_art(term, evidence, body, expected):
     parties = {"NTL", "Company"}
-    doc_terms = ["Program", "Note", term]
+    doc_terms = ["Program", "Note", "Trustee", "Indenture", term]
     assert (
         distinctive(term, evidence, parties, body, doc_terms, evidence.startswith("(")) is expected
     )

@@ -217,6 +217,14 @@ _INSTRUMENT_BODY = re.compile(
 _FORM_BEFORE = re.compile(r"\bin\s+substantially\s+the\s+form\b[^.;()]*$", re.IGNORECASE)
 
 
+# A qualifier before the head of a definition ('With respect to a person, any agreement ...').
+_QUALIFIER = re.compile(
+    r"^\s*(?:(?:shall\s+)?means?\s*,?\s+)?(?:with\s+respect\s+to|in\s+relation\s+to|as\s+to)\s"
+    r"[^,;:]{1,80},\s*",
+    re.IGNORECASE,
+)
+
+
 def names_instrument(term: str, body: str, before: str = "") -> bool:
     """The term names another document (an agreement, indenture, prospectus, registration
     statement), which the reader needs as a citation, not a term of art: by its head noun,
@@ -224,7 +232,8 @@ def names_instrument(term: str, body: str, before: str = "") -> bool:
     prospectus included in ...'), or, defined in passing, by the form it is to take
     (`before`: the text before the parenthesis)."""
     words = _words(term)
-    if re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all|each|every)\b", body, re.IGNORECASE):
+    head = body[q.end() :] if (q := _QUALIFIER.match(body)) else body
+    if re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all|each|every)\b", head, re.IGNORECASE):
         return False  # 'Material Agreement. Any agreement ...': a class of agreements, a concept
     if len(words) > 1 and re.fullmatch(_INSTRUMENT_NOUNS, words[-1], re.IGNORECASE):
         return True
@@ -380,6 +389,8 @@ def _names_entity(body: str) -> bool:
             break
     if len(name) > 1 and _ENTITY_WORDS.fullmatch(name[-1]):
         return True  # "The Securities and Exchange Commission": an organisation's name
+    if _ENTITY_MODIFIER.match(body):
+        return False  # 'The trust account established by ...': "trust" modifies a noun
     return bool(words) and bool(
         _ENTITY_WORDS.fullmatch(words[0].strip("."))
         or (
@@ -388,6 +399,15 @@ def _names_entity(body: str) -> bool:
             and _ENTITY_WORDS.fullmatch(words[2].strip("."))
         )
     )
+
+
+# A kind of entity used as a modifier ("trust account", "bank holiday", "company car").
+_ENTITY_MODIFIER = re.compile(
+    rf"^\s*(?:(?:shall\s+)?means?\s+)?(?:(?i:the|a|an|any|each|every|all|such)\s+)?"
+    rf"(?i:{_COMPANY_FORMS}|commission|agency|authority|government|body|association)\s+"
+    r"(?!(?:or|and|of|organi[sz]ed|formed|incorporated|existing|that|which|who|in|under|"
+    r"with|whose|duly|named)\b)[a-z][a-z-]+\b"
+)
 
 
 def w_det(word: str) -> bool:
