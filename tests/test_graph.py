@@ -152,6 +152,8 @@ def test_a_citation_that_describes_a_condition_s_subject_is_no_dependency():
                  "to Section 1, Acme will remit the difference.", 2),
         _section("c", "4", "If the licence is revoked as a result of Section 1, Acme stops "
                  "selling.", 3),
+        _section("c", "5", "Even if the licence is revoked as a result of Section 1, Acme "
+                 "keeps its stock.", 4),
     ]  # fmt: skip
     result = extract([DocInfo("c", "c.txt")], sections, lambda t: list(nlp.pipe(t)))
     depends = {e.src_section_id for e in result.edges if e.edge_type == "depends_on"}
@@ -716,6 +718,9 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
          "Agreement, this covenant shall control.", {("overrides", "c")}),
         ("In the event of a conflict between an Exhibit and this Agreement, this Agreement "
          "shall govern.", set()),  # which of two other texts wins: no override by this clause
+        # a concession is no condition
+        ("Notwithstanding that such rights may be subject to a royalty as provided for in "
+         "Section 4, the grant is unconditional.", set()),
         # bracketed headings inside a list of citations
         ("except as provided in Section 3 [Duties] and 4 [Term], either Party may terminate",
          {("depends_on", "3"), ("depends_on", "4")}),

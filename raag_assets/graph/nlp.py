@@ -138,6 +138,8 @@ def _conditional_dependencies(
     for token in doc:
         if token.dep_ != "mark" or token.lower_ not in _CONDITION_MARKS:
             continue
+        if token.i > 0 and doc[token.i - 1].lower_ == "even":
+            continue  # "even if ...": conceded, not a condition
         clause = list(token.head.subtree)
         start, end = clause[0].idx, clause[-1].idx + len(clause[-1].text)
         for ref in refs:

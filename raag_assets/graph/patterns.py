@@ -414,6 +414,8 @@ def section_edges(
             # thing even inside a condition ("if an audit reveals underpayment of sums ...")
             if described and (weak or not _CONDITION_MARK.search(before[: depends.start()])):
                 depends = None
+            if depends and _CONCESSION.search(before, 0, depends.start()):
+                depends = None  # "Notwithstanding that such rights may be subject to ...": conceded
             if defines_here and not (depends and _EXPLICIT_CONDITION.match(depends.group())):
                 depends = None  # a definition's "except ..." scopes a meaning, not a duty
             if override:
@@ -438,6 +440,14 @@ def section_edges(
     edges.extend(scope_edges(section))
     edges.extend(step_mentions(section, corpus))
     return edges, parked, mentions
+
+
+# A concessive clause states a fact the rule holds in spite of, not a condition of it.
+_CONCESSION = re.compile(
+    r"\b(?:notwithstanding|even\s+though|although|despite)\s+(?:that|the\s+fact\s+that)\b"
+    r"|\beven\s+(?:if|though)\b|\balthough\b",
+    re.IGNORECASE,
+)
 
 
 def _ancestors(section: SectionInfo, corpus: Corpus) -> set[str]:
