@@ -712,7 +712,7 @@ _SCOPE_END = (
 _APPLIES = re.compile(
     rf"\b{_RULE_SUBJECT}\b[^.;]{{0,80}}?(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)"
     r"\b(?P<verb>appl(?:y|ies)|(?:is|are)\s+applicable|"
-    r"extends?|(?:is|are)\s+limited)"
+    r"extends?|(?:is|are|shall\s+be|will\s+be)\s+limited)"
     r"(?:\s+(?:also|only|solely|equally|therefore|fully|in\s+full))*"
     r"(?:\s*,[^,;.]{1,80},)?\s+(?:only\s+|solely\s+|also\s+|equally\s+)?to\s+"
     rf"(?!the\s+extent\b|(?:any|such)\s+extent\b)(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
@@ -740,6 +740,23 @@ _FOR_SCOPE = re.compile(
     r"(?:^|(?<=[.;:]\s))For\s+(?P<scope>(?:all\s+|any\s+|each\s+)?[\w-]+(?:\s+[\w'’-]+){0,8}?)\s*,"
     r"\s+(?:the\s+following|these|this|such|the\s+terms\s+of\s+this)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:shall\s+|will\s+|also\s+)?appl(?:y|ies)\b"
+)
+# What a grant leaves out: "this Section 3.01 does not grant any rights or licenses to any OEM
+# Technology", "no rights are granted ... with respect to any Trademarks or Domain Names".
+_NO_GRANT_HEAD = (
+    r"\b(?:(?:does|shall|will)\s+not\s+grant\s+(?:any\s+)?(?:rights?|licen[cs]es?)"
+    r"(?:\s+(?:or|and)\s+(?:licen[cs]es?|rights?))?|no\s+(?:rights?|licen[cs]es?)"
+    r"(?:\s+(?:or|and)\s+(?:licen[cs]es?|rights?))?\s+(?:are|is|shall\s+be)\s+granted)"
+)
+# the subject matter ("with respect to any Trademarks") over the grantee ("to the SpinCo Group")
+_NO_GRANT_RESPECT = re.compile(
+    rf"{_NO_GRANT_HEAD}[^.;:()]{{0,80}}?\s(?:with\s+respect\s+to|in\s+respect\s+of)\s+"
+    rf"(?:any\s+)?(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}",
+    re.IGNORECASE,
+)
+_NO_GRANT = re.compile(
+    rf"{_NO_GRANT_HEAD}\s+(?:to|in|under)\s+(?:any\s+)?(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}",
+    re.IGNORECASE,
 )
 _LICENSE_FOR = re.compile(
     r"\b(?:a|an)\s+(?:[\w-]+,?\s+){0,8}?licen[cs]e\s+for\s+"
@@ -777,7 +794,16 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
         taken.append((m.start(), m.end()))
         for scope in split_scopes(m.group("scope")):
             add(m.start(), m.group(0), scope, 0.9)
-    for pattern in (_APPLIES, _NOT_APPLY_IF, _COVERED_BY, _COVERS, _FOR_SCOPE, _LICENSE_FOR):
+    for pattern in (
+        _APPLIES,
+        _NOT_APPLY_IF,
+        _COVERED_BY,
+        _COVERS,
+        _FOR_SCOPE,
+        _NO_GRANT_RESPECT,
+        _NO_GRANT,
+        _LICENSE_FOR,
+    ):
         for m in pattern.finditer(section.text):
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue
