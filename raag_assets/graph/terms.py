@@ -532,15 +532,27 @@ def _mixed_case(found: str, term: str) -> bool:
 # "Confidential treatment has been requested for ..."): page furniture of the filing, not text
 # of the section it interrupts, so it uses no term.
 _FILING_LEGEND = re.compile(
-    r"[^.\n]{0,80}\b(?:omitted|redacted)\b[^.\n]{0,80}?\bfiled\s+separately\s+with\s+the\s+"
-    r"(?:Securities\s+and\s+Exchange\s+)?Commission\b[^.\n]{0,80}\.?"
-    r"|\bconfidential\s+treatment\s+(?:has\s+been\s+|was\s+|is\s+)?requested\b[^.\n]{0,120}\.?",
+    r"\bfiled\s+separately\s+with\s+the\s+(?:Securities\s+and\s+Exchange\s+)?Commission\b"
+    r"[^.\n]{0,80}\.?|\bconfidential\s+treatment\s+(?:has\s+been\s+|was\s+|is\s+)?requested\b"
+    r"[^.\n]{0,120}\.?",
     re.IGNORECASE,
 )
+_LEGEND_START = re.compile(r"[^.\n]{0,160}$")
 
 
 def filing_legends(text: str) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in _FILING_LEGEND.finditer(text)]
+    """Spans of redaction legends: from the anchor phrase back to the start of its sentence
+    or line (anchored first, so the scan stays linear)."""
+    out = []
+    for m in _FILING_LEGEND.finditer(text):
+        back = _LEGEND_START.search(text, max(0, m.start() - 160), m.start())
+        start = back.start() if back else m.start()
+        if m.group(0).lower().startswith("filed") and not re.search(
+            r"\b(?:omitted|redacted)\b", text[start : m.start()], re.IGNORECASE
+        ):
+            continue  # "filed separately with the Commission" alone reports a filing
+        out.append((start, m.end()))
+    return out
 
 
 def term_uses(
