@@ -328,6 +328,8 @@ def test_version_families_from_names():
         ("convey", "you may not be conveying it", True),
         ("The Library", "other Libraries", True),
         ("Object code", "its object code form", True),
+        # a hyphenated word broken at a line end
+        ("Audio Sub-Section", "between the Audio Sub- Section and the Site", True),
     ],
 )
 def test_term_patterns(term, text, hit):
@@ -413,6 +415,13 @@ def test_term_patterns(term, text, hit):
             "means any (i) multinational, federal, provincial, state, regional, municipal, local "
             "or other government, governmental or public department, court, tribunal",
             False,
+        ),
+        # the term at the end of a list of alternatives widens it: a term of art
+        (
+            "Derivative Work",
+            '"Derivative Work" means',
+            "means any adaptation, modification, enhancement, improvement or derivative work.",
+            True,
         ),
         # a kind of entity as a modifier names a thing, not a party
         (

@@ -182,7 +182,12 @@ def tautological(term: str, body: str) -> bool:
         sentence = " ".join(sentence.split()[:20])
     for m in re.finditer(rf"(?<![\w-]){phrase}(?!\w)", sentence):
         if len(words) > 1:
-            return True
+            # the phrase heads the definition ('means the board of directors of X'); at the end
+            # of a list of alternatives ('means any adaptation, modification, enhancement or
+            # derivative work') the term is widened, a term of art
+            if len(sentence[: m.start()].split()) <= 5:
+                return True
+            continue
         lead = sentence[: m.start()].split()[-4:]
         if "the" not in [w.lower() for w in lead]:
             return True
@@ -451,6 +456,7 @@ def term_pattern(term: str) -> re.Pattern[str]:
     *head, last = words
     last_re = _inflected(last) if last.islower() and last.isalpha() else _plural(last)
     body = r"\s+".join([*(re.escape(w) for w in head), last_re])
+    body = body.replace(r"\-", r"-\s?")  # "Sub- Section": a hyphenated word broken at a line end
     single_cap = len(words) == 1 and not words[0].islower()
     flags = 0 if single_cap else re.IGNORECASE
     return re.compile(rf"(?<![\w-]){body}(?:['’]s?)?(?![\w-])", flags)
