@@ -416,6 +416,14 @@ def test_term_patterns(term, text, hit):
             "or other government, governmental or public department, court, tribunal",
             False,
         ),
+        # a class of people, listed after a qualifier and an item marker
+        (
+            "Personnel",
+            '"Personnel" means',
+            "means, with respect to any Party, (i) the employees, officers and directors of such "
+            "Party and (ii) its contractors",
+            False,
+        ),
         # the term at the end of a list of alternatives widens it: a term of art
         (
             "Derivative Work",

@@ -257,8 +257,10 @@ _PARTY_ROLE = re.compile(r"^\s*(?:shall\s+)?means?\s+(?:each|either|any|the|a)\s
 _PERSON_HEAD = re.compile(
     r"^\s*(?:(?:shall\s+)?means?\s*,?\s+)?"
     r"(?:(?:with\s+respect\s+to|in\s+relation\s+to|as\s+to)\s[^,;:]{1,80},\s+)?"
+    r"(?:\((?:[ivx]{1,4}|[a-z]|\d{1,2})\)\s*)?"  # an item marker: '(i) the employees, ...'
     r"(?i:the|a|an|any|each|every|all)?\s*(?:[a-z-]+\s+){0,2}?"
-    r"(?:persons?|individuals?|owners?|holders?|purchasers?|entity|entities)\b"
+    r"(?:persons?|individuals?|owners?|holders?|purchasers?|entity|entities|employees|officers|"
+    r"directors|agents|representatives|personnel)\b"
 )
 
 
