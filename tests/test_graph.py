@@ -497,24 +497,6 @@ def test_a_label_for_the_ordinary_words_just_written_is_no_term_of_art():
     assert distinctive("Phase II Development Plan", phase, *args, plan)
 
 
-def test_another_documents_capitalised_term_in_lower_case_is_ordinary_english():
-    """GPL-3's 'a single combined work' is no use of LGPL-3's "Combined Work"; the same
-    words capitalised, or a term the other document coins in lower case, are uses."""
-    sections = [
-        _section("lgpl", "0", '"Combined Work" means a work. A "covered work" means a program.'),
-        _section("gpl", "13", "You may link it into a single combined work.", 1),
-        _section("gpl", "14", "Convey the Combined Work as a covered work.", 2),
-    ]
-    terms = [
-        Term("combined work", "Combined Work", "lgpl", "lgpl-0"),
-        Term("covered work", "covered work", "lgpl", "lgpl-0"),
-    ]
-    uses = {
-        (e.src_section_id, e.term) for e in term_uses(sections, terms, {"gpl": {"lgpl"}}, set())
-    }
-    assert uses == {("gpl-14", "Combined Work"), ("gpl-14", "covered work")}
-
-
 def test_filing_redaction_legends_use_no_terms():
     """An EDGAR legend interrupting a section ('***Confidential Information has been omitted
     ...') is page furniture: no use of the defined "Confidential Information"."""

@@ -521,11 +521,6 @@ def _quoted(text: str, start: int, end: int) -> bool:
     return start > 0 and text[start - 1] in "\"“'‘" and text[end : end + 1] in ("\"", "”", "'", "’")
 
 
-def _lowered(found: str, term: str) -> bool:
-    words = _words(term)
-    return len(words) > 1 and all(w[:1].isupper() for w in words) and found.islower()
-
-
 def _mixed_case(found: str, term: str) -> bool:
     """'additional Shares' for "Additional Shares": capitals that follow neither the definition
     nor plain lower case, so an ordinary word before the term "Shares"."""
@@ -611,10 +606,6 @@ def term_uses(
                 continue
             if _quoted(text, start, end):
                 continue  # '"Net Sales" has the meaning ...': the term named, not used
-            if definition.doc_id != s.doc_id and _lowered(text[start:end], definition.term):
-                # a term another document coins in capitals ("Combined Work"), written here in
-                # lower case ("a single combined work"), is this document's ordinary English
-                continue
             if key not in used or start < used[key][0]:
                 used[key] = (start, text[start:end], definition)
         for key, (start, matched, definition) in sorted(used.items(), key=lambda x: x[1][0]):
