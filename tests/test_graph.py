@@ -634,6 +634,15 @@ def test_headed_definitions_in_a_definitions_section():
     )
     found = {e.term for e in definitions(_section("d", "1.01", text))}
     assert found == {"Business Day", "Commission", "SEC", "Holder"}
+    # an entry after a definition that is itself a name, with two spaces between
+    runs = (
+        "the following terms have the respective meanings set forth below. FINRA. Financial "
+        "Industry Regulatory Authority.  Note Confirmation. With respect to a Note, a notice."
+    )
+    assert {e.term for e in definitions(_section("d", "1.01", runs))} == {
+        "FINRA",
+        "Note Confirmation",
+    }
     # a signature block closing a definitions section defines nothing
     block = text + " ACME INC. By: /s/ Jo Bloggs Name: Jo Bloggs Title: Chief Executive Officer"
     assert {e.term for e in definitions(_section("d", "1.01", block))} == found

@@ -238,7 +238,8 @@ _HEADED_ENTRY = re.compile(
     r"(?:^|\n\s*\n|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?"
     r"(?!(?:The|A|An|This|That|These|Any|Each|All|No|In|If|For)\s)"
     r"(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,6})"
-    r"(?:\s*(?:\.|:|—|–)\s+(?=[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
+    # the spaces after the stop are left to the next entry's anchor ("Authority.  Note ...")
+    r"(?:\s*(?:\.|:|—|–)(?=\s+[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
 )
 # Several terms given one meaning: '"Authority" and "Authorities" means', 'The terms "hereof",
 # "herein" or "hereunder" shall refer to'.
@@ -627,8 +628,10 @@ def definitions(section: SectionInfo) -> list[Edge]:
         for m in _HEADED_ENTRY.finditer(section.text, start):
             term = m.group("term")
             if not section.text[last_end : m.start("term")].strip(" .:;\n") and last_end >= 0:
-                last_end = m.end()
-                continue  # a name right after an entry is its definition: "FINRA. Financial ..."
+                # a name right after an entry is its definition: "FINRA. Financial Industry
+                # Regulatory Authority."; the name after that definition is the next entry
+                last_end = -1
+                continue
             last_end = m.end()
             if term.split()[-1].lower() in ("of", "or", "and", "the", "for", "to", "in", "on"):
                 continue
