@@ -3,6 +3,7 @@ backward resolution, per-document failure, and the pure extraction rules."""
 
 import datetime as dt
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,7 @@ from raag_assets.graph.references import Corpus, contents_spans, find_mentions
 from raag_assets.graph.terms import (
     Term,
     distinctive,
+    is_pointer,
     names_a_party,
     party_names,
     term_pattern,
@@ -140,6 +142,42 @@ def test_a_document_that_fails_extraction_is_reported_and_the_rest_is_built():
     assert "E088" in result.errors["huge"]
     kinds = {(e.edge_type, e.src_section_id, e.dst_section_id) for e in result.edges}
     assert ("depends_on", "good-2", "good-1") in kinds
+
+
+def test_a_citation_that_describes_a_condition_s_subject_is_no_dependency():
+    """Layer 2 (if-clauses): 'if a dispute arises about the matters described in Section 1'
+    and 'sums payable pursuant to Section 1' name what the condition is about; a citation the
+    condition turns on ('if the licence is revoked as a result of Section 1') is one."""
+    nlp = load_pipeline("en_core_web_sm")
+    sections = [
+        _section("c", "1", "Fees. Acme pays the fees."),
+        _section("c", "2", "If any dispute arises relating to the matters described in "
+                 "Section 1, the Parties shall meet within ten days.", 1),
+        _section("c", "3", "If an audit reveals an underpayment of any sums payable pursuant "
+                 "to Section 1, Acme will remit the difference.", 2),
+        _section("c", "4", "If the licence is revoked as a result of Section 1, Acme stops "
+                 "selling.", 3),
+        _section("c", "5", "Even if the licence is revoked as a result of Section 1, Acme "
+                 "keeps its stock.", 4),
+    ]  # fmt: skip
+    result = extract([DocInfo("c", "c.txt")], sections, lambda t: list(nlp.pipe(t)))
+    depends = {e.src_section_id for e in result.edges if e.edge_type == "depends_on"}
+    assert depends == {"c-4"}
+
+
+def test_a_part_does_not_override_the_article_it_belongs_to():
+    """In 4.1, 'the rights under this Article 4 shall terminate' displaces nothing outside
+    it; 'Subject to the other sections of this Article 4' still conditions 4.1 on them."""
+    art = SectionInfo("c-4", "c", 0, "Article 4", "Rights", 1, None, "")
+    sub = "The rights granted under this Article 4 shall terminate if HOC sells its shares."
+    part = SectionInfo("c-4.1", "c", 1, "4.1", "Pre-emptive right", 2, "c-4", sub)
+    corpus = Corpus([DocInfo("c", "c.txt")], [art, part])
+    kinds = {e.edge_type for e in section_edges(part, corpus)[0]}
+    assert kinds == {"references"}
+    cond = replace(part, text="Subject to the other sections of this Article 4, HOC may buy.")
+    corpus = Corpus([DocInfo("c", "c.txt")], [art, cond])
+    kinds = {e.edge_type for e in section_edges(cond, corpus)[0]}
+    assert kinds == {"references", "depends_on"}
 
 
 def test_a_pointer_to_a_part_left_out_of_the_filing_stays_a_definition():
@@ -298,6 +336,8 @@ def test_version_families_from_names():
         ("convey", "you may not be conveying it", True),
         ("The Library", "other Libraries", True),
         ("Object code", "its object code form", True),
+        # a hyphenated word broken at a line end
+        ("Audio Sub-Section", "between the Audio Sub- Section and the Site", True),
     ],
 )
 def test_term_patterns(term, text, hit):
@@ -368,6 +408,59 @@ def test_term_patterns(term, text, hit):
             False,
         ),
         ("Products", '"Products" means', "means the products listed in Exhibit A", True),
+        # a relation of control between persons, after a qualifier: an ordinary noun
+        (
+            "Affiliate",
+            '"Affiliate" means',
+            "means, with respect to any person or entity (including either Party), any other "
+            "person or entity that directly or indirectly controls that person or entity",
+            False,
+        ),
+        # a list of kinds of authority, numbered
+        (
+            "Authorities",
+            '"Authorities" means',
+            "means any (i) multinational, federal, provincial, state, regional, municipal, local "
+            "or other government, governmental or public department, court, tribunal",
+            False,
+        ),
+        # a class of people, listed after a qualifier and an item marker
+        (
+            "Personnel",
+            '"Personnel" means',
+            "means, with respect to any Party, (i) the employees, officers and directors of such "
+            "Party and (ii) its contractors",
+            False,
+        ),
+        # the term at the end of a list of alternatives widens it: a term of art
+        (
+            "Derivative Work",
+            '"Derivative Work" means',
+            "means any adaptation, modification, enhancement, improvement or derivative work.",
+            True,
+        ),
+        # a kind of entity as a modifier names a thing, not a party
+        (
+            "Trust Account",
+            "Trust Account.",
+            "The trust account established by the Trustee pursuant to the Indenture.",
+            True,
+        ),
+        # a class of agreements after a qualifier is a concept, not another instrument
+        (
+            "Material Agreement",
+            "Material Agreement.",
+            "With respect to a person, any agreement, contract or lease to which it is a party.",
+            True,
+        ),
+        # the document pointing at itself adds nothing to the ordinary word
+        (
+            "Transactions",
+            '"Transactions" means',
+            "means the transactions contemplated hereby.",
+            False,
+        ),
+        ("Transactions", '"Transactions" means', "means the sale of the Assets to Buyer.", True),
         (
             "Territory",
             '"Territory" means',
@@ -378,10 +471,16 @@ def test_term_patterns(term, text, hit):
 )
 def test_terms_of_art(term, evidence, body, expected):
     parties = {"NTL", "Company"}
-    doc_terms = ["Program", "Note", term]
+    doc_terms = ["Program", "Note", "Trustee", "Indenture", term]
     assert (
         distinctive(term, evidence, parties, body, doc_terms, evidence.startswith("(")) is expected
     )
+
+
+def test_a_pointer_to_the_preamble_is_no_definition():
+    assert is_pointer(" has the meaning specified in the preamble hereof.")
+    assert is_pointer(" has the meaning given to it in the Recitals;")
+    assert not is_pointer(" means the preamble of the Statement of Work.")
 
 
 def test_instrument_defined_in_passing_by_the_form_it_is_to_take():
@@ -393,6 +492,36 @@ def test_instrument_defined_in_passing_by_the_form_it_is_to_take():
     args = ({"NTL"}, "", ["Program"], True)
     assert not distinctive("Enterprise License", '(the "Enterprise License")', *args, form)
     assert distinctive("Patent License", '(the "Patent License")', *args, own)
+
+
+def test_a_label_for_the_ordinary_words_just_written_is_no_term_of_art():
+    """'the common stock of the Company ("Common Stock")' labels the words it follows, as
+    '"Board of Directors" means the board of directors of X'; a coined label is a term."""
+    args = ({"Company"}, "", ["Common Stock"], True)
+    stock = "equal to the number of outstanding shares of common stock of the Company "
+    assert not distinctive("Common Stock", '("Common Stock")', *args, stock)
+    plan = "the development plan for the second phase of the Site "
+    phase = '(the "Phase II Development Plan")'
+    assert distinctive("Phase II Development Plan", phase, *args, plan)
+
+
+def test_filing_redaction_legends_use_no_terms():
+    """An EDGAR legend interrupting a section ('***Confidential Information has been omitted
+    ...') is page furniture: no use of the defined "Confidential Information"."""
+    sections = [
+        _section("a", "1", '"Confidential Information" means secret data.'),
+        _section(
+            "a",
+            "2",
+            "Acme will pay [***] per unit. ***Confidential Information has been omitted and has "
+            "been filed separately with the Securities and Exchange Commission. Payment is due.",
+            1,
+        ),
+        _section("a", "3", "Each Party keeps the Confidential Information of the other.", 2),
+    ]
+    terms = [Term("confidential information", "Confidential Information", "a", "a-1")]
+    uses = {e.src_section_id for e in term_uses(sections, terms, {}, set())}
+    assert uses == {"a-3"}
 
 
 def test_ordinary_phrase_recast_in_the_documents_terms_is_a_term_of_art():
@@ -582,6 +711,17 @@ def test_longest_term_wins_and_terms_resolve_in_their_own_document_first():
         ),
         ("the product (as defined herein)", set()),
         ('hereinafter referred to as "Supplier"', {"Supplier"}),
+        (
+            'Acme and Bolt are sometimes referred to collectively herein as the "Parties" and '
+            'individually as a "Party."',
+            {"Parties", "Party"},
+        ),
+        (
+            "any line of business divested (each such divested entity or line of business, a "
+            '"Divested Entity")',
+            {"Divested Entity"},
+        ),
+        ('the Securities Act of 1933, as amended (the "1933 Act")', {"1933 Act"}),
     ],
 )
 def test_definitions_in_passing(text, terms):
@@ -666,6 +806,18 @@ def test_headed_definitions_in_a_definitions_section():
     )
     found = {e.term for e in definitions(_section("d", "1.01", text))}
     assert found == {"Business Day", "Commission", "SEC", "Holder"}
+    # an entry after a definition that is itself a name, with two spaces between
+    runs = (
+        "the following terms have the respective meanings set forth below. FINRA. Financial "
+        "Industry Regulatory Authority.  Note Confirmation. With respect to a Note, a notice."
+    )
+    assert {e.term for e in definitions(_section("d", "1.01", runs))} == {
+        "FINRA",
+        "Note Confirmation",
+    }
+    # a signature block closing a definitions section defines nothing
+    block = text + " ACME INC. By: /s/ Jo Bloggs Name: Jo Bloggs Title: Chief Executive Officer"
+    assert {e.term for e in definitions(_section("d", "1.01", block))} == found
     # the same layout outside a definitions section defines nothing
     assert definitions(_section("d", "2", "Notices. All notices shall be in writing.")) == []
 
@@ -706,6 +858,52 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
          set()),  # describes which licences, conditions nothing
         ("as described in Section 3 above, Acme may buy", set()),  # a pointer, not a condition
         ("Notwithstanding the provisions of the Supply Agreement, Acme may sell.", set()),
+        # the condition is a procedure the citation holds; a list joined past "the foregoing"
+        ("Any dispute shall be subject to the escalation procedure specified in Section 3.",
+         {("depends_on", "3")}),
+        ("Subject to the foregoing and to Section 3, Acme will decide the content.",
+         {("depends_on", "3")}),
+        # "pursuant to" and "obligations under" say where a thing comes from
+        ("Company will remit any sums payable pursuant to Section 5 within ten days.", set()),
+        ("Acme shall indemnify Bolt against any breach of its obligations under Section 4.",
+         set()),
+        ("unless this Agreement is terminated for cause pursuant to Section 4, fees are due",
+         {("depends_on", "4")}),  # framed by a condition, a passive verb: a condition
+        # a saving leaves the citation as it is
+        ("If Acme declines the defence, Bolt controls it (without limitation of Acme's "
+         "obligations under Section 4).", set()),
+        # an explicit condition inside a definition conditions the meaning
+        ('"Books Page" means a page of books (but subject to Section 3 with respect to '
+         "audio books).", {("depends_on", "3")}),
+        # compliance and conditions met are a dependency inside a stated condition only
+        ("You may distribute it, provided that You comply with the requirements of Section 3.",
+         {("depends_on", "3")}),
+        ("You may offer support only if You meet the conditions in Section 4.",
+         {("depends_on", "4")}),
+        ("You must comply with Section 4 when distributing the work.", set()),  # a duty
+        ("Acme shall give Bolt the information required to comply with Section 4.", set()),
+        # permission, termination and saving forms of the condition family
+        ("To the extent permitted under Section 3, you may copy the work.", {("depends_on", "3")}),
+        ("In the event of termination pursuant to Section 4, all fees fall due.",
+         {("depends_on", "4")}),
+        ("Save as provided in Section 5, neither Party may assign.", {("depends_on", "5")}),
+        ("Subject always to Section 3, the Customer may terminate.", {("depends_on", "3")}),
+        ("Without prejudice to Section 3, Acme may suspend the services.", set()),
+        # what follows the citation: a condition inside one, else a displacement
+        ("Where Section 4 applies, the Customer shall pay the fee.", {("depends_on", "4")}),
+        ("The restrictions in Section 3 do not apply to the extent provided in Section 4.",
+         {("overrides", "3"), ("depends_on", "4")}),
+        # the clause given precedence over the rest of the document: the document is the target
+        ("To the extent that this covenant conflicts with any other covenant contained in this "
+         "Agreement, this covenant shall control.", {("overrides", "c")}),
+        ("In the event of a conflict between an Exhibit and this Agreement, this Agreement "
+         "shall govern.", set()),  # which of two other texts wins: no override by this clause
+        # a concession is no condition
+        ("Notwithstanding that such rights may be subject to a royalty as provided for in "
+         "Section 4, the grant is unconditional.", set()),
+        # bracketed headings inside a list of citations
+        ("except as provided in Section 3 [Duties] and 4 [Term], either Party may terminate",
+         {("depends_on", "3"), ("depends_on", "4")}),
     ],
 )  # fmt: skip
 def test_relations_by_cue_family(text, expected):
@@ -723,6 +921,25 @@ def test_relations_by_cue_family(text, expected):
          "licensed products"),
         ("The output from running a covered work is covered by this License only if it is new.",
          "the output from running a covered work"),
+        ("This Policy covers all personal data processed by the Company.",
+         "personal data processed by the company"),
+        ("The warranty in this Section does not cover damage caused by misuse.",
+         "damage caused by misuse"),
+        ("Activities other than copying are not covered by this License; they are outside it.",
+         "activities other than copying"),
+        ("For Customers in the European Union, the following terms apply.",
+         "customers in the european union"),
+        ("For the avoidance of doubt, Acme pays the fees.", None),
+        # what a grant leaves out, and a grant limited
+        ("This Section 3.01 does not grant any rights or licenses to any OEM Technology.",
+         "oem technology"),
+        ("No rights are granted to the Buyer in this Agreement with respect to any Trademarks.",
+         "trademarks"),
+        ("You have no rights to sublicense.", None),
+        ("The license shall be limited to the business of the Divested Entity.",
+         "the business of the divested entity"),
+        ("This section applies only to Customers located in the European Union.",
+         "customer located in the european union"),
         ("Keep intact all notices stating that this License applies to the code.", None),
         ("Use the GNU General Public License for more details.", None),
     ],
@@ -730,6 +947,12 @@ def test_relations_by_cue_family(text, expected):
 def test_scopes_of_documents_and_clauses(text, scope):
     found = [e.scope for e in scope_edges(_section("l", "1", text))]
     assert found == ([scope] if scope else [])
+
+
+def test_a_scope_listing_kinds_of_people_gives_one_scope_each():
+    found = [e.scope for e in scope_edges(_section("p", "1", "This Policy applies to all "
+             "employees, contractors and consultants."))]  # fmt: skip
+    assert found == ["employee", "contractor", "consultant"]
 
 
 def test_calendar_limits():

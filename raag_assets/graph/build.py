@@ -162,7 +162,11 @@ def _definition_body(e: Edge, corpus: Corpus) -> str:
     text = corpus.by_id[e.src_section_id].text
     at = text.find(term, e.position)
     body = text[at + len(term) :][:500].lstrip("”\"’').:; ") if at >= 0 else ""
-    return re.sub(r"^or\s+[^.;:]{1,40}[.:]\s*", "", body)  # "Commission or SEC. The ..."
+    body = re.sub(r"^or\s+[^.;:]{1,40}[.:]\s*", "", body)  # "Commission or SEC. The ..."
+    # the other terms of a list given one meaning ('"Authority" and "Authorities" means')
+    # (joined by "and" / "or" / a comma: a bare quoted term next is the next definition)
+    alias = r"[“\"][^“”\"\n]{1,60}[”\"]"
+    return re.sub(rf"^(?:\s*,?\s*(?:and|or)\s+{alias}|\s*,\s*{alias})+\s*", "", body)
 
 
 def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:

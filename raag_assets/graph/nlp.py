@@ -2,6 +2,7 @@
 only, never similarity): conditional clauses, scope phrases, and references phrased without a
 number ("the preceding section", "the clause above")."""
 
+import re
 from collections.abc import Sequence
 
 from raag_assets.graph.model import Edge, SectionInfo
@@ -15,6 +16,18 @@ _UNIT = {"section", "clause", "subsection", "article"}
 _BACK = {"preceding", "previous", "above", "prior"}
 _FORWARD = {"following", "next", "below", "subsequent"}
 _CONDITION_MARKS = {"if", "unless", "provided", "when", "where"}
+# A citation that only says where a thing is described ("if any dispute arises relating to the
+# matters described in Section 2.2(b)") names the subject of the condition; the clause is not
+# conditioned on the cited section applying.
+# So does a thing's source after a participle or adjective ("any sums payable pursuant to
+# Section 5.4"); a passive verb ("is terminated pursuant to Section 10.02") is a condition.
+_DESCRIBES = re.compile(
+    r"\b(?:described|specified|set\s+(?:forth|out)|referred\s+to|listed|identified|defined|"
+    r"contained|mentioned)\s+(?:in|under|by)\s+(?:the\s+)?(?:provisions\s+of\s+)?$"
+    r"|(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)"
+    r"\b(?:\w+ed|\w{3,}able|due)\s+(?:pursuant\s+to|under|in\s+accordance\s+with)\s+$",
+    re.IGNORECASE,
+)
 _SCOPE_HEADS = {
     "employee",
     "staff",
@@ -125,9 +138,13 @@ def _conditional_dependencies(
     for token in doc:
         if token.dep_ != "mark" or token.lower_ not in _CONDITION_MARKS:
             continue
+        if token.i > 0 and doc[token.i - 1].lower_ == "even":
+            continue  # "even if ...": conceded, not a condition
         clause = list(token.head.subtree)
         start, end = clause[0].idx, clause[-1].idx + len(clause[-1].text)
         for ref in refs:
+            if _DESCRIBES.search(doc.text[max(0, ref.position - 40) : ref.position]):
+                continue
             if start <= ref.position < end and (ref.dst_section_id, ref.dst_doc_id) not in have:
                 have.add((ref.dst_section_id, ref.dst_doc_id))
                 edges.append(

@@ -25,7 +25,8 @@ _MASK = "\x00"
 _TAIL = (
     r"(?:\s|,|\x00|\b(?:and|or|for|the|other|provisions?|terms?|conditions?|sections?|articles?|"
     r"clauses?|subsections?|paragraphs?|of|in|this|such|hereof|herein|hereunder|any|all|"
-    r"applicable|relevant|set\s+forth|contained)\b|\([^()]{0,60}\))*$"
+    r"applicable|relevant|set\s+forth|contained|foregoing|preceding|to|requirements?|"
+    r"restrictions?|procedures?|limitations?)\b|\([^()]{0,60}\))*$"
 )
 _DOC_SELF = r"(?:Agreement|License|Licence|Contract|Policy|Amendment|Addendum|document|Deed|Terms)"
 _OVERRIDE_CUE = re.compile(
@@ -36,20 +37,54 @@ _OVERRIDE_CUE = re.compile(
     r"(?:\s+anything(?:\s+to\s+the\s+contrary)?(?:\s+(?:contained|set\s+forth))?\s+in)?" + _TAIL,
     re.IGNORECASE,
 )
+# "pursuant to X" names the source of a thing ("sums payable pursuant to Section 5.4", "the
+# payments due pursuant to Section 5.2.1"): a condition only inside a condition or exception
+# (_DEPENDS_WEAK). "subject to the escalation procedure specified in Section 2.8": the
+# condition is the procedure the citation holds.
+_HELD_IN = (
+    r"(?:the|any|such)\s+(?:[\w-]+\s+){1,4}?(?:set\s+(?:forth|out)|specified|described|provided|"
+    r"contained|stated|established)\s+(?:for\s+)?(?:in|under|by)"
+)
 _DEPENDS_CUE = re.compile(
-    r"\b(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
-    r"in\s+accord(?:ance)?\s+with|pursuant\s+to|according\s+to|under\s+the\s+terms\s+of|"
+    rf"\b(?:(?:subject\s+to|in\s+accord(?:ance)?\s+with|in\s+compliance\s+with)\s+{_HELD_IN}|"
+    r"subject\s+(?:always\s+|only\s+|further\s+)?to|conditional\s+(?:up)?on|"
+    r"contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
+    r"in\s+accord(?:ance)?\s+with|according\s+to|under\s+the\s+terms\s+of|"
+    r"to\s+the\s+extent\s+(?:permitted|required|provided|allowed|authori[sz]ed)\s+(?:by|under|in)|"
+    r"save\s+(?:as\s+(?:otherwise\s+|expressly\s+)?(?:provided|set\s+(?:out|forth)|stated|"
+    r"specified|permitted)\s+(?:in|under|by)|for|where|to\s+the\s+extent)\b[^;.\x00]{0,80}?|"
     r"in\s+compliance\s+with|in\s+the\s+manner\s+(?:set\s+(?:forth|out)|provided|described|specified)\s+in|"
     r"(?:so|as)\s+long\s+as|only\s+(?:if|when)\b[^;.\x00]{0,60}?\b(?:under|in\s+accordance\s+with|"
-    r"pursuant\s+to)|if\s+permitted\s+(?:under|by)|upon\s+(?:termination|expiration)\s+"
-    r"(?:under|pursuant\s+to)|except\b[^;.\x00]{0,80}?)" + _TAIL,
+    r"pursuant\s+to)|if\s+permitted\s+(?:under|by)|"
+    r"(?:upon|on|following|after|in\s+the\s+event\s+of)\s+(?:any\s+|the\s+|such\s+)?"
+    r"(?:termination|expiration|expiry)\s+(?:of\s+this\s+\w+\s+)?(?:under|pursuant\s+to|"
+    r"in\s+accordance\s+with)|except\b[^;.\x00]{0,80}?)" + _TAIL,
     re.IGNORECASE,
 )
 # "as provided in X" conditions only inside a condition or exception ("unless terminated as
 # provided in Article X"); on its own it points at X ("as described in Section 3.1 above").
+# So do "pursuant to X" and a party's "rights / obligations under X": on their own they say
+# where a thing comes from ("its obligations under Section 4.4", "the rights granted under
+# Section 2.1"), not that the clause is conditioned on X.
 _DEPENDS_WEAK = re.compile(
     r"\b(?:as\s+(?:otherwise\s+|expressly\s+|specifically\s+)?(?:provided|set\s+(?:forth|out)|"
-    r"specified|required|permitted|described|contemplated)\s+(?:for\s+)?(?:in|under|by))" + _TAIL,
+    r"specified|required|permitted|described|contemplated)\s+(?:for\s+)?(?:in|under|by)|"
+    r"pursuant\s+to|(?:rights?|obligations?|duties|benefits?|entitlements?)\s+(?:(?:afforded|"
+    r"granted|given|provided|owed)\s+(?:to\s+\S+\s+)?)?under)" + _TAIL,
+    re.IGNORECASE,
+)
+# Complying with X or meeting its conditions is a condition only when a condition is stated
+# ("provided that You comply with the requirements of Section 3.1", "only if You meet the
+# conditions in Section 4"); "You must comply with Section 4" and "information required to
+# comply with Section 7.01" are a duty and a purpose that name X.
+_COMPLIES = re.compile(
+    r"(?<![\w-])(?<!non-\s)(?:(?:compl(?:y|ies|ying|iance)|conform(?:s|ing|ity|ance)?)\s+with|"
+    r"(?:meets?|meeting|satisf(?:y|ies|ying)|fulfil(?:l|ls|s|ling)?)\b)" + _TAIL,
+    re.IGNORECASE,
+)
+_STATED_CONDITION = re.compile(
+    r"\b(?:if|unless|provided(?:\s+that|,\s+however)|only\s+(?:if|when|where)|(?:so|as)\s+long\s+as|"
+    r"on\s+condition\s+that|conditional|conditioned|contingent|in\s+the\s+event)\b",
     re.IGNORECASE,
 )
 # "pursuant to" / "in accordance with" after a participle describes a thing ("the licenses
@@ -57,21 +92,28 @@ _DEPENDS_WEAK = re.compile(
 _DESCRIBED = re.compile(
     r"(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)"
     r"\b(?:granted|issued|made|given|paid|delivered|executed|entered\s+into|provided|appointed|"
-    r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded|\w+ed)"
+    r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded|due|"
+    r"\w+ed|\w{3,}able)"
     r"(?:\s+(?:to|by)\s+\S+(?:\s+\S+)?)?\s+(?:pursuant\s+to|in\s+accord(?:ance)?\s+with|according\s+to)\b",
     re.IGNORECASE,
 )
+_WHEN = re.compile(r"\b(?:when|whenever|where|while|once|at\s+all\s+times)\b", re.IGNORECASE)
 _CONDITION_MARK = re.compile(
     r"\b(?:if|unless|provided\s+that|on\s+condition\s+that|so\s+long\s+as|until|only|except|"
-    r"subject\s+to|requires?|required)\b",
+    r"subject\s+to|requires?|required|conditional|conditioned|contingent|in\s+the\s+event|"
+    r"to\s+the\s+extent)\b",
     re.I,
 )
 # "under X" conditions a permission or duty the clause grants or imposes: "You may convey a
 # covered work under sections 3 and 4".
 _UNDER_MODAL = re.compile(
-    r"\b(?:(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?|(?:rights?|obligations?|"
-    r"duties|benefits?|entitlements?)\s+(?:(?:afforded|granted|given|provided|owed)\s+"
-    r"(?:to\s+\S+\s+)?)?)under" + _TAIL,
+    r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?under" + _TAIL,
+    re.IGNORECASE,
+)
+# An explicit condition stays one inside a definition ('"Sub-Section" means ... (but subject
+# to Section 9.2 with respect to Related Products)'): the meaning itself is conditioned.
+_EXPLICIT_CONDITION = re.compile(
+    r"^(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|conditioned\s+(?:up)?on)\b",
     re.IGNORECASE,
 )
 # The citation displaced by what follows it: "Section 6.1 shall be deemed to be amended",
@@ -80,14 +122,15 @@ _OVERRIDES_AFTER = re.compile(
     r"^[\s,\x00]*(?:(?:and|or|above|hereof)[\s,\x00]*|\([^()]{0,60}\)[\s,\x00]*)*"
     r"(?:shall|will|is|are)\s+(?:hereby\s+)?(?:immediately\s+|automatically\s+)?(?:be\s+deemed\s+"
     r"(?:to\s+be\s+)?(?:amended|modified|varied)|terminate|cease|not\s+apply|be\s+suspended|"
-    r"be\s+of\s+no\s+(?:further\s+)?(?:force|effect)|(?:be\s+)?superseded)\b",
+    r"be\s+of\s+no\s+(?:further\s+)?(?:force|effect)|(?:be\s+)?superseded)\b"
+    r"|^[\s,\x00]*(?:do|does)\s+not\s+apply\b",
     re.IGNORECASE,
 )
 # The condition stated after the citation: "so long as Section 8.2 is not invoked".
 _DEPENDS_AFTER = re.compile(
-    r"^(?:\s*(?:hereof|above|below|of\s+this\s+\w+))?\s*(?:are|is|do|does|shall|become|becomes|"
+    r"^(?:\s*(?:hereof|above|below|of\s+this\s+\w+))?\s*(?:(?:are|is|do|does|shall|become|becomes|"
     r"have\s+been|has\s+been)\s+(?:not\s+)?(?:been\s+)?(?:invoked|apply|applies|applicable|"
-    r"satisfied|met|complied\s+with|fulfilled|triggered|exercised)\b",
+    r"satisfied|met|complied\s+with|fulfilled|triggered|exercised)|appl(?:y|ies))\b",
     re.IGNORECASE,
 )
 # Vague targets are the document itself: "notwithstanding any other provision of this
@@ -98,6 +141,21 @@ _VAGUE_OVERRIDE = re.compile(
     r"|(?:notwithstanding|regardless\s+of|in\s+spite\s+of|despite)\s+(?:anything|any\s+(?:other\s+)?"
     r"(?:provisions?|terms?)|the\s+(?:foregoing|preceding|above)|the\s+(?:other\s+)?provisions\s+of\s+"
     rf"this\s+{_DOC_SELF}))\b(?P<rest>[^.;]{{0,60}})",
+    re.IGNORECASE,
+)
+# The clause itself given precedence over the rest of the document: "to the extent that this
+# covenant conflicts with any other covenant contained in this Agreement, ...", "this Section
+# shall prevail over any other provision". A rule on which of two other texts wins (the
+# Agreement over an exhibit) is no override by the clause that states it.
+_OWN_PART = r"this\s+(?:covenant|section|clause|article|provision|paragraph|subsection)"
+_OTHER_PARTS = (
+    r"(?:any|all|the)\s+other\s+(?:provisions?|covenants?|terms?|sections?|clauses?|"
+    r"obligations?|agreements?\s+(?:contained|set\s+forth)\s+(?:in|herein))"
+)
+_OWN_PRECEDENCE = re.compile(
+    rf"\b{_OWN_PART}\b[^.;]{{0,80}}?\b(?:conflicts?|is\s+inconsistent)\s+with\s+{_OTHER_PARTS}\b"
+    rf"|\b{_OWN_PART}\s+(?:shall|will)\s+(?:prevail|control|govern|take\s+precedence)\s+over\s+"
+    rf"{_OTHER_PARTS}\b",
     re.IGNORECASE,
 )
 # What makes a vague cue specific after all: a citation, or another document named
@@ -139,6 +197,17 @@ _HEADING_TERM = re.compile(
 )
 # '(the "Enterprise License")', '("NTL")', '(each, a "Party")': a term defined in passing.
 _PAREN = re.compile(r"\((?P<inner>[^()]{2,160})\)")
+# '(each such divested entity or line of business, a "Divested Entity")': the parenthesis
+# describes what the term names, then gives it.
+_EACH_SUCH = re.compile(
+    r"^\s*(?:each|any|every|all)\s+such\b[^“”\"]{0,160},\s*(?:a|an|the|each\s+a|each\s+an)\s+"
+    r"[“\"](?P<term>[^“”\"]{1,60}?)[”\"]\s*$"
+)
+# Fields of a signature block, and a company's name, are no headed definitions.
+_FORM_FIELD = re.compile(
+    r"(?:^|\s)(?:By|Name|Title|Its|Date|Signature|Address|Attention|Attn|Email|Fax|Telephone)$"
+    r"|\b(?i:inc|incorporated|ltd|limited|llc|llp|plc|gmbh|corp|corporation)\.?$"
+)
 _QUOTED = re.compile(r"[“\"](?P<term>[^“”\"]{1,80}?)[”\"]")
 _PAREN_GLUE = re.compile(
     r"(?:the|a|an|this|each|such|collectively|individually|together|jointly|severally|"
@@ -146,10 +215,15 @@ _PAREN_GLUE = re.compile(
     r"license|licence|agreement|[,;:])*",
     re.IGNORECASE,
 )
+# '... are sometimes referred to collectively herein as the "Parties" and individually as a
+# "Party"': adverbs between, and a second name after "and ... as".
 _REFERRED_AS = re.compile(
     r"\b(?:(?:hereinafter|hereafter|herein)\s+(?:referred\s+to\s+as|called)|"
-    r"(?:being\s+)?referred\s+to\s+(?:herein\s+)?as)\s+(?:the\s+|a\s+|an\s+)?"
-    r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]",
+    r"(?:being\s+)?referred\s+to\s+(?:(?:herein|hereinafter|collectively|individually|together|"
+    r"jointly|separately|each)\s+){0,3}as)\s+(?:the\s+|a\s+|an\s+)?"
+    r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
+    r"(?:,?\s+(?:and|or)\s+(?:(?:each|individually|separately|collectively)\s+)?as\s+"
+    r"(?:the\s+|a\s+|an\s+)?[“\"](?P<term2>[^“”\"\n]{1,60}?)[”\"])?",
     re.IGNORECASE,
 )
 # A section of definitions: its heading, or the sentence that opens it, says so.
@@ -173,7 +247,8 @@ _HEADED_ENTRY = re.compile(
     r"(?:^|\n\s*\n|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?"
     r"(?!(?:The|A|An|This|That|These|Any|Each|All|No|In|If|For)\s)"
     r"(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,6})"
-    r"(?:\s*(?:\.|:|—|–)\s+(?=[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
+    # the spaces after the stop are left to the next entry's anchor ("Authority.  Note ...")
+    r"(?:\s*(?:\.|:|—|–)(?=\s+[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
 )
 # Several terms given one meaning: '"Authority" and "Authorities" means', 'The terms "hereof",
 # "herein" or "hereunder" shall refer to'.
@@ -187,14 +262,23 @@ _DEFINITION_LIST = re.compile(
 _STARTS_DEFINITION = re.compile(r"^(?:means|shall\s+mean|refers\s+to|is\s+defined\s+as)\b")
 _SCOPE_NOUNS = (
     r"employees?|staff|workers?|contractors?|managers?|members?|users?|roles?|persons?|"
-    r"people|individuals?|licensees?|recipients?|customers?|students?|residents?|tenants?"
+    r"people|individuals?|licensees?|recipients?|customers?|students?|residents?|tenants?|"
+    r"consultants?|agents?|suppliers?|vendors?|visitors?|volunteers?|interns?|officers?|"
+    r"directors?|subscribers?|patients?"
 )
+# Where the people are ("Customers located in the European Union", "employees based in France")
+# is part of who is in scope.
+_SCOPE_PLACE = (
+    r"(?:\s+(?:located|resident|based|employed|working|established)\s+(?:in|outside)\s+"
+    r"(?:the\s+)?[\w-]+(?:\s+(?!and\b|or\b)[A-Z][\w-]*){0,3})?"
+)
+_SCOPE_JOIN = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
 _SCOPE = re.compile(
     r"\b(?:appl(?:y|ies)|is\s+available|are\s+available|extends?|is\s+limited|are\s+limited)"
     r"\s+(?:only\s+)?to\s+(?P<scope>(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){0,3}?"
-    rf"(?:{_SCOPE_NOUNS})"
-    r"(?:\s+(?:and|or)\s+(?:to\s+)?(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){0,3}?"
-    rf"(?:{_SCOPE_NOUNS}))*)\b",
+    rf"(?:{_SCOPE_NOUNS}){_SCOPE_PLACE}"
+    rf"(?:{_SCOPE_JOIN}(?:to\s+)?(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){{0,3}}?"
+    rf"(?:{_SCOPE_NOUNS}){_SCOPE_PLACE})*)\b",
     re.IGNORECASE,
 )
 _STEP = re.compile(r"^step\s+(\d{1,3})\b", re.IGNORECASE)
@@ -218,6 +302,22 @@ _SINGULAR = {
     "students": "student",
     "residents": "resident",
     "tenants": "tenant",
+    **{
+        f"{w}s": w
+        for w in (
+            "consultant",
+            "agent",
+            "supplier",
+            "vendor",
+            "visitor",
+            "volunteer",
+            "intern",
+            "officer",
+            "director",
+            "subscriber",
+            "patient",
+        )
+    },
 }
 
 
@@ -231,13 +331,12 @@ def normalize_scope(scope: str) -> str:
     """'all Full-Time Employees' -> 'full-time employee'."""
     words = re.sub(r"^(?:all|every|any|to)\s+", "", scope.strip(), flags=re.IGNORECASE)
     words = words.casefold().split()
-    if words:
-        words[-1] = _SINGULAR.get(words[-1], words[-1])
-    return " ".join(words)
+    # the head noun, before any place it is qualified by ("customers located in the EU")
+    return " ".join(_SINGULAR.get(w, w) for w in words)
 
 
 def split_scopes(scope: str) -> list[str]:
-    parts = re.split(r"\s+(?:and|or)\s+(?:to\s+)?", scope)
+    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?(?:to\s+)?|\s+(?:and|or)\s+(?:to\s+)?", scope)
     return [p for p in (normalize_scope(x) for x in parts) if p]
 
 
@@ -266,6 +365,7 @@ def section_edges(
         text, [m for m, (t, _) in zip(found, resolved, strict=True) if m.kind != "document" or t]
     )
     contents = contents_spans(text)
+    containers = _ancestors(section, corpus)
     for m, (targets, unresolved) in zip(found, resolved, strict=True):
         if any(a <= m.start < b for a, b in contents):
             continue  # a table of contents lists headings; it cites nothing
@@ -293,27 +393,46 @@ def section_edges(
             edges.append(Edge("references", confidence=confidence, **base))
             if m.end == 0:
                 continue  # a heading's citation has no clause around it
-            if override := _OVERRIDE_CUE.search(before):
+            # "the rights granted under this Article 4 shall terminate ..." in 4.1: a part does
+            # not displace the article it belongs to, as a section does not itself (it may be
+            # conditioned on the rest of it: "subject to the other sections of this Article VI")
+            own_part = dst[0] == section.doc_id and dst[1] in containers
+            if own_part:
+                override = None
+            elif override := _OVERRIDE_CUE.search(before):
                 cue = text[clause_start + override.start() : m.end]
                 edges.append(
                     Edge("overrides", confidence=0.9 * confidence, **{**base, "matched_text": cue})
                 )
-            if not override and (displaced := _OVERRIDES_AFTER.match(after)):
+            # what is said after the citation ("... Section 8.2 does not apply") is a condition
+            # inside one ("so long as ...", "where ..."), else a displacement of the citation
+            conditioned = bool(_CONDITION_MARK.search(before) or _WHEN.search(before))
+            after_condition = conditioned and _DEPENDS_AFTER.match(after)
+            if after_condition:
+                pass
+            elif not override and not own_part and (displaced := _OVERRIDES_AFTER.match(after)):
                 override = displaced
                 edges.append(Edge("overrides", confidence=0.8 * confidence, **base))
             depends = _DEPENDS_CUE.search(before) or _UNDER_MODAL.search(before)
+            weak = None
             if depends is None and (weak := _DEPENDS_WEAK.search(before)):
-                depends = weak if _CONDITION_MARK.search(before[: weak.start()]) else None
+                depends = weak if _framed(before, weak.start()) else None
+            if depends is None and (weak := _COMPLIES.search(before)):
+                depends = weak if _framed(before, weak.start(), _STATED_CONDITION) else None
             described = depends and _DESCRIBED.search(before[max(0, depends.start() - 40) :])
-            if described and not _CONDITION_MARK.search(before[: depends.start()]):
+            # a weak cue after a participle ("sums payable pursuant to Section 5.4") describes a
+            # thing even inside a condition ("if an audit reveals underpayment of sums ...")
+            if described and (weak or not _CONDITION_MARK.search(before[: depends.start()])):
                 depends = None
-            if defines_here:
+            if depends and _CONCESSION.search(before, 0, depends.start()):
+                depends = None  # "Notwithstanding that such rights may be subject to ...": conceded
+            if defines_here and not (depends and _EXPLICIT_CONDITION.match(depends.group())):
                 depends = None  # a definition's "except ..." scopes a meaning, not a duty
             if override:
                 depends = None
-            if depends or (not override and _DEPENDS_AFTER.match(after)):
+            if depends or (not override and after_condition):
                 start = clause_start + depends.start() if depends else m.start
-                end = m.end if depends else m.end + _DEPENDS_AFTER.match(after).end()
+                end = m.end if depends else m.end + after_condition.end()
                 edges.append(
                     Edge(
                         "depends_on",
@@ -333,6 +452,44 @@ def section_edges(
     return edges, parked, mentions
 
 
+# A concessive clause states a fact the rule holds in spite of, not a condition of it.
+_CONCESSION = re.compile(
+    r"\b(?:notwithstanding|even\s+though|although|despite)\s+(?:that|the\s+fact\s+that)\b"
+    r"|\beven\s+(?:if|though)\b|\balthough\b",
+    re.IGNORECASE,
+)
+
+
+def _ancestors(section: SectionInfo, corpus: Corpus) -> set[str]:
+    out: set[str] = set()
+    parent = section.parent_id
+    while parent and parent not in out:
+        out.add(parent)
+        above = corpus.by_id.get(parent)
+        parent = above.parent_id if above else None
+    return out
+
+
+def _framed(before: str, at: int, marks_re: re.Pattern[str] = _CONDITION_MARK) -> bool:
+    """A condition or exception frames the cue at `at`: its mark stands before it with no other
+    citation between ("unless terminated as provided in Article X"). A mark already followed by
+    its own citation ("Subject to Section 7.3, ... its obligations under Section 4.4") frames
+    that one."""
+    marks = list(marks_re.finditer(before, 0, at))
+    if not marks or _MASK in before[marks[-1].end() : at]:
+        return False
+    # a saving ("without limitation of the indemnity obligations under this Section 7") says
+    # the citation is left as it is: no condition on it
+    return not _SAVING.search(before, marks[-1].end(), at)
+
+
+_SAVING = re.compile(
+    r"\b(?:without\s+(?:limitation\s+of|limiting|prejudice\s+to|derogating\s+from)|"
+    r"(?:shall|will|does)\s+not\s+(?:limit|affect|prejudice|impair))\b",
+    re.IGNORECASE,
+)
+
+
 def _masked(text: str, mentions: Sequence[Mention]) -> str:
     """The text with each citation blanked to NUL characters and EDGAR underline runs to
     spaces, offsets kept, so cues can be matched across lists of citations."""
@@ -347,20 +504,25 @@ def vague_relations(section: SectionInfo, masked: str) -> list[Edge]:
     foregoing"): the target is the document itself (GRAPH_GOLD.md). A condition on the whole
     document ("subject to the terms of this Agreement") is boilerplate, no dependency."""
     edges = []
-    for m in _VAGUE_OVERRIDE.finditer(masked):
-        if _SPECIFIC.match(m.group("rest")) or _MASK in m.group("rest")[:25]:
-            continue  # "notwithstanding anything in Section 5": the citation is the target
+    found = [
+        (m.start(), m.start("rest"))
+        for m in _VAGUE_OVERRIDE.finditer(masked)
+        # "notwithstanding anything in Section 5": the citation is the target
+        if not (_SPECIFIC.match(m.group("rest")) or _MASK in m.group("rest")[:25])
+    ]
+    found += [(m.start(), m.end()) for m in _OWN_PRECEDENCE.finditer(masked)]
+    for start, end in sorted(found):
         edges.append(
             Edge(
                 "overrides",
                 layer=1,
                 src_doc_id=section.doc_id,
                 src_section_id=section.section_id,
-                matched_text=" ".join(section.text[m.start() : m.start("rest")].split()),
+                matched_text=" ".join(section.text[start:end].split()),
                 normalized_target=section.doc_id,
                 confidence=0.75,
                 dst_doc_id=section.doc_id,
-                position=m.start(),
+                position=start,
             )
         )
     return edges
@@ -464,6 +626,8 @@ def definitions(section: SectionInfo) -> list[Edge]:
             found.append((m.start() + q.start(), q.group("term"), m.group(0)))
     for m in _REFERRED_AS.finditer(section.text):
         found.append((m.start(), m.group("term"), m.group(0)))
+        if m.group("term2"):
+            found.append((m.start("term2"), m.group("term2"), m.group(0)))
     for m in _PAREN.finditer(section.text):
         quoted = list(_QUOTED.finditer(m.group("inner")))
         glue = _QUOTED.sub(" ", m.group("inner"))
@@ -474,6 +638,8 @@ def definitions(section: SectionInfo) -> list[Edge]:
         if quoted and glued and not adjacent:
             for q in quoted:
                 found.append((m.start(), q.group("term"), m.group(0)))
+        elif each := _EACH_SUCH.search(m.group("inner")):
+            found.append((m.start(), each.group("term"), m.group(0)))
     marker = _DEFINITIONS_SECTION.search(section.heading) or _DEFINITIONS_LEAD.search(section.text)
     if marker:
         start = 0 if marker.string is section.heading else marker.end()
@@ -481,13 +647,17 @@ def definitions(section: SectionInfo) -> list[Edge]:
         for m in _HEADED_ENTRY.finditer(section.text, start):
             term = m.group("term")
             if not section.text[last_end : m.start("term")].strip(" .:;\n") and last_end >= 0:
-                last_end = m.end()
-                continue  # a name right after an entry is its definition: "FINRA. Financial ..."
+                # a name right after an entry is its definition: "FINRA. Financial Industry
+                # Regulatory Authority."; the name after that definition is the next entry
+                last_end = -1
+                continue
             last_end = m.end()
             if term.split()[-1].lower() in ("of", "or", "and", "the", "for", "to", "in", "on"):
                 continue
             if _DEFINITIONS_SECTION.fullmatch(term):
                 continue  # the run-in heading "Definitions." itself
+            if _FORM_FIELD.search(term):
+                continue  # a signature block ("ACME INC. By: ... Name: Jo Bloggs Title: CEO")
             for part in re.split(r"\s+or\s+", term):
                 found.append((m.start("term"), part, m.group(0).strip()))
     edges = []
@@ -496,8 +666,8 @@ def definitions(section: SectionInfo) -> list[Edge]:
         # pattern finds both numbers
         term = re.sub(r"(?<=\w)\((?:s|es)\)\s*$", "", term.strip())
         term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
-        if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]", term):
-            continue  # a term is words, not "{", "#" or "%"
+        if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]|\d+\s+[A-Z][a-z]", term):
+            continue  # a term is words ("1933 Act" too), not "{", "#" or "%"
         edges.append(
             Edge(
                 "defines",
@@ -558,7 +728,8 @@ _RULE_SUBJECT = (
 )
 _SCOPE_END = (
     r"(?=\s*(?:[;.:()]|,\s*(?:regardless|provided|except|unless|if|whether|subject|or|"
-    r"notwithstanding|and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided|regardless|"
+    r"notwithstanding|and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided\s+(?:that|however)|"
+    r"regardless|"
     r"except|when|where|that|which|who|and\s+(?:shall|will|may|is|are))\b|"
     r"\s(?:and|but|or)\s+(?:the|such|each|any|it|its|this|that)\s+(?:\w+\s+){0,2}"
     r"(?:shall|will|may|must|is|are)\b)|$)"
@@ -566,7 +737,7 @@ _SCOPE_END = (
 _APPLIES = re.compile(
     rf"\b{_RULE_SUBJECT}\b[^.;]{{0,80}}?(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)"
     r"\b(?P<verb>appl(?:y|ies)|(?:is|are)\s+applicable|"
-    r"extends?|(?:is|are)\s+limited)"
+    r"extends?|(?:is|are|shall\s+be|will\s+be)\s+limited)"
     r"(?:\s+(?:also|only|solely|equally|therefore|fully|in\s+full))*"
     r"(?:\s*,[^,;.]{1,80},)?\s+(?:only\s+|solely\s+|also\s+|equally\s+)?to\s+"
     rf"(?!the\s+extent\b|(?:any|such)\s+extent\b)(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
@@ -578,8 +749,39 @@ _NOT_APPLY_IF = re.compile(
     re.IGNORECASE,
 )
 _COVERED_BY = re.compile(
-    r"(?:^|(?<=[.;:]\s)|\b(?:The|the|A|a|An|an|Any|any)\s+)(?P<scope>(?:[\w-]+\s+){1,7}?)"
-    r"(?:is|are)\s+covered\s+by\s+this\s+(?:License|Licence|Agreement|Policy)"
+    r"(?:^|(?<=[.;:]\s)|\b(?:The|the|A|a|An|an|Any|any)\s+)(?P<scope>(?:[\w-]+,?\s+){1,7}?)"
+    r"(?:is|are)\s+(?:not\s+)?covered\s+by\s+this\s+(?:License|Licence|Agreement|Policy)"
+)
+# "This Policy covers all personal data ...", "the warranty does not cover damage caused by ...":
+# the active form of "X is covered by this License".
+_COVERS = re.compile(
+    rf"\b{_RULE_SUBJECT}\b[^.;]{{0,60}}?\b(?:covers|(?:does|shall|will)\s+not\s+cover)\s+"
+    rf"(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
+    re.IGNORECASE,
+)
+# "For Customers in the European Union, the following terms apply": a scope stated before the
+# rule it limits (only where the sentence then says that terms apply).
+_FOR_SCOPE = re.compile(
+    r"(?:^|(?<=[.;:]\s))For\s+(?P<scope>(?:all\s+|any\s+|each\s+)?[\w-]+(?:\s+[\w'’-]+){0,8}?)\s*,"
+    r"\s+(?:the\s+following|these|this|such|the\s+terms\s+of\s+this)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:shall\s+|will\s+|also\s+)?appl(?:y|ies)\b"
+)
+# What a grant leaves out: "this Section 3.01 does not grant any rights or licenses to any OEM
+# Technology", "no rights are granted ... with respect to any Trademarks or Domain Names".
+_NO_GRANT_HEAD = (
+    r"\b(?:(?:does|shall|will)\s+not\s+grant\s+(?:any\s+)?(?:rights?|licen[cs]es?)"
+    r"(?:\s+(?:or|and)\s+(?:licen[cs]es?|rights?))?|no\s+(?:rights?|licen[cs]es?)"
+    r"(?:\s+(?:or|and)\s+(?:licen[cs]es?|rights?))?\s+(?:are|is|shall\s+be)\s+granted)"
+)
+# the subject matter ("with respect to any Trademarks") over the grantee ("to the SpinCo Group")
+_NO_GRANT_RESPECT = re.compile(
+    rf"{_NO_GRANT_HEAD}[^.;:()]{{0,80}}?\s(?:with\s+respect\s+to|in\s+respect\s+of)\s+"
+    rf"(?:any\s+)?(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}",
+    re.IGNORECASE,
+)
+_NO_GRANT = re.compile(
+    rf"{_NO_GRANT_HEAD}\s+(?:to|in|under)\s+(?:any\s+)?(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}",
+    re.IGNORECASE,
 )
 _LICENSE_FOR = re.compile(
     r"\b(?:a|an)\s+(?:[\w-]+,?\s+){0,8}?licen[cs]e\s+for\s+"
@@ -617,7 +819,16 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
         taken.append((m.start(), m.end()))
         for scope in split_scopes(m.group("scope")):
             add(m.start(), m.group(0), scope, 0.9)
-    for pattern in (_APPLIES, _NOT_APPLY_IF, _COVERED_BY, _LICENSE_FOR):
+    for pattern in (
+        _APPLIES,
+        _NOT_APPLY_IF,
+        _COVERED_BY,
+        _COVERS,
+        _FOR_SCOPE,
+        _NO_GRANT_RESPECT,
+        _NO_GRANT,
+        _LICENSE_FOR,
+    ):
         for m in pattern.finditer(section.text):
             if any(a < m.end() and m.start() < b for a, b in taken):
                 continue

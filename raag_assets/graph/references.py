@@ -43,10 +43,13 @@ _OF_DOC = (
     r"(?:\s+of\s+(?:(?P<self>this\s+(?:License|Licence|Agreement|Policy|Amendment|document|"
     rf"Handbook|Guideline|Guide|Contract))|the\s+(?P<name>{DOC_NAME})))?"
 )
+# A heading in brackets after a cited label ("Section 10.3 [ACSI Termination] and 10.4 [Company
+# Termination]"): a drafting convention that names the section; the list goes on after it.
+_HEADING_NOTE = r"(?:\s*\[[^\[\]\n]{1,60}\])"
 _SECTION_REF = re.compile(
     rf"(?P<kw>\b[Ss]ections?\b|\b[Ss]ect\.|§§?|\b[Ss]ubsections?\b|\b[Cc]lauses?\b|"
     rf"\b[Aa]rticles?\b|\b[Pp]aragraphs?\b|\bARTICLES?\b|\bSECTIONS?\b)"  # capitals: "ARTICLE VIII"
-    rf"\s*(?P<labels>{_LABEL}(?:{_JOIN}{_LABEL})*)"
+    rf"\s*(?P<labels>{_LABEL}(?:{_HEADING_NOTE}?{_JOIN}{_LABEL})*)"
     rf"{_OF_DOC}"
 )
 # Exhibits, schedules, annexes and appendices: cited with a capital, lettered or numbered.
@@ -192,6 +195,7 @@ def _range(first: str, last: str) -> list[str] | None:
 def expand_labels(labels_text: str) -> tuple[str, ...]:
     """'15 and 16' -> (15, 16); '2 through 4' -> (2, 3, 4); '1.1, 1.2' -> (1.1, 1.2);
     '2.1 through 2.3' -> (2.1, 2.2, 2.3); 'II through IV' -> (II, III, IV)."""
+    labels_text = re.sub(_HEADING_NOTE, "", labels_text)
     parts = re.split(
         r"(\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*(?:through|to|-|–)\s*)", labels_text
     )

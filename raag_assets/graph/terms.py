@@ -105,7 +105,7 @@ def is_pointer(body: str) -> bool:
         re.match(
             r"\s*(?:shall\s+)?(?:ha(?:s|ve)\s+the\s+meanings?|is\s+defined|as\s+defined)\b"
             r"[^.;]{0,40}?\b(?:in|under|by)\s+(?:Section|Article|Clause|Schedule|Exhibit|"
-            r"Paragraph|§)",
+            r"Paragraph|§|the\s+(?:preamble|recitals?)\b)",
             body,
             re.IGNORECASE,
         )
@@ -223,6 +223,14 @@ _INSTRUMENT_BODY = re.compile(
 _FORM_BEFORE = re.compile(r"\bin\s+substantially\s+the\s+form\b[^.;()]*$", re.IGNORECASE)
 
 
+# A qualifier before the head of a definition ('With respect to a person, any agreement ...').
+_QUALIFIER = re.compile(
+    r"^\s*(?:(?:shall\s+)?means?\s*,?\s+)?(?:with\s+respect\s+to|in\s+relation\s+to|as\s+to)\s"
+    r"[^,;:]{1,80},\s*",
+    re.IGNORECASE,
+)
+
+
 def names_instrument(term: str, body: str, before: str = "") -> bool:
     """The term names another document (an agreement, indenture, prospectus, registration
     statement), which the reader needs as a citation, not a term of art: by its head noun,
@@ -230,7 +238,8 @@ def names_instrument(term: str, body: str, before: str = "") -> bool:
     prospectus included in ...'), or, defined in passing, by the form it is to take
     (`before`: the text before the parenthesis)."""
     words = _words(term)
-    if re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all|each|every)\b", body, re.IGNORECASE):
+    head = body[q.end() :] if (q := _QUALIFIER.match(body)) else body
+    if re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all|each|every)\b", head, re.IGNORECASE):
         return False  # 'Material Agreement. Any agreement ...': a class of agreements, a concept
     if len(words) > 1 and re.fullmatch(_INSTRUMENT_NOUNS, words[-1], re.IGNORECASE):
         return True
@@ -244,9 +253,15 @@ def names_instrument(term: str, body: str, before: str = "") -> bool:
 _PARTY_ROLE = re.compile(r"^\s*(?:shall\s+)?means?\s+(?:each|either|any|the|a)\s+Party\b")
 # A single word for a class of persons ('Investor. Any person who purchases Notes', 'Holder.
 # The registered owner of any Note'): who someone is, not a coined thing.
+# A qualifier may stand between "means" and the head ('"Affiliate" means, with respect to any
+# person, any other person that controls ...'): the head is what follows it.
 _PERSON_HEAD = re.compile(
-    r"^\s*(?:(?:shall\s+)?means?\s+)?(?i:the|a|an|any|each|every|all)?\s*(?:[a-z-]+\s+){0,2}?"
-    r"(?:persons?|individuals?|owners?|holders?|purchasers?|entity|entities)\b"
+    r"^\s*(?:(?:shall\s+)?means?\s*,?\s+)?"
+    r"(?:(?:with\s+respect\s+to|in\s+relation\s+to|as\s+to)\s[^,;:]{1,80},\s+)?"
+    r"(?:\((?:[ivx]{1,4}|[a-z]|\d{1,2})\)\s*)?"  # an item marker: '(i) the employees, ...'
+    r"(?i:the|a|an|any|each|every|all)?\s*(?:[a-z-]+\s+){0,2}?"
+    r"(?:persons?|individuals?|owners?|holders?|purchasers?|entity|entities|employees|officers|"
+    r"directors|agents|representatives|personnel)\b"
 )
 
 
@@ -284,6 +299,12 @@ def distinctive(
         return False
     if len(words) > 1 and re.fullmatch(_COMPANY_SUFFIX, words[-1], re.IGNORECASE):
         return False  # "Acme Inc": a company's name
+    if in_passing and len(words) > 1 and _labels_own_words(words, before):
+        # 'the common stock of the Company ("Common Stock")': a label for the ordinary words
+        # just written, as '"Board of Directors" means the board of directors of X'
+        return False
+    if _SELF_CONTEMPLATED.match(body):
+        return False  # '"Transactions" means the transactions contemplated by this Agreement'
     if tautological(term, body) and not _recast(words, body, doc_terms, parties, doc_text):
         # '"Board of Directors" means the board of directors of X' reads the same without
         # it; '"Intellectual Property Rights" means all intellectual property rights in (i)
@@ -335,12 +356,32 @@ def distinctive(
     return not (_names_entity(body) or _OUTSIDE_POINTER.match(body) or _PERSON_HEAD.match(body))
 
 
+# A definition that only points back at the document ("the transactions contemplated by this
+# Agreement", "the matters contemplated hereby"): the ordinary words, read the same without it.
+_SELF_CONTEMPLATED = re.compile(
+    r"^\s*(?:(?:shall\s+)?means?\s+)?(?:the|all|any)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+\s+"
+    r"(?:contemplated|described|referred\s+to)\s+(?:by|in|under)?\s*"
+    r"(?:this\s+(?:Agreement|Contract|License|Licence|Deed)|hereby|herein|hereunder)\s*[.;]"
+)
+
+
+def _labels_own_words(words: list[str], before: str) -> bool:
+    """The words of a term defined in passing stand, in lower case, just before its
+    parenthesis ('the common stock of the Company ("Common Stock")')."""
+    phrase = r"\s+".join([*(re.escape(w.lower()) for w in words[:-1]), _plural(words[-1].lower())])
+    tail = " ".join(before.split()[-12:])
+    return bool(re.search(rf"(?<![\w-]){phrase}(?![\w-])", tail))
+
+
 def _enumerates(body: str) -> bool:
     """A definition that is a list of kinds ('means Software, technical documentation,
     specifications, schematics, designs, ...'): the ordinary word for a category, widened
     by a list, reads the same without it. Five or more items before the first stop."""
     m = re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all)?\s*(?:and\s+all\s+)?", body)
-    head = re.split(r"[.;:(]", body[m.end() if m else 0 :], maxsplit=1)[0]
+    # item markers ("any (i) multinational, federal, ... government") number the list, they
+    # do not end it
+    rest = re.sub(r"\((?:[ivx]{1,4}|[a-z]|\d{1,2})\)\s*", "", body[m.end() if m else 0 :])
+    head = re.split(r"[.;:(]", rest, maxsplit=1)[0]
     items = [i.strip() for i in head.split(",")]
     # kinds of thing are common nouns; a list of names ("the United States, Canada, ...")
     # delimits a particular thing (a Territory) and is a definition that matters
@@ -369,6 +410,8 @@ def _names_entity(body: str) -> bool:
             break
     if len(name) > 1 and _ENTITY_WORDS.fullmatch(name[-1]):
         return True  # "The Securities and Exchange Commission": an organisation's name
+    if _ENTITY_MODIFIER.match(body):
+        return False  # 'The trust account established by ...': "trust" modifies a noun
     return bool(words) and bool(
         _ENTITY_WORDS.fullmatch(words[0].strip("."))
         or (
@@ -377,6 +420,15 @@ def _names_entity(body: str) -> bool:
             and _ENTITY_WORDS.fullmatch(words[2].strip("."))
         )
     )
+
+
+# A kind of entity used as a modifier ("trust account", "bank holiday", "company car").
+_ENTITY_MODIFIER = re.compile(
+    rf"^\s*(?:(?:shall\s+)?means?\s+)?(?:(?i:the|a|an|any|each|every|all|such)\s+)?"
+    rf"(?i:{_COMPANY_FORMS}|commission|agency|authority|government|body|association)\s+"
+    r"(?!(?:or|and|of|organi[sz]ed|formed|incorporated|existing|that|which|who|in|under|"
+    r"with|whose|duly|named)\b)[a-z][a-z-]+\b"
+)
 
 
 def w_det(word: str) -> bool:
@@ -423,6 +475,7 @@ def term_pattern(term: str) -> re.Pattern[str]:
     verb = not head and last.islower() and last.isalpha()
     last_re = _inflected(last) if verb else _plural(last)
     body = r"\s+".join([*(re.escape(w) for w in head), last_re])
+    body = body.replace(r"\-", r"-\s?")  # "Sub- Section": a hyphenated word broken at a line end
     single_cap = len(words) == 1 and not words[0].islower()
     flags = 0 if single_cap else re.IGNORECASE
     return re.compile(rf"(?<![\w-]){body}(?:['’]s?)?(?![\w-])", flags)
@@ -553,6 +606,34 @@ def _mixed_case(found: str, term: str) -> bool:
     return any(x[:1].isupper() != y[:1].isupper() for x, y in zip(a, b, strict=True))
 
 
+# The legend an EDGAR filing prints where text was redacted ("***Confidential Information has
+# been omitted and has been filed separately with the Securities and Exchange Commission",
+# "Confidential treatment has been requested for ..."): page furniture of the filing, not text
+# of the section it interrupts, so it uses no term.
+_FILING_LEGEND = re.compile(
+    r"\bfiled\s+separately\s+with\s+the\s+(?:Securities\s+and\s+Exchange\s+)?Commission\b"
+    r"[^.\n]{0,80}\.?|\bconfidential\s+treatment\s+(?:has\s+been\s+|was\s+|is\s+)?requested\b"
+    r"[^.\n]{0,120}\.?",
+    re.IGNORECASE,
+)
+_LEGEND_START = re.compile(r"[^.\n]{0,160}$")
+
+
+def filing_legends(text: str) -> list[tuple[int, int]]:
+    """Spans of redaction legends: from the anchor phrase back to the start of its sentence
+    or line (anchored first, so the scan stays linear)."""
+    out = []
+    for m in _FILING_LEGEND.finditer(text):
+        back = _LEGEND_START.search(text, max(0, m.start() - 160), m.start())
+        start = back.start() if back else m.start()
+        if m.group(0).lower().startswith("filed") and not re.search(
+            r"\b(?:omitted|redacted)\b", text[start : m.start()], re.IGNORECASE
+        ):
+            continue  # "filed separately with the Commission" alone reports a filing
+        out.append((start, m.end()))
+    return out
+
+
 def term_uses(
     sections: Sequence[SectionInfo],
     terms: Sequence[Term],
@@ -583,7 +664,7 @@ def term_uses(
         # its heading
         text = s.text if s.text.strip() else s.heading
         offset = len(text) - len(s.text)
-        contents = contents_spans(text)
+        contents = [*contents_spans(text), *filing_legends(text)]
         found: list[tuple[int, int, str, Term]] = []
         for key, definition in sorted(vocab[s.doc_id].items()):
             if definition.term not in patterns:
