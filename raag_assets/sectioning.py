@@ -18,7 +18,8 @@ from raag_assets.identity import section_id
 from raag_assets.normalize import join_lines, join_lines_mapped
 from raag_assets.parsing import Line
 
-SECTIONER_VERSION = "3"  # 3: N.0 labels, exhibit items, amendments, run-in headings, PDF title pages
+# 3: N.0 labels, exhibit items, amendments, run-in headings, PDF title pages
+SECTIONER_VERSION = "3"
 FRONT_LABEL = "Title"
 BODY_LABEL = "Body"
 

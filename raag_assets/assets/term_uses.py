@@ -11,7 +11,8 @@ from .edges import edges
 from .graph_metadata import rebuild_stage
 from .policy import FOLLOW_UPSTREAM, retry_transient
 
-TERM_USES_VERSION = "3"  # 2: terms of art only, longest match, headings; 3: terms of art judged anew
+# 2: terms of art only, longest match, headings; 3: terms of art judged anew
+TERM_USES_VERSION = "3"
 
 
 @dg.asset(

@@ -591,7 +591,7 @@ _COMPANY_AFTER = re.compile(
 
 
 def _quoted(text: str, start: int, end: int) -> bool:
-    return start > 0 and text[start - 1] in "\"“'‘" and text[end : end + 1] in ("\"", "”", "'", "’")
+    return start > 0 and text[start - 1] in "\"“'‘" and text[end : end + 1] in ('"', "”", "'", "’")
 
 
 def _mixed_case(found: str, term: str) -> bool:
