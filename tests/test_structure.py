@@ -295,6 +295,10 @@ def test_hand_labelled_section_lists(gold_file: Path):
     gold = json.loads(gold_file.read_text(encoding="utf-8"))
     source = gold.get("source", "")
     path = DEV_LEGAL.parents[1] / source if source.startswith("data/") else None
+    if path is None and Path(source).is_absolute():
+        path = Path(source)  # a file of the system's (a PDF an installed package ships)
+        if not path.is_file():
+            pytest.skip(f"{source} is not installed on this machine")
     path = path or Path("/usr/share/common-licenses") / gold["doc"]
     sections = sections_of(path)
     want = [s["label"] for s in gold["sections"]]
