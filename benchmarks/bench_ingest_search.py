@@ -165,30 +165,19 @@ def main() -> None:
     beyond = ingest_s - steps["embeddings"]
     print(f"ingest time beyond the embeddings step: {beyond:.2f} s ({beyond / ingest_s:.1%})")
 
-    os.environ["RAAG_EXECUTOR"] = "multiprocess"
-    started = time.perf_counter()
-    forked = ingest(paths, TENANT + "-forked", instance=instance)
-    forked_s = time.perf_counter() - started
-    assert forked.success, forked.error
-    print(
-        f"\nthe same ingest, each step in a process of its own (forkserver loads the models): "
-        f"{forked_s:.2f} s, {forked_s / raw_s:.2f}x the model alone"
-    )
-    forked_steps = step_seconds(instance, forked.run_id)
-    print("  " + ", ".join(f"{k} {v:.2f}" for k, v in forked_steps.items()))
-
-    os.environ["RAAG_EXECUTOR"] = "in_process"
-    started = time.perf_counter()
-    serial = ingest(paths, TENANT + "-serial", instance=instance)
-    serial_s = time.perf_counter() - started
-    os.environ.pop("RAAG_EXECUTOR")
-    assert serial.success, serial.error
-    print(
-        f"\nthe same ingest, steps one after another in this process (model loaded): "
-        f"{serial_s:.2f} s, {serial_s / raw_s:.2f}x the model alone"
-    )
-    serial_steps = step_seconds(instance, serial.run_id)
-    print("  " + ", ".join(f"{k} {v:.2f}" for k, v in serial_steps.items()))
+    for executor, how in (
+        ("multiprocess", "each step in a process of its own (forkserver loads the models)"),
+        ("in_process", "steps one after another in this process (model loaded)"),
+    ):
+        os.environ["RAAG_EXECUTOR"] = executor
+        started = time.perf_counter()
+        other = ingest(paths, f"{TENANT}-{executor.replace('_', '-')}", instance=instance)
+        seconds = time.perf_counter() - started
+        os.environ.pop("RAAG_EXECUTOR")
+        assert other.success, other.error
+        print(f"\nthe same ingest, {how}: {seconds:.2f} s, {seconds / raw_s:.2f}x the model alone")
+        steps_other = step_seconds(instance, other.run_id)
+        print("  " + ", ".join(f"{k} {v:.2f}" for k, v in steps_other.items()))
 
     started = time.perf_counter()
     again = ingest(paths, TENANT, instance=instance)
