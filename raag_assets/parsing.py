@@ -508,17 +508,18 @@ def running_lines(lines: Sequence[Line], edge: int = 2) -> set[Line]:
     def key(text: str) -> str:
         return re.sub(r"\s+", "", re.sub(r"\d+", "#", text.lower()))
 
+    edges = {page: {*ls[:edge], *ls[-edge:]} for page, ls in pages.items()}
     seen: dict[str, set[int]] = {}
-    for page, page_lines in pages.items():
-        for ln in {*page_lines[:edge], *page_lines[-edge:]}:
+    for page, edge_lines in edges.items():
+        for ln in edge_lines:
             seen.setdefault(key(ln.text), set()).add(page)
-    first = min(pages)
     recurring = {k for k, on in seen.items() if len(on) >= 3 and re.search(r"[a-z]{2}", k)}
+    first = min(pages)
     return {
         ln
-        for page, page_lines in pages.items()
+        for page, edge_lines in edges.items()
         if page != first
-        for ln in {*page_lines[:edge], *page_lines[-edge:]}
+        for ln in edge_lines
         if key(ln.text) in recurring
     }
 

@@ -9,7 +9,7 @@ wrapped "section\\n7." stay body text.
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz
@@ -558,22 +558,21 @@ def _drop_empty_names(
 
 def _has_sentence(lines: list[Line]) -> bool:
     """A paragraph that ends a sentence of three words or more ("Book through the portal.")."""
-    return any(
-        text.endswith(".") and len(text.split()) >= 3
-        for n, line in enumerate(lines)
-        if line.text and (n == 0 or not lines[n - 1].text)
-        for text in [join_lines([ln.text for ln in _paragraph(lines, n)])]
-    )
+    return any(t.endswith(".") and len(t.split()) >= 3 for t in _paragraph_texts(lines))
 
 
 def _has_prose(lines: list[Line]) -> bool:
     """A paragraph that reads as running text, not a name, a party or a date line."""
+    return any(
+        len(t) >= 100 or (t.endswith(".") and len(t.split()) >= 8) for t in _paragraph_texts(lines)
+    )
+
+
+def _paragraph_texts(lines: list[Line]) -> Iterator[str]:
+    """Each paragraph of `lines` (lines up to a blank one), joined."""
     for n, line in enumerate(lines):
         if line.text and (n == 0 or not lines[n - 1].text):
-            text = join_lines([ln.text for ln in _paragraph(lines, n)])
-            if len(text) >= 100 or (text.endswith(".") and len(text.split()) >= 8):
-                return True
-    return False
+            yield join_lines([ln.text for ln in _paragraph(lines, n)])
 
 
 def _numbering(text: str, markdown: bool) -> _Numbering | None:
