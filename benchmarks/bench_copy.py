@@ -19,8 +19,8 @@ HOME = Path(tempfile.mkdtemp(prefix="raag-bench-copy-"))
 os.environ["RAAG_HOME"] = str(HOME)
 os.environ.pop("RAAG_DATABASE_URL", None)
 
-from raag_assets import db, frames  # noqa: E402
-from raag_assets.graph.model import Edge, edge_id  # noqa: E402
+from raag_assets.core.model import Edge, edge_id  # noqa: E402
+from raag_assets.store import db, frames  # noqa: E402
 
 TENANT = "copybench"
 DOC = (

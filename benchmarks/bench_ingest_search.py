@@ -35,11 +35,11 @@ os.environ.pop("DAGSTER_HOME", None)
 
 import dagster as dg  # noqa: E402
 
-from raag_assets import db  # noqa: E402
 from raag_assets.definitions import step_concurrency  # noqa: E402
-from raag_assets.ingest import executor_for, ingest  # noqa: E402
-from raag_assets.retrieval import RetrievalPlan, retrieve  # noqa: E402
-from resources.embedder import shared_embedder  # noqa: E402
+from raag_assets.ingest.embedding import shared_embedder  # noqa: E402
+from raag_assets.pipeline.run import executor_for, ingest  # noqa: E402
+from raag_assets.retrieval.candidates import RetrievalPlan, retrieve  # noqa: E402
+from raag_assets.store import db  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 LICENSES = Path("/usr/share/common-licenses")

@@ -23,16 +23,17 @@ os.environ.pop("RAAG_DATABASE_URL", None)
 import numpy as np  # noqa: E402
 from psycopg.types.json import Jsonb  # noqa: E402
 
-from raag_assets import db, store  # noqa: E402
-from raag_assets.identity import sha256_hex  # noqa: E402
-from raag_assets.retrieval import (  # noqa: E402
+from raag_assets.core.identity import sha256_hex  # noqa: E402
+from raag_assets.ingest.embedding import shared_embedder  # noqa: E402
+from raag_assets.retrieval.candidates import (  # noqa: E402
     FULLTEXT_CAP,
     RetrievalPlan,
     cached_queries,
     retrieve,
 )
-from raag_assets.search import search  # noqa: E402
-from resources.embedder import shared_embedder  # noqa: E402
+from raag_assets.retrieval.search import search  # noqa: E402
+from raag_assets.store import db  # noqa: E402
+from raag_assets.store import documents as store  # noqa: E402
 
 CHUNKS = int(os.environ.get("CHUNKS", 100_000))
 TENANTS = {"big": CHUNKS, "small-a": 5_000, "small-b": 5_000}

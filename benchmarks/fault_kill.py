@@ -84,7 +84,7 @@ def ingest(home: Path, corpus: Path) -> subprocess.Popen:
 def snapshot(home: Path, queries: dict[str, str] = TABLES) -> dict[str, list]:
     code = (
         "import json, sys\n"
-        "from raag_assets import db\n"
+        "from raag_assets.store import db\n"
         "queries = json.loads(sys.argv[1])\n"
         "with db.connect() as conn:\n"
         "    rows = {k: [list(map(str, r)) for r in conn.execute(q)] for k, q in queries.items()}\n"

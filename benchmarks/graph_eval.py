@@ -28,13 +28,14 @@ os.environ.pop("DAGSTER_HOME", None)
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from raag_assets.graph import golden  # noqa: E402
-from raag_assets.graph.golden import gold_corpus, locate_gold  # noqa: E402
+from raag_assets.quality import graph_gold as golden  # noqa: E402
+from raag_assets.quality.graph_gold import gold_corpus, locate_gold  # noqa: E402
 
 
 def _store_edges(genre: str, paths: list[Path], instance) -> tuple[list[dict], dict]:
-    from raag_assets import db, graph_store
-    from raag_assets.ingest import ingest
+    from raag_assets.pipeline.run import ingest
+    from raag_assets.store import db
+    from raag_assets.store import graph as graph_store
 
     tenant = f"gold-{genre}"[:40].lower()
     summary = ingest(paths, tenant, instance=instance)

@@ -22,10 +22,10 @@ os.environ.pop("DAGSTER_HOME", None)
 
 import dagster as dg  # noqa: E402
 
-from raag_assets import db  # noqa: E402
-from raag_assets.ingest import ingest  # noqa: E402
-from raag_assets.search import search  # noqa: E402
-from resources.embedder import shared_embedder  # noqa: E402
+from raag_assets.ingest.embedding import shared_embedder  # noqa: E402
+from raag_assets.pipeline.run import ingest  # noqa: E402
+from raag_assets.retrieval.search import search  # noqa: E402
+from raag_assets.store import db  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 THREADS, SECONDS = 8, float(os.environ.get("SECONDS_", 60))

@@ -21,11 +21,11 @@ os.environ.pop("DAGSTER_HOME", None)
 import dagster as dg  # noqa: E402
 import yaml  # noqa: E402
 
-from raag_assets import db  # noqa: E402
-from raag_assets.ingest import ingest  # noqa: E402
-from raag_assets.retrieval import RetrievalPlan, retrieve  # noqa: E402
-from raag_assets.search import search  # noqa: E402
-from resources.embedder import shared_embedder  # noqa: E402
+from raag_assets.ingest.embedding import shared_embedder  # noqa: E402
+from raag_assets.pipeline.run import ingest  # noqa: E402
+from raag_assets.retrieval.candidates import RetrievalPlan, retrieve  # noqa: E402
+from raag_assets.retrieval.search import search  # noqa: E402
+from raag_assets.store import db  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 METHODS = ("vector", "fulltext", "hybrid", "hybrid+graph 1 hop", "hybrid+graph 2 hops")

@@ -19,8 +19,8 @@ import re
 import time
 from pathlib import Path
 
-from raag_assets.parsing import parse_file
-from raag_assets.sectioning import build_sections
+from raag_assets.ingest.parsing import parse_file
+from raag_assets.ingest.sectioning import build_sections
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("RAAG_SHARED") or ROOT.parent / "shared")

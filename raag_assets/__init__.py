@@ -1,5 +1,18 @@
-"""raag: relationship-aware retrieval over a Dagster-built document graph in PostgreSQL."""
+"""raag: relationship-aware retrieval over a Dagster-built document graph in PostgreSQL.
 
-from raag_assets.retrieval import Candidate, RetrievalPlan, retrieve, rrf_fuse
+The packages, in the order the data flows (ARCHITECTURE.md): core, store, graph, ingest,
+pipeline, retrieval, quality, interfaces. The retrieval library's entry points are importable
+from here."""
 
-__all__ = ["Candidate", "RetrievalPlan", "retrieve", "rrf_fuse"]
+from typing import Any
+
+_RETRIEVAL = {"Candidate", "RetrievalPlan", "retrieve", "rrf_fuse", "search"}
+
+
+def __getattr__(name: str) -> Any:
+    # Looked up on first use: importing raag_assets.core must not load the retrieval library.
+    if name in _RETRIEVAL:
+        from raag_assets import retrieval
+
+        return getattr(retrieval, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

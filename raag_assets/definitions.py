@@ -4,14 +4,14 @@ import os
 
 import dagster as dg
 
-from raag_assets.assets.documents import documents
-from raag_assets.assets.edges import edges
-from raag_assets.assets.embeddings import embeddings
-from raag_assets.assets.resolved_references import resolved_references
-from raag_assets.assets.sections import sections
-from raag_assets.assets.term_uses import term_uses
-from raag_assets.assets.topic_links import topic_links
-from raag_assets.partitions import tenants
+from raag_assets.pipeline.assets.documents import documents
+from raag_assets.pipeline.assets.edges import edges
+from raag_assets.pipeline.assets.embeddings import embeddings
+from raag_assets.pipeline.assets.resolved_references import resolved_references
+from raag_assets.pipeline.assets.sections import sections
+from raag_assets.pipeline.assets.term_uses import term_uses
+from raag_assets.pipeline.assets.topic_links import topic_links
+from raag_assets.pipeline.partitions import tenants
 from resources import EmbedderResource, LandingResource, PostgresResource, SpacyResource
 
 # In chain order: documents -> sections -> edges -> term_uses -> topic_links -> embeddings
@@ -33,9 +33,9 @@ ingest_assets = [
 # loading counted: 76 and 139 s, against 134 and 145 s with every step in one process and
 # 128 s with spawned step processes that each load their own models
 # (benchmarks/bench_ingest_search.py prints the current figures and the run's timeline).
-# The executor's full list: it puts its own module first (raag_assets.ingest starts the same
+# The executor's full list: it puts its own module first (raag_assets.pipeline.run starts the same
 # server before the run is launched, and a running server is reused only as it was started).
-PRELOAD_MODULES = ["dagster._core.executor.multiprocess", "raag_assets.preload"]
+PRELOAD_MODULES = ["dagster._core.executor.multiprocess", "raag_assets.pipeline.preload"]
 
 
 def step_concurrency() -> int:
@@ -81,7 +81,7 @@ def default_resources() -> dict[str, dg.ConfigurableResource]:
 
 
 def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
-    from raag_assets.automation import (
+    from raag_assets.pipeline.automation import (
         landing_sensor_for,
         resolve_references_job,
         retry_parked_references,

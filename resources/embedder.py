@@ -1,20 +1,10 @@
-import functools
+"""The embedder resource: the process's shared model (ingest.embedding) as Dagster config."""
 
 import dagster as dg
 from pydantic import Field, PrivateAttr
 
-from raag_assets.chunking import ChunkPolicy
-from raag_assets.embedding import DEFAULT_MODEL, Embedder, resolve_device
-
-
-def shared_embedder(model: str, batch_size: int, device: str | None = None) -> Embedder:
-    """One loaded model per process and device, however many runs or resources ask for it."""
-    return _embedder(model, batch_size, resolve_device(device))
-
-
-@functools.cache
-def _embedder(model: str, batch_size: int, device: str) -> Embedder:
-    return Embedder(model, batch_size=batch_size, device=device)
+from raag_assets.ingest.chunking import ChunkPolicy
+from raag_assets.ingest.embedding import DEFAULT_MODEL, Embedder, shared_embedder
 
 
 class EmbedderResource(dg.ConfigurableResource):

@@ -3,9 +3,9 @@ from pathlib import Path
 import dagster as dg
 from pydantic import Field
 
-from raag_assets.identity import TENANT_RE, sha256_hex
-from raag_assets.parsing import is_sidecar
-from raag_assets.settings import DEFAULT_MAX_FILE_MB, raag_home
+from raag_assets.core.identity import TENANT_RE, sha256_hex
+from raag_assets.core.settings import DEFAULT_MAX_FILE_MB, raag_home
+from raag_assets.ingest.parsing import is_sidecar
 
 
 class LandingResource(dg.ConfigurableResource):

@@ -6,7 +6,7 @@ import dagster as dg
 import psycopg
 from pydantic import Field
 
-from raag_assets import db
+from raag_assets.store import db
 
 
 class PostgresResource(dg.ConfigurableResource):

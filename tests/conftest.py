@@ -15,10 +15,10 @@ import psycopg
 import pytest
 from psycopg.conninfo import make_conninfo
 
-from raag_assets import db
-from raag_assets.ingest import IngestSummary, ingest
+from raag_assets.ingest.embedding import shared_embedder
+from raag_assets.pipeline.run import IngestSummary, ingest
+from raag_assets.store import db
 from resources import EmbedderResource, LandingResource, PostgresResource, SpacyResource
-from resources.embedder import shared_embedder
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 LICENSES = Path("/usr/share/common-licenses")

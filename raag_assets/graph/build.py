@@ -5,9 +5,9 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 
+from raag_assets.core.model import FRONT_LABEL, DocInfo, Edge, SectionInfo, Term, Unresolved, dedupe
 from raag_assets.graph import nlp as layer2
 from raag_assets.graph.documents import document_edges, text_document_edges
-from raag_assets.graph.model import DocInfo, Edge, SectionInfo, Unresolved, dedupe
 from raag_assets.graph.patterns import resolve, section_edges, step_sequences
 from raag_assets.graph.references import DOC_NAME, Corpus, find_mentions
 from raag_assets.graph.standards import (
@@ -18,15 +18,8 @@ from raag_assets.graph.standards import (
     standard_edges,
     standard_term,
 )
-from raag_assets.graph.terms import (
-    Term,
-    distinctive,
-    is_pointer,
-    names_a_party,
-    party_names,
-)
+from raag_assets.graph.terms import distinctive, is_pointer, names_a_party, party_names
 from raag_assets.graph.topics import heading_topics
-from raag_assets.sectioning import FRONT_LABEL
 
 Parse = Callable[[list[str]], list]  # texts -> spaCy Docs, in order
 

@@ -6,38 +6,12 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-_MONTHS = {
-    m: i
-    for i, names in enumerate(
-        [
-            ("january", "jan"),
-            ("february", "feb"),
-            ("march", "mar"),
-            ("april", "apr"),
-            ("may",),
-            ("june", "jun"),
-            ("july", "jul"),
-            ("august", "aug"),
-            ("september", "sep", "sept"),
-            ("october", "oct"),
-            ("november", "nov"),
-            ("december", "dec"),
-        ],
-        start=1,
-    )
-    for m in names
-}
-_MONTH = (
-    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
-    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
-)
-# A full date: "January 1, 2024", "1 January 2024", "2024-01-01".
-DATE = (
-    rf"(?:{_MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
-    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH}\.?,?\s+\d{{4}}"
-    r"|\d{4}-\d{2}-\d{2})"
-)
-_YEAR = r"(?:19|20)\d{2}"
+from raag_assets.core.model import EffectiveDate
+from raag_assets.graph.lexicon import DATE, MONTH, MONTH_NUMBERS, YEAR
+
+_MONTHS = MONTH_NUMBERS
+_MONTH = MONTH
+_YEAR = YEAR
 
 _EFFECTIVE = re.compile(
     rf"\b(?:(?:is|are|becomes?|shall\s+be|will\s+be)\s+)?(?:effective|in\s+effect|in\s+force)"
@@ -149,16 +123,6 @@ _TITLE_DATE = re.compile(rf"(?:{_DAY_DATE}|{_MONTH_DATE})", re.IGNORECASE)
 _ART = re.compile(r"\s+[-=]{3,}(?=\s|$)")
 HEAD_CHARS = 12_000  # the date that dates a document is stated near its beginning
 TITLE_LINES = 12  # a bare date in these first lines dates the document (an RFC header)
-
-
-@dataclass(frozen=True)
-class EffectiveDate:
-    """A document's own effective date, the phrase that states it, and how much of the date
-    the text gives: "day", "month" (the 1st is stored) or "year" (1 January is stored)."""
-
-    date: dt.date
-    evidence: str
-    precision: str
 
 
 def document_effective_date(lines: list[str]) -> EffectiveDate | None:

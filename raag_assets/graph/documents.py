@@ -5,7 +5,7 @@ import re
 import weakref
 from collections.abc import Sequence
 
-from raag_assets.graph.model import DocInfo, Edge, SectionInfo
+from raag_assets.core.model import DocInfo, Edge, SectionInfo
 from raag_assets.graph.references import DOC_NAME, Corpus, clean_name, is_doc_name
 
 # "policy-rev-a", "Handbook Rev.B", "terms_v2", "GPL-3", "guide-2024"

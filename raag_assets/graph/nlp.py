@@ -5,7 +5,7 @@ number ("the preceding section", "the clause above")."""
 import re
 from collections.abc import Sequence
 
-from raag_assets.graph.model import Edge, SectionInfo
+from raag_assets.core.model import Edge, SectionInfo
 from raag_assets.graph.patterns import normalize_scope
 from raag_assets.graph.references import Corpus, Mention
 from raag_assets.graph.topics import topics_from_chunks

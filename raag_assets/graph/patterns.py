@@ -5,8 +5,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
+from raag_assets.core.model import FRONT_LABEL, Edge, SectionInfo, Unresolved
 from raag_assets.graph.dates import calendar_limits, find_dates
-from raag_assets.graph.model import Edge, SectionInfo, Unresolved
 from raag_assets.graph.references import (
     Corpus,
     Mention,
@@ -15,7 +15,6 @@ from raag_assets.graph.references import (
     is_contents,
     iter_sentences,
 )
-from raag_assets.sectioning import FRONT_LABEL
 
 # Relations by cue family (GRAPH_GOLD.md). A cue stands before the citation in its clause,
 # with only other citations and joining words between ("Subject to the provisions of

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 
-from raag_assets.graph.model import DocInfo, SectionInfo
+from raag_assets.core.model import DocInfo, SectionInfo
 
 KEYWORDS = {
     "section": "Section",

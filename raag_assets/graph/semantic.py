@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 
-from raag_assets.graph.model import Edge, SectionInfo, Unresolved
+from raag_assets.core.model import Edge, SectionInfo, Unresolved
 from raag_assets.graph.references import Corpus
 
 THRESHOLD = 0.5  # cosine similarity a heading must reach

@@ -16,7 +16,7 @@ the genre; the rules below only run on a document that reads as a standard (`is_
 import re
 from collections.abc import Sequence
 
-from raag_assets.graph.model import Edge, SectionInfo
+from raag_assets.core.model import Edge, SectionInfo
 from raag_assets.graph.patterns import term_key
 from raag_assets.graph.references import expand_labels
 

@@ -10,9 +10,8 @@ words.
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
-from raag_assets.graph.model import Edge, SectionInfo
+from raag_assets.core.model import Edge, SectionInfo, Term
 from raag_assets.graph.patterns import term_key
 from raag_assets.graph.references import contents_spans, is_contents
 from raag_assets.graph.standards import is_bibliography
@@ -74,14 +73,6 @@ _SELF_NOUNS = {
     "order",
     "statement",
 }
-
-
-@dataclass(frozen=True)
-class Term:
-    key: str  # term_key(): case-folded, no article
-    term: str  # as defined
-    doc_id: str
-    section_id: str
 
 
 def _words(term: str) -> list[str]:

@@ -4,7 +4,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 
-from raag_assets.graph.model import Edge, SectionInfo
+from raag_assets.core.model import Edge, SectionInfo
 
 MAX_TOPICS = 8
 MIN_JACCARD = 0.15  # measured on golden/graph/topic_pairs.jsonl (make graph-eval)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 
 from rapidfuzz import fuzz
 
-from raag_assets.graph.model import Edge, SectionInfo
+from raag_assets.core.model import Edge, SectionInfo
 
 # A fuzzy counterpart must score at least this (0-100) on heading and text together.
 MIN_MATCH = 60.0

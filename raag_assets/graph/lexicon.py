@@ -1,0 +1,42 @@
+"""The word lists the extraction rules share (spaCy's lex_attrs): months, numerals, document
+and people nouns, quotation marks. One definition each; a rule that needs a variant composes
+it from these rather than copying the list."""
+
+# Month names and their abbreviations -> month number.
+MONTH_NUMBERS: dict[str, int] = {
+    m: i
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ],
+        start=1,
+    )
+    for m in names
+}
+# A month, full or abbreviated (match case-insensitively).
+MONTH = (
+    r"(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?"
+    r"|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)"
+)
+# A month's full name as written in a date line (case-sensitive).
+MONTH_NAME = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+)
+# A full date: "January 1, 2024", "1 January 2024", "2024-01-01".
+DATE = (
+    rf"(?:{MONTH}\.?\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}"
+    rf"|\d{{1,2}}(?:st|nd|rd|th)?\s+{MONTH}\.?,?\s+\d{{4}}"
+    r"|\d{4}-\d{2}-\d{2})"
+)
+YEAR = r"(?:19|20)\d{2}"

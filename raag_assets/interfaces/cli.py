@@ -1,0 +1,810 @@
+"""`raag`: a thin command line over the ingest path and the retrieval library."""
+
+import json
+import os
+import signal
+import sys
+import threading
+import warnings
+from pathlib import Path
+from typing import Any
+
+import click
+import psycopg
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from raag_assets.core.errors import RaagError
+from raag_assets.core.model import EDGE_TYPES
+from raag_assets.core.settings import dagster_home
+from raag_assets.interfaces.lifecycle import STOP_GRACE, supervise
+from raag_assets.store import db
+from raag_assets.store import documents as store
+from raag_assets.store import graph as graph_store
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+# The embedded server falls back to /tmp when XDG_RUNTIME_DIR is unset; that is fine here.
+warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+
+out = Console(soft_wrap=True)
+err = Console(stderr=True, soft_wrap=True)
+
+
+class RaagGroup(click.Group):
+    """Shows RaagError as a one-line message instead of a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RaagError as exc:
+            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            sys.exit(2)
+        except psycopg.OperationalError as exc:  # the server went away or cannot be reached
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            err.print(f"[bold red]error:[/] database unavailable: {first}", highlight=False)
+            sys.exit(3)
+
+
+@click.group(cls=RaagGroup)
+@click.version_option(package_name="raag-assets")
+def main() -> None:
+    """raag: relationship-aware retrieval over a Dagster-built document graph."""
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--tenant", required=True, help="Tenant id (lowercase letters, digits, - and _).")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
+    """Land files (or folders) for a tenant and materialise its partition through Dagster."""
+    from raag_assets.pipeline.run import ingest as run_ingest
+
+    _step_output_to_log()
+    with _progress(tenant, enabled=not as_json):
+        summary = run_ingest(list(paths), tenant)
+    if as_json:
+        click.echo(json.dumps(summary.as_dict(), indent=2))
+    else:
+        _print_summary(summary)
+    if not summary.success:
+        sys.exit(1)
+
+
+def _step_output_to_log() -> None:
+    """Step processes write their console output to RAAG_HOME/logs/steps.log (read by
+    raag_assets/preload.py), so the terminal shows our lines and progress bar only."""
+    from raag_assets.core.settings import raag_home
+
+    logs = raag_home() / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    os.environ.setdefault("RAAG_STEP_LOG", str(logs / "steps.log"))
+
+
+def _retrieval_options(f: Any) -> Any:
+    for option in reversed(
+        [
+            click.argument("query"),
+            click.option("--tenant", required=True),
+            click.option("--k", default=None, type=int, help="How many candidates."),
+            click.option(
+                "--tag", "tags_any", multiple=True, help="Keep chunks with any of these tags."
+            ),
+            click.option(
+                "--all-tags", "tags_all", multiple=True, help="Keep chunks with all these tags."
+            ),
+            click.option(
+                "--meta", multiple=True, help="Metadata equality filter, key=value (repeatable)."
+            ),
+            click.option(
+                "--mode",
+                type=click.Choice(["hybrid", "vector", "fulltext"]),
+                default="hybrid",
+                show_default=True,
+            ),
+            click.option("--json", "as_json", is_flag=True, help="Print results as JSON."),
+        ]
+    ):
+        f = option(f)
+    return f
+
+
+@main.command()
+@_retrieval_options
+@click.option(
+    "--hops", default=1, show_default=True, type=click.IntRange(0, 2), help="Graph expansion hops."
+)
+@click.option("--as-of", "as_of", default=None, help="Date the answer must hold on (YYYY-MM-DD).")
+@click.option("--scope", default=None, help="Who is asking, e.g. 'full-time employee'.")
+@click.option(
+    "--passages",
+    is_flag=True,
+    help="Show each result's passage (the sentences that answer) instead of its section.",
+)
+def search(
+    query: str,
+    tenant: str,
+    k: int | None,
+    tags_any: tuple[str, ...],
+    tags_all: tuple[str, ...],
+    meta: tuple[str, ...],
+    mode: str,
+    as_json: bool,
+    hops: int,
+    as_of: str | None,
+    scope: str | None,
+    passages: bool,
+) -> None:
+    """Relationship-aware search: hybrid candidates, graph expansion, explained scores,
+    conflicts. `#tag` and "in document X" in the query become filters."""
+    from raag_assets.retrieval.search import DEFAULT_K
+    from raag_assets.retrieval.search import search as run_search
+
+    result = run_search(
+        query,
+        tenant,
+        k=k or DEFAULT_K,
+        tags_any=tags_any,
+        tags_all=tags_all,
+        metadata=_parse_meta(meta),
+        mode=mode,  # type: ignore[arg-type]
+        max_expansion_hops=hops,
+        as_of_date=as_of,
+        scope_context=scope,
+        granularity="passage" if passages else "section",
+    )
+    if as_json:
+        click.echo(result.to_json())
+        return
+    summary = result.retrieval_summary
+    out.print(
+        f"[bold]{query}[/]  [dim]({tenant}: {summary['primary_hits']} hits, "
+        f"{summary['expanded']} expanded, {summary['conflicts_detected']} conflicts)[/]"
+    )
+    for r in result.results:
+        where = _titled(r["doc_id"], r["label"], r["heading"], r["page_start"])
+        out.print(
+            f"\n[bold cyan][{r['rank']}][/] [bold]{where}[/]  [dim]score {r['score']:.4f}[/]",
+            highlight=False,
+        )
+        out.print(f"    [dim]why:[/] {r['retrieval_reason']}", highlight=False)
+        if r["char_start"] is not None:
+            out.print(f"    [dim]chars:[/] {r['char_start']}-{r['char_end']}", highlight=False)
+        if r["conflict"]:
+            winner = r["conflict"]["lost_to"]
+            out.print(
+                f"    [yellow]conflict:[/] yields to {winner['doc_id']} § {winner['label']} "
+                f"({r['conflict']['rule']})",
+                highlight=False,
+            )
+        body = r["text"]
+        out.print("    " + (body[:300] + ("…" if len(body) > 300 else "")), highlight=False)
+    if result.result_graph:
+        out.print("\n[bold]edges between results[/]")
+        for e in result.result_graph:
+            src = e["src"]["doc_id"] + (f" § {e['src']['label']}" if e["src"]["label"] else "")
+            dst = e["dst"]["doc_id"] + (f" § {e['dst']['label']}" if e["dst"]["label"] else "")
+            out.print(f"  {src} —{e['type']}→ {dst}: {e['matched_text']!r}", highlight=False)
+    for c in summary["conflicts"]:
+        a, b = (f"{x['doc_id']} § {x['label']}" for x in c["between"])
+        out.print(f"[yellow]conflict[/] {a} vs {b}: {c['reason']} ({c['rule']})", highlight=False)
+
+
+@main.command()
+@_retrieval_options
+def retrieve(
+    query: str,
+    tenant: str,
+    k: int | None,
+    tags_any: tuple[str, ...],
+    tags_all: tuple[str, ...],
+    meta: tuple[str, ...],
+    mode: str,
+    as_json: bool,
+) -> None:
+    """The plain candidate stage: hybrid (vector + full-text, RRF) chunks, no graph."""
+    from raag_assets.retrieval.candidates import RetrievalPlan
+    from raag_assets.retrieval.candidates import retrieve as run_retrieve
+    from raag_assets.retrieval.search import default_embed
+
+    plan = RetrievalPlan(
+        k=k or 12, mode=mode, tags_any=tags_any, tags_all=tags_all, metadata=_parse_meta(meta)
+    )  # type: ignore[arg-type]
+    with db.connect() as conn:
+        results = run_retrieve(conn, query, tenant, default_embed(), plan)
+    if as_json:
+        payload = {
+            "query": query,
+            "tenant": tenant,
+            "plan": {
+                "k": plan.k,
+                "mode": mode,
+                "tags_any": tags_any,
+                "tags_all": tags_all,
+                "metadata": plan.metadata,
+            },
+            "results": [_result_json(c) for c in results],
+        }
+        click.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+        return
+    out.print(f"[bold]{query}[/]  [dim]({tenant}, {len(results)} results, {mode})[/]")
+    for n, c in enumerate(results, start=1):
+        where = _titled(c.doc_id, c.label, c.heading, c.page_start)
+        ranks = f"vector #{c.vector_rank or '-'}, text #{c.fulltext_rank or '-'}"
+        out.print(
+            f"\n[bold cyan][{n}][/] [bold]{where}[/]  [dim]score {c.score:.4f} ({ranks})[/]",
+            highlight=False,
+        )
+        body = c.content.split("\n", 1)[-1]
+        out.print("    " + (body[:400] + ("…" if len(body) > 400 else "")), highlight=False)
+
+
+@main.command()
+@click.option("--tenant", required=True)
+@click.option("--json", "as_json", is_flag=True)
+def documents(tenant: str, as_json: bool) -> None:
+    """Every document and earlier version: dates, version, supersedes and amends."""
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+        rows = store.documents(conn, tenant)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
+        return
+    table = Table("doc_id", "v", "in force", "title", "supersedes", "amends")
+    for r in rows:
+        period = f"{r['effective_from'] or '…'} – {r['in_force_to'] or '…'}"
+        table.add_row(
+            r["doc_id"],
+            str(r["version"]),
+            period,
+            (r["title"] or "")[:50],
+            ", ".join(r["supersedes"]),
+            ", ".join(r["amends"]),
+        )
+    out.print(table)
+
+
+@main.command()
+@click.option("--tenant", required=True)
+@click.option("--json", "as_json", is_flag=True)
+def sections(tenant: str, as_json: bool) -> None:
+    """Every section of a tenant's documents, in document order."""
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+        rows = store.sections(conn, tenant)
+    if as_json:
+        keys = (
+            "doc_id",
+            "label",
+            "heading",
+            "level",
+            "section_id",
+            "parent_id",
+            "page_start",
+            "page_end",
+        )
+        click.echo(
+            json.dumps([{k: r[k] for k in keys} for r in rows], indent=2, ensure_ascii=False)
+        )
+        return
+    table = Table("doc_id", "label", "heading", "pages")
+    for r in rows:
+        pages = f"{r['page_start']}-{r['page_end']}" if r["page_start"] else ""
+        table.add_row(r["doc_id"], "  " * (r["level"] - 1) + r["label"], r["heading"], pages)
+    out.print(table)
+
+
+@main.command()
+@click.option("--tenant", required=True)
+@click.option(
+    "--type", "edge_type", type=click.Choice(EDGE_TYPES), default=None, help="Only this edge type."
+)
+@click.option("--json", "as_json", is_flag=True)
+def edges(tenant: str, edge_type: str | None, as_json: bool) -> None:
+    """Every edge of a tenant's relationship graph, with its evidence."""
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+        rows = graph_store.edges(conn, tenant, edge_type)
+    if as_json:
+        click.echo(json.dumps([_edge_json(r) for r in rows], indent=2, ensure_ascii=False))
+        return
+    table = Table("type", "layer", "source", "target", "evidence", "conf.")
+    for r in rows:
+        e = _edge_json(r)
+        table.add_row(
+            e["type"],
+            str(e["layer"]),
+            _where(e["src"]),
+            _where(e["dst"]) if e["dst"] else e["term"] or e["scope"] or e["normalized_target"],
+            e["matched_text"],
+            f"{e['confidence']:.2f}",
+        )
+    out.print(table)
+
+
+@main.command()
+@click.option("--tenant", required=True)
+@click.option("--all", "show_all", is_flag=True, help="Include references Layer 3 resolved.")
+@click.option("--json", "as_json", is_flag=True)
+def unresolved(tenant: str, show_all: bool, as_json: bool) -> None:
+    """References no layer could resolve yet, with the reason (retried on every run)."""
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+        labels = {s.section_id: s.label for s in graph_store.sections(conn, tenant)}
+        rows = [
+            {
+                "src": {"doc_id": ref.src_doc_id, "label": labels.get(ref.src_section_id)},
+                "kind": ref.kind,
+                "matched_text": ref.matched_text,
+                "normalized_target": ref.normalized_target,
+                "target_doc": ref.target_doc,
+                "target_label": ref.target_label,
+                "status": status,
+                "reason": ref.reason,
+                "candidates": [{"section_id": c[0], "similarity": c[1]} for c in ref.candidates],
+            }
+            for _, ref, status in graph_store.unresolved(conn, tenant)
+            if show_all or status == "parked"
+        ]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    table = Table("source", "reference", "status", "reason")
+    for r in rows:
+        table.add_row(_where(r["src"]), r["matched_text"], r["status"], r["reason"])
+    out.print(table)
+
+
+@main.command()
+@click.option("--tenant", required=True)
+@click.option("--doc", "doc_id", required=True, help="The doc_id whose text to print.")
+@click.option("--from", "start", default=0, show_default=True, type=click.IntRange(0))
+@click.option("--to", "end", default=None, type=click.IntRange(0), help="End offset (exclusive).")
+@click.option("--json", "as_json", is_flag=True)
+def show(tenant: str, doc_id: str, start: int, end: int | None, as_json: bool) -> None:
+    """A document's raw text, or characters [--from, --to) of it: the text that search
+    results' char_start/char_end index (for PDFs the extracted text, pages split by \\f)."""
+    from raag_assets.interfaces import service
+
+    found = service.show(tenant, doc_id, start, end)
+    if as_json:
+        click.echo(json.dumps(found, ensure_ascii=False, indent=2))
+    else:
+        click.echo(found["text"], nl=False)
+
+
+@main.command()
+@click.option("--json", "as_json", is_flag=True)
+def tenants(as_json: bool) -> None:
+    """Registered tenants with their document, section and chunk counts."""
+    with db.connect() as conn:
+        rows = [{"tenant": t, **store.tenant_summary(conn, t)} for t in db.tenants(conn)]
+    if as_json:
+        click.echo(json.dumps(rows, indent=2))
+        return
+    table = Table("tenant", "documents", "earlier versions", "sections", "chunks", "embedded")
+    for r in rows:
+        table.add_row(*(str(v) for v in r.values()))
+    out.print(table)
+
+
+@main.command()
+@click.option("--tenant", required=True)
+@click.option("--doc", "doc_id", required=True, help="The doc_id to retract.")
+@click.option("--json", "as_json", is_flag=True)
+def delete(tenant: str, doc_id: str, as_json: bool) -> None:
+    """Retract one document: its rows and edges go, references to it are parked again."""
+    from raag_assets.pipeline.run import delete_document
+
+    _step_output_to_log()
+    summary = delete_document(tenant, doc_id)
+    if as_json:
+        click.echo(json.dumps(summary.as_dict(), indent=2))
+    else:
+        out.print(f"removed {doc_id} from {tenant}", highlight=False)
+        _print_summary(summary)
+    if not summary.success:
+        sys.exit(1)
+
+
+@main.command(name="drop-tenant")
+@click.argument("tenant")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def drop_tenant(tenant: str, yes: bool) -> None:
+    """Remove a tenant: its Postgres partitions, its Dagster partition and landing folder."""
+    from raag_assets.pipeline.run import drop_tenant as run_drop
+
+    if not yes:
+        click.confirm(f"Drop tenant {tenant!r} and everything stored for it?", abort=True)
+    run_drop(tenant)
+    out.print(f"dropped tenant {tenant}", highlight=False)
+
+
+@main.command()
+@click.option("--port", default=3000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+def ui(port: int, host: str) -> None:
+    """Start the Dagster UI (and daemon) on this code location: `dagster dev`."""
+    from raag_assets.pipeline.run import local_instance
+
+    local_instance()  # creates DAGSTER_HOME with its dagster.yaml
+    os.environ["DAGSTER_HOME"] = str(dagster_home())
+    with db.connect():
+        pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before the UI
+    target = (
+        ["-w", "workspace.yaml"]
+        if Path("workspace.yaml").is_file()
+        else ["-m", "raag_assets.definitions"]
+    )
+    dagster = str(Path(sys.executable).parent / "dagster")
+    err.print(f"Dagster UI on http://{host}:{port}  (DAGSTER_HOME={os.environ['DAGSTER_HOME']})")
+    code = supervise([dagster, "dev", *target, "--host", host, "--port", str(port)])
+    sys.exit(code)
+
+
+@main.command()
+@click.option("--port", default=8000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+def serve(port: int, host: str) -> None:
+    """Start the REST service (OpenAPI at /docs); keys come from `raag api-key create`."""
+    import uvicorn
+
+    from raag_assets.interfaces.rest import create_app
+
+    with db.connect():
+        pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before serving
+    # uvicorn re-raises SIGTERM once it has shut down; exiting normally on it (as on SIGINT)
+    # lets the embedded Postgres this process started stop too.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    # Open connections get STOP_GRACE seconds to finish, then the server exits regardless.
+    uvicorn.run(
+        create_app(), host=host, port=port, log_level="info", timeout_graceful_shutdown=STOP_GRACE
+    )
+
+
+@main.group(name="api-key")
+def api_key() -> None:
+    """API keys for the REST and MCP adapters (one or more per tenant)."""
+
+
+@api_key.command(name="create")
+@click.option("--tenant", required=True)
+@click.option("--label", default="", help="What the key is for, e.g. 'support bot'.")
+def api_key_create(tenant: str, label: str) -> None:
+    """Create a key for a tenant and print it (only its hash is stored)."""
+    from raag_assets.interfaces.service import create_api_key
+
+    click.echo(create_api_key(tenant, label))
+
+
+@main.command()
+@click.option("--tenant", required=True, help="The tenant the agent may read.")
+def mcp(tenant: str) -> None:
+    """Serve the MCP tools (search, get_section, follow_edge) for one tenant over stdio."""
+    from raag_assets.interfaces.mcp import build_server
+
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+    build_server(tenant).run("stdio")
+
+
+@main.command()
+@click.option(
+    "--new-version",
+    "reason",
+    default=None,
+    metavar="REASON",
+    help="Write the current outputs as the next expected version, saying why.",
+)
+def conformance(reason: str | None) -> None:
+    """Re-ingest the golden corpus into a fresh tenant and compare with the expected outputs."""
+    from raag_assets.definitions import default_resources
+    from raag_assets.pipeline.run import local_instance
+    from raag_assets.quality import conformance as golden
+
+    _step_output_to_log()
+
+    resources, instance = default_resources(), local_instance()
+    if reason is not None:
+        folder = golden.new_version(reason, resources, instance)
+        out.print(f"wrote {folder}")
+        return
+    report = golden.check(resources, instance)
+    for part, lines in report.differences.items():
+        out.print(f"[bold red]{part} differs[/] from v{report.version}:")
+        for line in lines:
+            out.print(line, highlight=False, markup=False)
+    if not report.passed:
+        sys.exit(1)
+    out.print(
+        f"conformance v{report.version}: passed (sections, chunks, edges, retrieve and search "
+        f"ids exact; embeddings within {golden.TOLERANCE}, max drift "
+        f"{report.embedding_drift:.1e})"
+    )
+
+
+@main.command(name="eval")
+@click.argument("folder", type=click.Path(path_type=Path, exists=True))
+@click.option("--tenant", default=None, help="Tenant to ingest into (default: beir-<folder>).")
+@click.option("--split", default="test", show_default=True, help="qrels/<split>.tsv")
+@click.option("--max-queries", type=int, default=None, help="A fixed sample of queries.")
+@click.option("--max-docs", type=int, default=None, help="Judged documents plus others up to N.")
+@click.option(
+    "--corpus",
+    type=click.Path(path_type=Path, exists=True, file_okay=False),
+    default=None,
+    help="Span sets: the folder the snippets' file_path are in (default: the set's 'corpus').",
+)
+@click.option("--json", "as_json", is_flag=True)
+def eval_(
+    folder: Path,
+    tenant: str | None,
+    split: str,
+    max_queries: int | None,
+    max_docs: int | None,
+    corpus: Path | None,
+    as_json: bool,
+) -> None:
+    """nDCG@10, recall@10, MRR@10 on a BEIR folder: raag's retrieval modes and a BM25 baseline.
+
+    Given a span-labelled set (a .json file: {"tests": [{"query", "snippets": [{"file_path",
+    "span": [start, end]}]}]}), character precision and recall at 1, 4 and 10 for raag's
+    chunks and passages per mode, next to BM25 and dense retrieval over fixed 500-character
+    chunks."""
+    if folder.is_file():
+        _eval_spans(folder, corpus, tenant, max_queries, as_json)
+        return
+    from raag_assets.core.settings import raag_home
+    from raag_assets.pipeline.run import ingest as run_ingest
+    from raag_assets.quality import evaluation
+    from raag_assets.retrieval.search import default_embed
+
+    _step_output_to_log()
+
+    data = evaluation.subset(evaluation.load_beir(folder, split), max_queries, max_docs)
+    tenant = tenant or f"beir-{folder.name.lower()}"[:40]
+    files = evaluation.write_corpus(data, raag_home() / "eval" / tenant)
+    err.print(f"{len(data.corpus)} documents, {len(data.queries)} queries: ingesting {tenant!r}")
+    with _progress(tenant, enabled=not as_json):
+        summary = run_ingest(files, tenant)
+    if not summary.success:
+        raise RaagError(f"ingest failed: {summary.error}")
+    embed = default_embed()
+    with db.connect() as conn:
+        rankers = {
+            "BM25 (bm25s)": evaluation.bm25_ranker(data),
+            **evaluation.raag_rankers(conn, tenant, embed),
+        }
+        scores = evaluation.evaluate(data, rankers)
+    rows = [
+        {
+            "system": s.name,
+            "ndcg@10": round(s.ndcg, 4),
+            "recall@10": round(s.recall, 4),
+            "mrr@10": round(s.mrr, 4),
+            "ms_per_query": round(s.ms_per_query, 1),
+        }
+        for s in scores
+    ]
+    if as_json:
+        click.echo(
+            json.dumps(
+                {"documents": len(data.corpus), "queries": len(data.queries), "systems": rows},
+                indent=2,
+            )
+        )
+        return
+    table = Table(
+        "system",
+        "nDCG@10",
+        "recall@10",
+        "MRR@10",
+        "ms/query",
+        title=f"{folder.name} ({split}): {len(data.queries)} queries, {len(data.corpus)} documents",
+    )
+    for r in rows:
+        table.add_row(
+            r["system"],
+            f"{r['ndcg@10']:.3f}",
+            f"{r['recall@10']:.3f}",
+            f"{r['mrr@10']:.3f}",
+            f"{r['ms_per_query']:.0f}",
+        )
+    out.print(table)
+
+
+def _eval_spans(
+    path: Path, corpus: Path | None, tenant: str | None, max_queries: int | None, as_json: bool
+) -> None:
+    from raag_assets.pipeline.run import ingest as run_ingest
+    from raag_assets.quality import evaluation
+    from raag_assets.retrieval.search import default_embed
+
+    data = evaluation.load_spans(path, corpus)
+    if max_queries is not None:
+        data = evaluation.SpanSet(data.corpus, data.tests[:max_queries])
+    tenant = tenant or f"spans-{path.stem.lower().replace('_', '-')}"[:40]
+    files = data.files()
+    err.print(f"{len(files)} files, {len(data.tests)} queries: ingesting {tenant!r}")
+    _step_output_to_log()
+    with _progress(tenant, enabled=not as_json):
+        summary = run_ingest(files, tenant)
+    if not summary.success:
+        raise RaagError(f"ingest failed: {summary.error}")
+    embed = default_embed()
+    with db.connect() as conn:
+        file_of = dict(
+            conn.execute(
+                "SELECT doc_id, source_name FROM documents WHERE tenant_id = %s", [tenant]
+            ).fetchall()
+        )
+        # A file the pipeline refused (its reason is in the ingest summary) is left out for
+        # every system, so all are scored on the same files.
+        data, dropped = evaluation.only_files(data, set(file_of.values()))
+        for name in dropped:
+            err.print(f"left out (not ingested): {name}")
+        files = data.files()
+        chunks = evaluation.fixed_chunks(files)
+        rankers = {
+            "BM25, 500-char chunks": evaluation.bm25_span_ranker(chunks),
+            "dense, 500-char chunks": evaluation.dense_span_ranker(chunks, embed),
+            **evaluation.raag_span_rankers(conn, tenant, embed, file_of),
+        }
+        rows = evaluation.evaluate_spans(data, rankers)
+    if as_json:
+        click.echo(json.dumps({"queries": len(data.tests), "systems": rows}, indent=2))
+        return
+    ks = evaluation.SPAN_KS
+    table = Table(
+        "system",
+        *(f"P@{k}" for k in ks),
+        *(f"R@{k}" for k in ks),
+        "ms/query",
+        title=f"{path.name}: {len(data.tests)} queries over {len(files)} files "
+        "(character precision / recall)",
+    )
+    for r in rows:
+        table.add_row(
+            r["system"],
+            *(f"{r[f'precision@{k}']:.3f}" for k in ks),
+            *(f"{r[f'recall@{k}']:.3f}" for k in ks),
+            f"{r['ms_per_query']:.0f}",
+        )
+    out.print(table)
+
+
+def _parse_meta(pairs: tuple[str, ...]) -> dict[str, Any]:
+    out_: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise click.BadParameter(f"{pair!r} is not key=value", param_hint="--meta")
+        try:
+            out_[key] = json.loads(value)  # numbers and booleans compare as such
+        except json.JSONDecodeError:
+            out_[key] = value
+        if not isinstance(out_[key], str | int | float | bool):
+            out_[key] = value
+    return out_
+
+
+def _result_json(c: Any) -> dict[str, Any]:
+    return {
+        "doc_id": c.doc_id,
+        "label": c.label,
+        "heading": c.heading,
+        "text": c.content,
+        "score": c.score,
+        "chunk_index": c.chunk_index,
+        "section_id": c.section_id,
+        "page_start": c.page_start,
+        "page_end": c.page_end,
+        "vector_rank": c.vector_rank,
+        "fulltext_rank": c.fulltext_rank,
+        "tags": c.tags,
+        "metadata": c.metadata,
+    }
+
+
+def _edge_json(r: dict[str, Any]) -> dict[str, Any]:
+    dst = None
+    if r["dst_doc_id"]:
+        dst = {"doc_id": r["dst_doc_id"], "label": r["dst_label"]}
+    return {
+        "type": r["edge_type"],
+        "src": {"doc_id": r["src_doc_id"], "label": r["src_label"]},
+        "dst": dst,
+        "term": r["term"],
+        "layer": r["layer"],
+        "confidence": round(float(r["confidence"]), 4),
+        "matched_text": r["matched_text"],
+        "normalized_target": r["normalized_target"],
+        "raw_target": r["raw_target"],
+        "scope": r["scope"],
+        "date_from": r["date_from"].isoformat() if r["date_from"] else None,
+        "date_to": r["date_to"].isoformat() if r["date_to"] else None,
+        "condition": r["condition"],
+        "edge_id": r["edge_id"],
+        "stage": r["stage"],
+    }
+
+
+def _titled(doc_id: str, label: str, heading: str, page: int | None) -> str:
+    """'leave-policy § 3.3 Carry-Over, p. 2' (the heading only when it is not the label)."""
+    title = f"{doc_id} § {label}" + ("" if label == heading else f" {heading}")
+    return title + (f", p. {page}" if page else "")
+
+
+def _where(ref: dict[str, Any]) -> str:
+    return ref["doc_id"] + (f" § {ref['label']}" if ref.get("label") else "")
+
+
+def _print_summary(summary: Any) -> None:
+    status = "[green]ok[/]" if summary.success else "[red]failed[/]"
+    c = summary.counts
+    out.print(
+        f"tenant [bold]{summary.tenant}[/]: {status} — {c.get('documents', 0)} documents, "
+        f"{c.get('sections', 0)} sections, {c.get('chunks', 0)} chunks "
+        f"({c.get('embedded', 0)} embedded); landed {len(summary.landed)} files"
+    )
+    if summary.error:
+        out.print(f"[red]error:[/] {summary.error}", highlight=False)
+    failed = [name for name, passed in summary.checks.items() if not passed]
+    if failed:
+        out.print(f"[red]checks failed:[/] {', '.join(failed)}", highlight=False)
+    elif summary.checks:
+        out.print(f"[green]{len(summary.checks)} asset checks passed[/]")
+    if summary.skipped:
+        out.print(f"skipped {len(summary.skipped)} files:")
+        for name, reason in summary.skipped:
+            out.print(f"  - {name}: {reason}", highlight=False, markup=False)
+    out.print(f"[dim]run {summary.run_id} — inspect it with `raag ui`[/]")
+
+
+class _progress:
+    """A progress bar fed by polling the store while the Dagster run works."""
+
+    def __init__(self, tenant: str, enabled: bool):
+        self.tenant = tenant
+        self.enabled = enabled and err.is_terminal
+        self.stop = threading.Event()
+
+    def __enter__(self) -> "_progress":
+        if self.enabled:
+            self.bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                console=err,
+                transient=True,
+            )
+            self.task = self.bar.add_task("parsing and sectioning", total=None)
+            self.bar.start()
+            self.thread = threading.Thread(target=self._poll, daemon=True)
+            self.thread.start()
+        return self
+
+    def _poll(self) -> None:
+        try:
+            with db.connect() as conn:
+                while not self.stop.wait(0.5):
+                    if self.tenant not in db.tenants(conn):
+                        continue
+                    c = store.tenant_summary(conn, self.tenant)
+                    if c["chunks"] and c["embedded"] < c["chunks"]:
+                        self.bar.update(
+                            self.task,
+                            description="embedding chunks",
+                            total=c["chunks"],
+                            completed=c["embedded"],
+                        )
+        except Exception:  # progress is cosmetic; the run reports real errors
+            return
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            self.stop.set()
+            self.thread.join(timeout=2)
+            self.bar.stop()

@@ -1,0 +1,75 @@
+import time
+
+import dagster as dg
+
+from raag_assets.core.identity import validate_tenant
+from raag_assets.pipeline import stages
+from raag_assets.pipeline.partitions import tenants
+from raag_assets.store import graph as graph_store
+from resources import PostgresResource, SpacyResource
+
+from .checks import ENDPOINTS_CHECK, endpoints_check
+from .graph_metadata import edge_metadata, errors_table, timing, unchanged
+from .policy import FOLLOW_UPSTREAM, retry_transient
+from .sections import sections
+
+EDGES_VERSION = "5"  # 3: terms of art, citation forms, cue families; 4: section version links;
+# 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends
+
+
+@dg.asset(
+    partitions_def=tenants,
+    automation_condition=FOLLOW_UPSTREAM,
+    deps=[sections],
+    code_version=EDGES_VERSION,
+    group_name="graph",
+    kinds={"postgres", "spacy"},
+    check_specs=[dg.AssetCheckSpec(ENDPOINTS_CHECK, asset="edges")],
+    description="Layer 1 (patterns, metadata, file names, dates, fuzzy matching) and Layer 2 "
+    "(spaCy parse) edges: references, overrides, supersedes, amends, defines, depends_on, "
+    "precedes, applies_to, effective_on, applies_to_scope; defined terms, section topics, and "
+    "references parked for later layers.",
+)
+@retry_transient
+def edges(
+    context: dg.AssetExecutionContext, postgres: PostgresResource, nlp: SpacyResource
+) -> dg.MaterializeResult:
+    tenant = validate_tenant(context.partition_key)
+    started = time.perf_counter()
+    with postgres.connect() as conn:
+        docs = graph_store.documents(conn, tenant, history=True)
+        rows = graph_store.sections_frame(conn, tenant)
+        secs = stages.section_infos(rows)
+        fingerprint = graph_store.inputs_fingerprint(docs, secs, EDGES_VERSION, nlp.model)
+        if graph_store.fingerprint(conn, tenant, "edges") == fingerprint:
+            return unchanged(conn, tenant, "edges", [endpoints_check(conn, tenant, "edges")])
+        earlier = graph_store.sections_frame(conn, tenant, earlier=True)
+        out = stages.edge_frames(tenant, docs, rows, earlier, nlp.parse)
+        result = out.extraction
+        with conn.transaction():  # the whole stage or nothing: readers never see half a graph
+            graph_store.write_edges(conn, tenant, "edges", out.edges)
+            graph_store.write_terms(conn, tenant, out.terms)
+            graph_store.replace_topics(
+                conn, tenant, result.topics, {s.section_id: s.doc_id for s in secs}
+            )
+            graph_store.replace_unresolved(conn, tenant, result.parked)
+            graph_store.replace_errors(conn, tenant, "edges", result.errors)
+            graph_store.set_fingerprint(conn, tenant, "edges", fingerprint)
+            graph_store.forget_fingerprints(
+                conn, tenant, ["term_uses", "topic_links", "resolved_references"]
+            )
+        check = endpoints_check(conn, tenant, "edges")
+    for doc_id, reason in sorted(result.errors.items()):
+        context.log.warning(f"extraction failed for {doc_id!r}: {reason}")
+    return dg.MaterializeResult(
+        check_results=[check],
+        metadata={
+            **edge_metadata(result.edges, secs),
+            "terms": len(result.terms),
+            "parked": len(result.parked),
+            "failed_documents": len(result.errors),
+            "failures": errors_table(result.errors),
+            "sections": len(secs),
+            **timing(started, len(secs)),
+        },
+    )

@@ -1,0 +1,302 @@
+"""Optional blocks after search (ragd): compress results to the sentences around the query's
+words, and pack them for the caller's LLM under a token budget with [n] citations and
+optional PII redaction."""
+
+import functools
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from raag_assets.graph.lexicon import DATE, MONTH
+from raag_assets.ingest.chunking import SENTENCE_END
+
+TokenCounter = Callable[[str], int]
+_WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
+_STOP = {
+    "the",
+    "and",
+    "for",
+    "are",
+    "was",
+    "who",
+    "what",
+    "when",
+    "how",
+    "does",
+    "with",
+    "that",
+    "this",
+    "from",
+    "have",
+    "has",
+    "can",
+    "may",
+    "any",
+    "all",
+    "get",
+    "not",
+    "but",
+    "into",
+}
+
+
+def _stems(text: str) -> set[str]:
+    return {w.lower()[:5] for w in _WORD.findall(text) if w.lower() not in _STOP}
+
+
+# Sentence ends in raw text: a stop then whitespace (line breaks included) before a capital,
+# a digit or an opening mark; or a blank line (paragraph, heading or list item ends).
+_RAW_BREAK = re.compile(r"(?<=[.!?;:])\s+(?=[\"'“(\[A-Z0-9])|\n[ \t\f\v]*\n\s*")
+MAX_PASSAGE_SENTENCES = 3
+MAX_PASSAGE_CHARS = 700
+
+
+_TERM = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|[A-Za-z]")
+# A date, or a month or year standing alone ("5th day of December 2008", "[•], 2020").
+_DATE_MENTION = re.compile(rf"{DATE}|\b{MONTH}\.?\s+(?:19|20)\d{{2}}\b|\b(?:19|20)\d{{2}}\b", re.I)
+_ASKS_DATE = re.compile(r"\b(?:when|dates?|dated)\b", re.I)
+_QUESTION_WORDS = {"which", "whose", "whom", "where", "why", "between", "under", "about", "did"}
+DATE_WORD = "<date>"  # what a sentence with a date "contains" for a query asking when
+
+
+@functools.lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import Stemmer
+
+    return Stemmer.Stemmer("english")
+
+
+def passage_terms(text: str) -> set[str]:
+    """Snowball stems of a text's words, stop words left out ("governs", "governed" ->
+    "govern")."""
+    words = [w.lower().replace("’", "'").split("'")[0] for w in _TERM.findall(text)]
+    keep = [w for w in words if len(w) > 2 and w not in _STOP and w not in _QUESTION_WORDS]
+    return set(_stemmer().stemWords(keep))
+
+
+def _words(text: str) -> set[str]:
+    return {w.lower() for w in re.findall(r"[A-Za-z0-9]+", text) if not w.isdigit()}
+
+
+def raw_sentences(raw: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of a piece of raw text, without surrounding whitespace."""
+    spans, cut = [], 0
+    for m in [*_RAW_BREAK.finditer(raw), None]:
+        stop = m.start() if m else len(raw)
+        piece = raw[cut:stop]
+        if piece.strip():
+            lead = len(piece) - len(piece.lstrip())
+            spans.append((cut + lead, cut + len(piece.rstrip())))
+        if m:
+            cut = m.end()
+    return spans
+
+
+def best_passage(
+    raw: str, query: str, prefer: tuple[int, int] | None = None, heading: str = ""
+) -> tuple[int, int] | None:
+    """The span of `raw` (a section's body as written) that answers `query`: the first of
+    `best_passages`; with no shared word, the first sentence of `prefer`, else of the
+    section."""
+    found = best_passages(raw, query, prefer, heading, limit=1)
+    return (found[0][0], found[0][1]) if found else None
+
+
+# A further passage of the same section is returned only when it answers about as well as
+# the best one on its own (a long section that states the answer twice, or two clauses that
+# each answer part): at least this share of the best passage's matched query-word weight.
+SEPARATE_ANSWER_SHARE = 0.6
+
+
+def best_passages(
+    raw: str,
+    query: str,
+    prefer: tuple[int, int] | None = None,
+    heading: str = "",
+    limit: int = 1,
+) -> list[tuple[int, int, float]]:
+    """Up to `limit` non-overlapping spans of `raw` (a section's body as written) that
+    answer `query`, best first, each with its weight relative to the best (1.0 for the
+    first). A passage is a window of at most MAX_PASSAGE_SENTENCES sentences sharing the
+    most distinctive query words (by Snowball stem, each weighted by how few sentences of
+    the section have it; a question of when also counts a stated date), shortest first
+    among equals, then inside `prefer` (the retrieved chunk), then earliest. Further
+    passages must reach SEPARATE_ANSWER_SHARE of the best one's weight. With no shared
+    word, the first sentence of `prefer`, else of the section. A sentence that only repeats
+    the heading (a run-in title: "Section 11.03. Governing Law.") is not a passage."""
+    titled = _words(heading) | {"section", "article", "clause"}
+    spans = [
+        sp
+        for sp in raw_sentences(raw)
+        if not (_words(raw[sp[0] : sp[1]]) <= titled and sp[1] - sp[0] <= 150)
+    ] or raw_sentences(raw)
+    if not spans:
+        return []
+    wanted = passage_terms(query)
+    stems = [passage_terms(raw[s:e]) & wanted for s, e in spans]
+    if _ASKS_DATE.search(query):  # a question of when: a sentence stating a date answers
+        wanted.add(DATE_WORD)
+        for n, (s, e) in enumerate(spans):
+            if _DATE_MENTION.search(raw, s, e):
+                stems[n].add(DATE_WORD)
+    df: dict[str, int] = {}
+    for found in stems:
+        for t in found:
+            df[t] = df.get(t, 0) + 1
+    weight = {t: math.log(1 + len(spans) / n) for t, n in df.items()}
+    windows: list[tuple[tuple[float, int, bool, int], int, int]] = []
+    for i in range(len(spans)):
+        matched: set[str] = set()
+        for width in range(1, MAX_PASSAGE_SENTENCES + 1):
+            j = i + width - 1
+            if j >= len(spans):
+                break
+            if width > 1 and spans[j][1] - spans[i][0] > MAX_PASSAGE_CHARS:
+                break
+            grown = matched | stems[j]
+            if width > 1 and grown == matched:
+                break  # a sentence that adds no query word only loosens the passage
+            matched = grown
+            value = round(sum(weight[t] for t in matched), 9)
+            if value <= 0:
+                break
+            inside = prefer is not None and prefer[0] <= spans[i][0] and spans[j][1] <= prefer[1]
+            windows.append(((value, -width, inside, -i), i, j))
+    windows.sort(key=lambda w: w[0], reverse=True)
+    chosen: list[tuple[int, int, float]] = []
+    used: set[int] = set()
+    for key, i, j in windows:
+        if len(chosen) >= limit:
+            break
+        if chosen and key[0] < SEPARATE_ANSWER_SHARE * windows[0][0][0]:
+            break
+        if used & set(range(i, j + 1)):
+            continue  # overlapping windows are one answer, not two
+        used.update(range(i, j + 1))
+        chosen.append((spans[i][0], spans[j][1], key[0] / windows[0][0][0]))
+    if chosen:
+        return chosen
+    if prefer is not None:
+        inside = [sp for sp in spans if prefer[0] <= sp[0] < prefer[1]]
+        if inside:
+            return [(inside[0][0], inside[0][1], 1.0)]
+    return [(spans[0][0], spans[0][1], 1.0)]
+
+
+def compress(
+    results: Sequence[dict[str, Any]], query: str, window: int = 1
+) -> list[dict[str, Any]]:
+    """Each result's text cut to the sentences sharing a word (by 5-letter stem) with the
+    query, plus `window` sentences either side; a result with no such sentence keeps its
+    first sentence. Adds `compressed_from` (characters before)."""
+    wanted = _stems(query)
+    out = []
+    for r in results:
+        sentences = [s for s in SENTENCE_END.split(r["text"]) if s.strip()]
+        hits = [i for i, s in enumerate(sentences) if _stems(s) & wanted]
+        keep = sorted(
+            {j for i in hits for j in range(i - window, i + window + 1) if 0 <= j < len(sentences)}
+        ) or [0]
+        parts, last = [], None
+        for i in keep:
+            if last is not None and i != last + 1:
+                parts.append("…")
+            parts.append(sentences[i])
+            last = i
+        out.append({**r, "text": " ".join(parts), "compressed_from": len(r["text"])})
+    return out
+
+
+_EMAIL = re.compile(r"\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b")
+_SSN = re.compile(r"\b\d{3}-\d{2}-\d{4}\b")
+_CARD = re.compile(r"\b(?:\d[ -]?){12,18}\d\b")
+# International (+44 20 7946 0958), with an area code in brackets, or US 555-123-4567; never
+# a piece of a longer run of digits.
+_PHONE = re.compile(
+    r"(?<![\w+])(?:\+\d{1,3}(?:[ .-]?\d{1,4}){2,4}|\(\d{2,4}\)[ .-]?\d{3,4}[ .-]?\d{3,4}"
+    r"|\d{3}[ .-]\d{3}[ .-]\d{4})(?![ .-]?\d)"
+)
+
+
+def _luhn(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2:
+            d = d * 2 - 9 if d > 4 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+def redact_pii(text: str) -> tuple[str, dict[str, int]]:
+    """Emails, US SSNs, card numbers (Luhn-valid) and phone numbers replaced by a tag."""
+    counts = {"email": 0, "ssn": 0, "card": 0, "phone": 0}
+
+    def sub(kind: str, pattern: re.Pattern[str], check: Callable[[str], bool] | None = None):
+        def repl(m: re.Match[str]) -> str:
+            if check and not check(m.group(0)):
+                return m.group(0)
+            counts[kind] += 1
+            return f"[{kind.upper()}]"
+
+        return lambda t: pattern.sub(repl, t)
+
+    for step in (
+        sub("email", _EMAIL),
+        sub("ssn", _SSN),
+        sub("card", _CARD, lambda s: _luhn(re.sub(r"\D", "", s))),
+        sub("phone", _PHONE, lambda s: len(re.sub(r"\D", "", s)) >= 7),
+    ):
+        text = step(text)
+    return text, counts
+
+
+@dataclass(frozen=True)
+class ContextPack:
+    text: str
+    citations: list[dict[str, Any]]  # [n] -> doc_id, label, heading, section_id, pages
+    tokens: int
+    dropped: list[dict[str, Any]]  # results that did not fit the budget
+    redactions: dict[str, int]
+
+
+def context_pack(
+    results: Sequence[dict[str, Any]],
+    budget_tokens: int,
+    count_tokens: TokenCounter,
+    redact: bool = False,
+) -> ContextPack:
+    """Passages in result order, each headed by its [n] citation, while they fit the budget.
+    A passage that does not fit is skipped (a later, shorter one may still fit)."""
+    if budget_tokens < 1:
+        raise ValueError(f"budget_tokens must be positive, got {budget_tokens}")
+    blocks, citations, dropped = [], [], []
+    used = 0
+    redactions = {"email": 0, "ssn": 0, "card": 0, "phone": 0}
+    for r in results:
+        text = r["text"]
+        if redact:
+            text, found = redact_pii(text)
+            redactions = {k: redactions[k] + found[k] for k in redactions}
+        n = len(citations) + 1
+        block = f"[{n}] {r['doc_id']} § {r['label']} {r['heading']}\n{text}"
+        cost = count_tokens(block) + 1
+        if used + cost > budget_tokens:
+            dropped.append({"doc_id": r["doc_id"], "label": r["label"], "tokens": cost})
+            continue
+        used += cost
+        blocks.append(block)
+        citations.append(
+            {
+                "n": n,
+                "doc_id": r["doc_id"],
+                "label": r["label"],
+                "heading": r["heading"],
+                "section_id": r.get("section_id"),
+                "page_start": r.get("page_start"),
+                "page_end": r.get("page_end"),
+            }
+        )
+    return ContextPack("\n\n".join(blocks), citations, used, dropped, redactions)

@@ -1,0 +1,178 @@
+"""Query analysis (before retrieval): `#tag` becomes a tag filter, "in document X" a
+document filter, whitespace is normalised; a query that names its document ("the Supply
+Agreement between Acme Corp and Beta LLC", "under RFC 3501") is resolved to it by the
+names it uses (proper nouns, numbers, dates) against each document's title, id, file name
+and opening (where parties and dates are stated)."""
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rapidfuzz import fuzz, process
+
+from raag_assets.core.errors import InvalidFilter
+from raag_assets.core.model import DocInfo
+from raag_assets.graph.references import Corpus
+
+_TAG = re.compile(r"(?<![\w#&])#([A-Za-z0-9][\w-]{0,63})")
+_DOC = re.compile(
+    r"\bin\s+(?:the\s+)?(?:document|doc)\s+[\"'“]?(?P<name>[^\"'”,;?!]+?)[\"'”]?\s*(?=$|[,;?!.])",
+    re.IGNORECASE,
+)
+
+
+# A capitalised word not opening a sentence, an acronym, or a number: the words that name.
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9&'’.-]*[A-Za-z0-9]|[A-Za-z0-9]")
+_SENTENCE_START = re.compile(r"(?:^|[.;:?!(\[\"“]\s*)$")
+_SPLIT = re.compile(r"[^a-z0-9]+|(?<=[a-z])(?=[0-9])|(?<=[0-9])(?=[a-z])")
+# A query names a document only when it speaks of one: a kind of document ("the Supply
+# Agreement", "RFC 3501", "the Leave Policy"). Without that, capitalised words are topics (a
+# gene, a place), which retrieval handles; a claim about "CX3CR1" names no document.
+_DOC_KIND = re.compile(
+    r"\b(?:agreements?|contracts?|licen[cs]es?|polic(?:y|ies)|rfcs?|handbooks?|manuals?"
+    r"|amendments?|addend(?:um|a)|terms|guidelines?|regulations?|specifications?|memorand(?:um|a)"
+    r"|leases?|deeds?|charters?|statutes?|treat(?:y|ies)|documents?)\b",
+    re.IGNORECASE,
+)
+MIN_COVERAGE = 0.6  # share of the query's naming weight a document must carry
+MIN_LEAD = 0.15  # ... and by how much it must lead the next document
+FUZZY_WORD = 90  # rapidfuzz ratio for a long name word to count as present ("Honeywel")
+
+
+@dataclass(frozen=True)
+class DocDescriptor:
+    """What a document can be named by: its id, title, file name, metadata values and the
+    opening of its text (title block, parties, date)."""
+
+    doc_id: str
+    names: str
+
+
+@dataclass(frozen=True)
+class DocumentResolution:
+    doc_ids: tuple[str, ...]
+    words: tuple[str, ...]  # the query's naming words the document carries
+    coverage: float  # their share of all the query's naming weight
+    rest: str = ""  # the query without those words: what is asked of the document
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "doc_ids": list(self.doc_ids),
+            "words": list(self.words),
+            "coverage": round(self.coverage, 3),
+            "query": self.rest,
+        }
+
+
+@dataclass(frozen=True)
+class QueryAnalysis:
+    query: str  # what is searched for, filters removed
+    tags: tuple[str, ...]
+    doc_ids: tuple[str, ...]
+    named: DocumentResolution | None = None  # the document the query names, if any
+
+
+def naming_words(query: str) -> list[str]:
+    """The words of a query that can name a document: capitalised words that do not open a
+    sentence, words in capitals, and numbers of three or more digits; lowercased, each once."""
+    out: list[str] = []
+    for m in _WORD.finditer(query):
+        word = m.group(0)
+        opens = bool(_SENTENCE_START.search(query[: m.start()]))
+        # numbers of 3+ digits (RFC 3501, 2019); shorter ones are mostly clause numbers
+        naming = sum(ch.isdigit() for ch in word) >= 3 or (
+            word[0].isupper() and (not opens or (len(word) > 1 and word.isupper()))
+        )
+        if naming and len(word) > 1:
+            for part in _SPLIT.split(word.lower()):
+                if part and part not in out:
+                    out.append(part)
+    return out
+
+
+def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResolution | None:
+    """The document(s) a query names (it must speak of a kind of document): the one
+    carrying most of the weight of its naming
+    words (each weighted by how few documents carry it), clearly ahead of the next; several
+    only when they tie (versions of one document). None when nothing matches well."""
+    words = naming_words(query)
+    if not words or len(docs) < 2 or not _DOC_KIND.search(query):
+        return None
+    vocab = [set(_SPLIT.split(d.names.lower())) - {""} for d in docs]
+    carried = [{w for w in words if _carries(w, v)} for v in vocab]
+    df = {w: sum(1 for c in carried if w in c) for w in words}
+    weight = {w: math.log(1 + len(docs) / df[w]) if df[w] else 0.0 for w in words}
+    total = sum(math.log(1 + len(docs)) if df[w] == 0 else weight[w] for w in words)
+    if total <= 0:
+        return None
+    scores = [sum(weight[w] for w in c) / total for c in carried]
+    ranked = sorted(range(len(docs)), key=lambda i: (-scores[i], docs[i].doc_id))
+    best = scores[ranked[0]]
+    if best < MIN_COVERAGE:
+        return None
+    tied = [i for i in ranked if scores[i] >= best - 1e-9]
+    following = next((scores[i] for i in ranked if scores[i] < best - 1e-9), 0.0)
+    if best - following < MIN_LEAD or len(tied) > 3:
+        return None
+    found = sorted(docs[i].doc_id for i in tied)
+    matched = tuple(w for w in words if w in carried[tied[0]])
+    return DocumentResolution(tuple(found), matched, best, without_words(query, set(matched)))
+
+
+def without_words(query: str, words: set[str]) -> str:
+    """The query with the words that named the document taken out: once the document is
+    chosen they would only pull in its title block and signature page."""
+    kept = []
+    last = 0
+    for m in _WORD.finditer(query):
+        parts = [p for p in _SPLIT.split(m.group(0).lower()) if p]
+        kept.append(query[last : m.start()])
+        if not (parts and all(p in words for p in parts)):
+            kept.append(m.group(0))
+        last = m.end()
+    kept.append(query[last:])
+    rest = " ".join("".join(kept).split())
+    return rest if re.search(r"[A-Za-z0-9]", rest) else query
+
+
+def _carries(word: str, vocab: set[str]) -> bool:
+    if word in vocab:
+        return True
+    if len(word) < 5 or word.isdigit():
+        return False
+    return process.extractOne(word, vocab, scorer=fuzz.ratio, score_cutoff=FUZZY_WORD) is not None
+
+
+def analyze(
+    query: str,
+    docs: Sequence[DocInfo] | Callable[[], Sequence[DocInfo]],
+    descriptors: Callable[[], Sequence[DocDescriptor]] | None = None,
+) -> QueryAnalysis:
+    """`docs` may be a callable: the tenant's documents are only needed for "in document".
+    `descriptors` (read only when the query has naming words) resolves a named document."""
+    tags = tuple(dict.fromkeys(m.group(1) for m in _TAG.finditer(query)))
+    text = _TAG.sub(" ", query)
+    doc_ids: list[str] = []
+    mentions = list(_DOC.finditer(text))
+    if mentions and callable(docs):
+        docs = docs()
+    corpus = Corpus(docs, []) if mentions else None  # type: ignore[arg-type]
+    for m in mentions:
+        name = m.group("name").strip()
+        doc_id = next((d.doc_id for d in docs if d.doc_id.casefold() == name.casefold()), None)
+        if doc_id is None:
+            doc_id, _ = corpus.find_doc(name)  # type: ignore[union-attr]
+        if doc_id is None:
+            raise InvalidFilter(
+                f"no document matching {name!r} in this tenant (from 'in document')"
+            )
+        doc_ids.append(doc_id)
+    text = _DOC.sub(" ", text)
+    clean = " ".join(text.split())
+    if not clean:
+        raise InvalidFilter("query is empty once #tags and 'in document' are taken out")
+    named = None
+    if not doc_ids and descriptors is not None and naming_words(clean) and _DOC_KIND.search(clean):
+        named = resolve_document(clean, descriptors())
+    return QueryAnalysis(clean, tags, tuple(dict.fromkeys(doc_ids)), named)

@@ -1,0 +1,248 @@
+"""Writing and reading the ingest tables. Each function takes an open connection; callers
+own the transaction boundaries (one per document, so a failure loses nothing stored)."""
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+import psycopg
+from psycopg.types.json import Jsonb
+
+from raag_assets.core.model import Line, ParsedDocument
+from raag_assets.store import frames
+from raag_assets.store.db import load_sql
+from raag_assets.store.frames import copy_frame
+
+
+@dataclass(frozen=True)
+class StoredVersion:
+    doc_id: str  # the live doc_id, or `<doc_id>@v<n>` for an earlier version
+    version: int
+    content_hash: str
+    effective_from: dt.date | None
+    live: bool
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where a landed file goes in its document's history.
+
+    action: "new" (a document not seen before), "unchanged" (the live version's content),
+    "returned" (the content of an earlier version: recognised as that version, nothing new),
+    "live" (a version that starts after the live one: it replaces it) or "earlier" (a version
+    that arrives late, stating a date before the live one's: it joins the history there)."""
+
+    action: str
+    version: int
+    starts: dt.date | None
+    same_as: str | None = None  # the stored version with this content
+
+
+def place_version(
+    versions: list[StoredVersion], content_hash: str, stated: dt.date | None, today: dt.date
+) -> Placement:
+    """Versions are ordered by the dates they state, then by arrival (their number); a file
+    that states no date starts the day it arrived."""
+    if not versions:
+        return Placement("new", 1, stated)
+    for v in versions:
+        if v.content_hash == content_hash:
+            return Placement(
+                "unchanged" if v.live else "returned", v.version, v.effective_from, v.doc_id
+            )
+    live = next(v for v in versions if v.live)
+    number = max(v.version for v in versions) + 1
+    starts = stated or today
+    if (starts, number) > (live.effective_from or dt.date.min, live.version):
+        return Placement("live", number, starts)
+    return Placement("earlier", number, starts)
+
+
+def document_versions(conn: psycopg.Connection, tenant: str, doc_id: str) -> list[StoredVersion]:
+    rows = conn.execute(
+        load_sql("select_document_versions"), {"tenant": tenant, "doc_id": doc_id}
+    ).fetchall()
+    return [StoredVersion(*r) for r in rows]
+
+
+def update_version_periods(conn: psycopg.Connection, tenant: str, doc_id: str) -> None:
+    """Each version in force until the day before the next one by stated date."""
+    conn.execute(load_sql("update_version_periods"), {"tenant": tenant, "doc_id": doc_id})
+
+
+def archive_version(
+    conn: psycopg.Connection, tenant: str, doc_id: str, declared: dt.date | None, today: dt.date
+) -> str | None:
+    """Keep the live version of `doc_id` as `<doc_id>@v<n>` before a changed file replaces it,
+    in force until the new version starts (`declared` effective_from, else `today`). Returns
+    the archived id (None if the document is new)."""
+    params = {"tenant": tenant, "doc_id": doc_id, "declared": declared, "today": today}
+    return conn.execute(load_sql("archive_version"), params).fetchone()[0]
+
+
+def upsert_document(
+    conn: psycopg.Connection,
+    tenant: str,
+    doc: ParsedDocument,
+    in_force_from: dt.date | None = None,
+    version: int = 1,
+) -> None:
+    """Insert or replace the live version of a document. `in_force_from` dates a new version
+    that states no effective date (the day it replaced the one before)."""
+    conn.execute(load_sql("upsert_document"), _document_row(tenant, doc, in_force_from, version))
+
+
+def insert_earlier_version(
+    conn: psycopg.Connection, tenant: str, doc: ParsedDocument, starts: dt.date, version: int
+) -> str:
+    """Keep a late-arriving file as an earlier version of its document; returns its id."""
+    row = _document_row(tenant, doc, starts, version)
+    return conn.execute(load_sql("insert_earlier_version"), row).fetchone()[0]
+
+
+def _document_row(
+    tenant: str, doc: ParsedDocument, in_force_from: dt.date | None, version: int
+) -> dict[str, Any]:
+    meta = doc.meta
+    return {
+        "tenant": tenant,
+        "doc_id": doc.doc_id,
+        "source_name": doc.source_name,
+        "format": doc.format,
+        "title": meta.title,
+        "doc_type": meta.doc_type,
+        "authority_level": meta.authority_level,
+        "tags": list(meta.tags),
+        "metadata": Jsonb(meta.metadata()),
+        "effective_from": doc.effective_from or in_force_from,
+        "effective_to": meta.effective_to,
+        "supersedes": meta.supersedes,
+        "content_hash": doc.content_hash,
+        "page_count": doc.page_count,
+        "raw_text": doc.raw_text,
+        "text": doc.text,
+        "lines": Jsonb(
+            [[ln.text, ln.page, ln.size, ln.bold, ln.start, ln.end] for ln in doc.lines]
+        ),
+        "effective_evidence": doc.effective.evidence if doc.effective else None,
+        "version": version,
+    }
+
+
+def delete_documents_not_in(
+    conn: psycopg.Connection, tenant: str, keep: Iterable[str]
+) -> list[str]:
+    rows = conn.execute(
+        load_sql("delete_documents_not_in"), {"tenant": tenant, "doc_ids": sorted(keep)}
+    ).fetchall()
+    return sorted(r[0] for r in rows)
+
+
+def replace_skipped_files(conn: psycopg.Connection, tenant: str, skipped: dict[str, str]) -> None:
+    conn.execute(load_sql("delete_skipped_files"), {"tenant": tenant})
+    for file_name, reason in sorted(skipped.items()):
+        conn.execute(
+            load_sql("insert_skipped_file"),
+            {"tenant": tenant, "file_name": file_name, "reason": reason},
+        )
+
+
+def documents_to_section(conn: psycopg.Connection, tenant: str, version: str) -> pl.DataFrame:
+    """The documents whose sections are not of this content and version, as the sections
+    stage's input frame (frames.DOCUMENTS_TO_SECTION)."""
+    rows = conn.execute(
+        load_sql("select_documents_to_section"), {"tenant": tenant, "version": version}
+    ).fetchall()
+    return frames.documents_frame(
+        [(r[0], r[1], [Line(*ln) for ln in r[2]], r[3], r[4]) for r in rows]
+    )
+
+
+def replace_sections(
+    conn: psycopg.Connection,
+    tenant: str,
+    doc_id: str,
+    sections: pl.DataFrame,
+    chunks: pl.DataFrame,
+    version: str,
+) -> int:
+    """Replace one document's sections and chunks (its rows of
+    pipeline.stages.section_frames), keeping
+    embeddings of unchanged chunks.
+
+    Returns how many chunks kept an embedding (were not changed).
+    """
+    key = {"tenant": tenant, "doc_id": doc_id}
+    kept = dict(conn.execute(load_sql("select_chunk_embeddings_of_document"), key).fetchall())
+    # a chunk is live (found by retrieval) when its document is the live version
+    (live,) = conn.execute(load_sql("select_document_is_live"), key).fetchone()
+    conn.execute(load_sql("delete_chunks_of_document"), key)
+    conn.execute(load_sql("delete_sections_of_document"), key)
+    copy_frame(conn, "sections", frames.SECTIONS, sections)
+    chunks = chunks.with_columns(
+        pl.Series("embedding", [kept.get(h) for h in chunks["content_hash"]], dtype=pl.Object),
+        pl.Series("metadata", [Jsonb(m) for m in chunks["metadata"]], dtype=pl.Object),
+        live=pl.lit(live, dtype=pl.Boolean),
+    )
+    copy_frame(conn, "chunks", frames.CHUNKS, chunks)
+    conn.execute(load_sql("mark_document_sectioned"), {**key, "version": version})
+    return int(chunks["content_hash"].is_in(list(kept)).sum())
+
+
+def chunks_to_embed(conn: psycopg.Connection, tenant: str) -> list[tuple[str, int, str]]:
+    return conn.execute(load_sql("select_chunks_to_embed"), {"tenant": tenant}).fetchall()
+
+
+def write_embeddings(
+    conn: psycopg.Connection, tenant: str, keys: list[tuple[str, int]], vectors: np.ndarray
+) -> None:
+    with conn.cursor() as cur:
+        cur.executemany(
+            load_sql("update_chunk_embedding"),
+            [
+                {"tenant": tenant, "doc_id": d, "chunk_index": i, "embedding": v}
+                for (d, i), v in zip(keys, vectors, strict=True)
+            ],
+        )
+
+
+def tenant_summary(conn: psycopg.Connection, tenant: str) -> dict[str, int]:
+    cur = conn.execute(load_sql("select_tenant_summary"), {"tenant": tenant})
+    row = cur.fetchone()
+    return {col.name: int(v) for col, v in zip(cur.description, row, strict=True)}
+
+
+def skipped_files(conn: psycopg.Connection, tenant: str) -> list[tuple[str, str]]:
+    return conn.execute(load_sql("select_skipped_files"), {"tenant": tenant}).fetchall()
+
+
+def sections(
+    conn: psycopg.Connection, tenant: str, doc_id: str | None = None
+) -> list[dict[str, Any]]:
+    """The section tree (of one document, or all), without texts."""
+    cur = conn.execute(load_sql("select_sections"), {"tenant": tenant, "doc_id": doc_id})
+    names = [c.name for c in cur.description]
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
+def count_live_chunks(conn: psycopg.Connection, tenant: str) -> None:
+    """Keep tenants.live_chunks (full-text IDF's N) equal to the tenant's live chunks."""
+    conn.execute(load_sql("update_live_chunks"), {"tenant": tenant})
+
+
+def documents(conn: psycopg.Connection, tenant: str) -> list[dict[str, Any]]:
+    """Every document and earlier version with its dates, version and document relations;
+    versions of one document together in numeric order, the live one last."""
+    cur = conn.execute(load_sql("select_documents"), {"tenant": tenant})
+    names = [c.name for c in cur.description]
+    out = []
+    for row in cur.fetchall():
+        r = dict(zip(names, row, strict=True))
+        for key in ("effective_from", "in_force_to"):
+            r[key] = r[key].isoformat() if r[key] else None
+        r["tags"] = list(r["tags"] or [])
+        out.append(r)
+    return out

@@ -1,0 +1,253 @@
+"""Parsing real files: the example PDF, Markdown with front matter, sidecars, bad input."""
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from fpdf import FPDF
+
+from raag_assets.core.errors import BadDocument
+from raag_assets.ingest.parsing import parse_file
+from tests.conftest import EXAMPLES, LICENSES
+
+LIMIT = 50_000_000
+
+
+def test_pdf_keeps_pages_and_font_emphasis():
+    doc = parse_file(EXAMPLES / "hr-processes-handbook.pdf", LIMIT)
+    assert doc.format == "pdf"
+    assert doc.page_count == 2
+    assert {ln.page for ln in doc.lines} == {1, 2}
+    headings = [ln for ln in doc.lines if ln.bold]
+    assert any(ln.text.startswith("5.1") and ln.page == 2 for ln in headings)
+    body = [ln for ln in doc.lines if ln.text and not ln.bold]
+    assert max(ln.size for ln in headings) > max(ln.size for ln in body)
+    assert "\f" in doc.raw_text  # raw text kept, page breaks marked
+
+
+def test_markdown_front_matter_becomes_metadata():
+    doc = parse_file(EXAMPLES / "leave-policy.md", LIMIT)
+    assert doc.doc_id == "leave-policy"
+    assert doc.format == "markdown"
+    assert doc.meta.tags == ("hr", "leave")
+    assert doc.meta.authority_level == 50
+    assert doc.meta.effective_from == dt.date(2024, 1, 1)
+    assert doc.meta.supersedes == "leave-policy-rev-a"
+    assert "doc_id" not in doc.text  # front matter is metadata, not text
+    assert doc.raw_text == (EXAMPLES / "leave-policy.md").read_text(
+        encoding="utf-8"
+    )  # offsets index the file as read
+    assert doc.meta.metadata()["doc_type"] == "policy"
+
+
+def test_license_without_extension_is_sniffed_as_text_and_keeps_its_name():
+    doc = parse_file(LICENSES / "MPL-2.0", LIMIT)
+    assert (doc.doc_id, doc.format, doc.page_count) == ("MPL-2.0", "text", None)
+
+
+def test_sidecar_metadata_and_its_hash(tmp_path: Path):
+    path = tmp_path / "notes.txt"
+    path.write_text("1. Scope\nThis applies to everyone.\n", encoding="utf-8")
+    before = parse_file(path, LIMIT)
+    (tmp_path / "notes.txt.meta.json").write_text(
+        json.dumps({"doc_id": "team-notes", "tags": ["ops"], "region": "eu"})
+    )
+    after = parse_file(path, LIMIT)
+    assert after.doc_id == "team-notes"
+    assert after.meta.metadata() == {"region": "eu"}
+    assert after.content_hash != before.content_hash  # metadata change = document change
+
+
+def test_normalisation_keeps_raw_text(tmp_path: Path):
+    path = tmp_path / "lig.txt"
+    path.write_text("The e\ufb00ective date is in the employ-\nment contract.\n", encoding="utf-8")
+    doc = parse_file(path, LIMIT)
+    assert "\ufb00" in doc.raw_text
+    assert doc.lines[0].text == "The effective date is in the employ-"  # joined at sectioning
+
+
+def test_utf16_with_bom_is_read(tmp_path: Path):
+    path = tmp_path / "wide.txt"
+    path.write_bytes("Section 1. Scope\nApplies to all staff.\n".encode("utf-16"))
+    assert parse_file(path, LIMIT).lines[0].text == "Section 1. Scope"
+
+
+def _pdf_bytes(pages: list[list[tuple[str, int, str]]]) -> bytes:
+    pdf = FPDF()
+    for page in pages:
+        pdf.add_page()
+        for text, size, style in page:
+            pdf.set_font("Helvetica", style, size)
+            pdf.multi_cell(0, size * 0.6, text, new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output())
+
+
+def test_unnumbered_pdf_headings_found_from_font_size(tmp_path: Path):
+    from raag_assets.ingest.sectioning import build_sections
+
+    path = tmp_path / "guide.pdf"
+    path.write_bytes(
+        _pdf_bytes(
+            [
+                [
+                    ("Travel Guide", 18, "B"),
+                    ("Booking", 14, "B"),
+                    ("Book through the portal.", 10, ""),
+                ],
+                [("Refunds", 14, "B"), ("Refunds take ten days.", 10, "")],
+            ]
+        )
+    )
+    doc = parse_file(path, LIMIT)
+    sections = build_sections(doc.doc_id, doc.lines, doc.format)
+    found = [(s.heading, s.page_start) for s in sections]
+    assert ("Booking", 1) in found
+    assert ("Refunds", 2) in found
+
+
+def test_running_headers_and_footers_of_a_pdf_open_no_sections(tmp_path: Path):
+    """A header set on every page (in bold, heading-sized, its spaces lost on one page as
+    extraction sometimes does) and a "Confidential" footer are page furniture: section 2 runs
+    across the page breaks in one piece, and the title page keeps its title."""
+    from raag_assets.ingest.sectioning import build_sections
+
+    body = "The widget is assembled from parts listed in the bill of materials. " * 12
+    pages = [[("Widget Specification", 18, "B"), ("1 Scope", 14, "B"), (body, 10, "")]]
+    for n in range(2, 6):
+        header = "WidgetSpecification" if n == 3 else "Widget Specification"
+        page = [(header, 14, "B")]
+        page += [("2 Assembly", 14, "B")] if n == 2 else []
+        page += [(body, 10, ""), (f"Confidential - draft {n}", 8, "")]
+        pages.append(page)
+    path = tmp_path / "spec.pdf"
+    path.write_bytes(_pdf_bytes(pages))
+    doc = parse_file(path, LIMIT)
+    sections = build_sections(doc.doc_id, doc.lines, doc.format)
+    assert [(s.label, s.heading) for s in sections][0] == ("Title", "Widget Specification")
+    assert [s.label for s in sections] == ["Title", "1", "2"]
+    assembly = sections[-1]
+    assert (assembly.page_start, assembly.page_end) == (2, 5)
+    assert "Widget" not in assembly.text.replace("The widget", "")
+    assert "Confidential" not in assembly.text
+
+
+def test_words_placed_without_space_glyphs_keep_their_spaces(tmp_path: Path):
+    """Typesetters (TeX, FOP) often place each word at its position with no space glyph
+    between: a gap of a fifth of an em is a space, though narrower than pdfplumber's fixed
+    3-point default at a 10-point size."""
+    sentence = "Many programs use the shared database to find the type of a file."
+    pdf = FPDF()
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 10)
+    x = 20.0
+    for word in sentence.split():
+        pdf.text(x, 30, word)
+        x += pdf.get_string_width(word) + 0.22 * 10 * 0.3528  # 0.22 em, points to mm
+    path = tmp_path / "tight.pdf"
+    path.write_bytes(bytes(pdf.output()))
+    assert [ln.text for ln in parse_file(path, LIMIT).lines if ln.text] == [sentence]
+
+
+def test_contents_entries_with_leaders_run_into_the_page_number(tmp_path: Path):
+    """Dot leaders that run straight into the page number ("A.1 Terms.......24") still make
+    contents entries: the contents page goes on to its last entry, and no entry set in a
+    heading's size ("Index ...... 30") becomes a section."""
+    from raag_assets.ingest.sectioning import build_sections
+
+    body = "Each copy of the widget carries these terms. " * 6
+    path = tmp_path / "guide.pdf"
+    path.write_bytes(
+        _pdf_bytes(
+            [
+                [
+                    ("Table of Contents", 16, "B"),
+                    ("1 Scope ........................ 2", 14, ""),
+                    ("A Terms..........................3", 14, ""),
+                    ("A.1 Copies.......................3", 10, ""),
+                    ("Index ......................... 4", 14, ""),
+                ],
+                [("1 Scope", 14, "B"), (body, 10, "")],
+                [("A Terms", 14, "B"), ("A.1 Copies", 12, "B"), (body, 10, "")],
+            ]
+        )
+    )
+    doc = parse_file(path, LIMIT)
+    sections = build_sections(doc.doc_id, doc.lines, doc.format)
+    assert not [s.heading for s in sections if ".." in s.heading]
+    assert [s.page_start for s in sections if s.label == "1"] == [2]
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "reason"),
+    [
+        ("empty.pdf", b"", "empty file"),
+        ("corrupt.pdf", b"%PDF-1.7\n\x00\x01garbage that is no PDF\n%%EOF", "not a readable PDF"),
+        ("fake.pdf", b"Just some text with a pdf name.", "no %PDF header"),
+        ("junk.txt", bytes(range(256)) * 40, "binary data"),
+        ("latin1.txt", "Caf\u00e9 policy: na\u00efve rules.".encode("latin-1"), "not UTF-8"),
+        ("blank.md", b"   \n\n\t\n", "no text content"),
+        ("bad-front.md", b"---\ntags: [unclosed\n---\nBody\n", "front matter is not valid YAML"),
+        ("noext", b"\x00\x00\x00binary", "binary data"),
+    ],
+)
+def test_bad_files_get_a_one_line_reason(tmp_path: Path, name: str, content: bytes, reason: str):
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(BadDocument, match=reason) as info:
+        parse_file(path, LIMIT)
+    assert "\n" not in str(info.value)
+
+
+def test_huge_file_refused_before_reading(tmp_path: Path):
+    path = tmp_path / "huge.txt"
+    with path.open("wb") as fh:  # sparse: 200 MB on paper, nothing on disk
+        fh.truncate(200_000_000)
+    with pytest.raises(BadDocument, match=r"200\.0 MB, over the 50 MB limit"):
+        parse_file(path, LIMIT)
+
+
+def test_hostile_doc_id_in_metadata_refused(tmp_path: Path):
+    path = tmp_path / "x.md"
+    path.write_text("---\ndoc_id: ../../etc/passwd\n---\n# Title\nText\n", encoding="utf-8")
+    with pytest.raises(BadDocument, match="unsafe doc_id"):
+        parse_file(path, LIMIT)
+
+
+def test_line_offsets_index_the_file_as_open_reads_it(tmp_path: Path):
+    path = tmp_path / "crlf.md"
+    raw = "\ufeff---\r\ntitle: T\r\n---\r\n# Head\r\n\r\n  Some   \ufb01ne text.  \r\nLast\r"
+    path.write_bytes(raw.encode("utf-8"))
+    doc = parse_file(path, LIMIT)
+    on_disk = open(path, encoding="utf-8").read()  # noqa: SIM115 - what a user would do
+    assert doc.raw_text == on_disk
+    located = [ln for ln in doc.lines if ln.text]
+    assert [on_disk[ln.start : ln.end] for ln in located] == [
+        "# Head",
+        "Some   \ufb01ne text.",
+        "Last",
+    ]
+    assert located[1].text == "Some fine text."
+
+
+def test_a_line_span_runs_to_its_last_word_where_that_word_also_occurs_earlier(tmp_path):
+    """'... is intended to guarantee your freedom to': the span ends at the line's last "to",
+    not at the first one."""
+    path = tmp_path / "lic.txt"
+    path.write_text("Intro.\n\nthe License is intended to guarantee your freedom to\nshare.\n")
+    doc = parse_file(path, LIMIT)
+    on_disk = path.read_text(encoding="utf-8")
+    line = next(ln for ln in doc.lines if ln.text.startswith("the License"))
+    assert on_disk[line.start : line.end] == line.text
+
+
+def test_pdf_line_offsets_index_the_extracted_text():
+    doc = parse_file(EXAMPLES / "hr-processes-handbook.pdf", LIMIT)
+    located = [ln for ln in doc.lines if ln.text]
+    assert located and all(ln.start is not None for ln in located)
+    for ln in located:
+        assert " ".join(doc.raw_text[ln.start : ln.end].split()) == ln.text
+    pages = doc.raw_text.split("\f")
+    for ln in located:  # a line's offset falls in its own page
+        assert doc.raw_text[: ln.start].count("\f") + 1 == ln.page
+    assert len(pages) == doc.page_count

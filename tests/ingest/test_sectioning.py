@@ -1,0 +1,95 @@
+"""The section tree on real licence texts and on the example corpus."""
+
+from pathlib import Path
+
+import pytest
+
+from raag_assets.core.model import Line
+from raag_assets.ingest.parsing import parse_file
+from raag_assets.ingest.sectioning import build_sections
+from tests.conftest import EXAMPLES, LICENSES
+
+
+def sections_of(path: Path):
+    doc = parse_file(path, 50_000_000)
+    return build_sections(doc.doc_id, doc.lines, doc.format)
+
+
+def test_gpl3_numbered_terms_and_unnumbered_blocks():
+    sections = sections_of(LICENSES / "GPL-3")
+    labels = [s.label for s in sections]
+    assert [str(n) for n in range(18)] == [x for x in labels if x.isdigit()]
+    assert "Preamble" in labels
+    by_label = {s.label: s for s in sections}
+    assert by_label["0"].heading == "Definitions"
+    assert by_label["13"].heading.startswith("Use with the GNU Affero General Public License")
+    assert "“The Program” refers to" in by_label["0"].text or '"The Program"' in by_label["0"].text
+
+
+def test_mpl2_two_level_tree_and_exhibits():
+    sections = sections_of(LICENSES / "MPL-2.0")
+    by_label = {s.label: s for s in sections}
+    for label in ["1", "1.1", "1.14", "2.7", "3.5", "5.3", "10.4", "Exhibit A", "Exhibit B"]:
+        assert label in by_label, label
+    assert by_label["1.1"].heading == '"Contributor"'
+    assert by_label["1.1"].level == 2
+    assert by_label["1.1"].parent_id == by_label["1"].section_id
+    assert by_label["10"].heading == "Versions of the License"
+    assert by_label["10.4"].parent_id == by_label["10"].section_id
+
+
+def test_section_text_is_dehyphenated_and_ordered():
+    sections = sections_of(LICENSES / "Apache-2.0")
+    ordinals = [s.ordinal for s in sections]
+    assert ordinals == sorted(ordinals) == list(range(len(sections)))
+    labels = [s.label for s in sections]
+    assert [str(n) for n in range(1, 10)] == [x for x in labels if x.isdigit()]
+
+
+def test_pdf_sections_carry_pages():
+    sections = sections_of(EXAMPLES / "hr-processes-handbook.pdf")
+    by_label = {s.label: s for s in sections}
+    assert by_label["2.1"].heading == "Step 1: Check the Balance"
+    assert by_label["2.1"].parent_id == by_label["2"].section_id
+    assert (by_label["1"].page_start, by_label["5.1"].page_start) == (1, 2)
+
+
+def test_markdown_headings_nest_by_number():
+    by_label = {s.label: s for s in sections_of(EXAMPLES / "leave-policy.md")}
+    assert by_label["3.3"].heading == "Carry-Over"
+    assert by_label["3.3"].parent_id == by_label["3"].section_id
+    assert by_label["3.3"].text.startswith("Subject to Section 5, up to 5 days")
+
+
+def _lines(text: str) -> list[Line]:
+    return [Line(t) for t in text.splitlines()]
+
+
+@pytest.mark.parametrize(
+    ("text", "label", "heading"),
+    [
+        # "Section 4" and "§ 3" are labelled by their number, as references cite them
+        ("Section 4. Termination\nEither party may end this.", "4", "Termination"),
+        ("Article IV - Payment\nPayment is due monthly.", "Article IV", "Payment"),
+        ("§ 3 Notices\nNotices must be in writing.", "3", "Notices"),
+    ],
+)
+def test_keyword_numbering(text: str, label: str, heading: str):
+    sections = build_sections("doc", _lines("Intro text.\n\n" + text), "text")
+    assert (sections[-1].label, sections[-1].heading) == (label, heading)
+
+
+def test_numbered_sentence_in_body_is_not_a_heading():
+    text = (
+        "1. Scope\nThis applies to staff.\n\n"
+        "2. Leave\nStaff get 25 days and\n2020 was the first year.\n"
+    )
+    labels = [s.label for s in build_sections("doc", _lines(text), "text")]
+    assert labels == ["1", "2"]
+
+
+def test_same_input_same_sections():
+    a = sections_of(LICENSES / "GPL-3")
+    b = sections_of(LICENSES / "GPL-3")
+    assert a == b
+    assert len({s.section_id for s in a}) == len(a)

@@ -1,0 +1,234 @@
+"""The `raag` command line, run in-process against real stores."""
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from raag_assets.interfaces.cli import main
+from tests.conftest import EXAMPLES, Store
+
+
+@pytest.fixture
+def cli(monkeypatch):
+    def run(store: Store, *args: str):
+        monkeypatch.setenv("RAAG_DATABASE_URL", store.url)
+        return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+    return run
+
+
+def test_sections_json_lists_every_section(cli, demo_store):
+    result = cli(demo_store, "sections", "--tenant", "licenses", "--json")
+    assert result.exit_code == 0, result.output
+    rows = json.loads(result.stdout)
+    pairs = {(r["doc_id"], r["label"], r["heading"]) for r in rows}
+    assert ("GPL-3", "0", "Definitions") in pairs
+    assert ("MPL-2.0", "1.1", '"Contributor"') in pairs
+    assert ("MPL-2.0", "10", "Versions of the License") in pairs
+    assert {"doc_id", "label", "heading", "section_id", "page_start"} <= set(rows[0])
+    assert len(rows) == demo_store.rows("SELECT count(*) FROM sections__licenses")[0][0]
+
+
+def test_documents_json_lists_dates_versions_and_relations(cli, demo_store):
+    result = cli(demo_store, "documents", "--tenant", "demo", "--json")
+    assert result.exit_code == 0, result.output
+    rows = {r["doc_id"]: r for r in json.loads(result.stdout)}
+    assert len(rows) == 6
+    keys = {"doc_id", "title", "format", "pages", "effective_from", "in_force_to", "version"}
+    keys |= {"supersedes", "superseded_by", "amends", "amended_by", "tags", "metadata"}
+    assert keys <= set(rows["leave-policy"])
+    policy = rows["leave-policy"]
+    assert policy["supersedes"] == ["leave-policy-rev-a"]
+    assert policy["amended_by"] == ["leave-amendment-2025"]
+    assert rows["leave-policy-rev-a"]["superseded_by"] == ["leave-policy"]
+    assert (policy["effective_from"], policy["version"]) == ("2024-01-01", 1)
+    assert rows["leave-policy-rev-a"]["in_force_to"] == "2023-12-31"
+    assert rows["hr-processes-handbook"]["pages"] == 2
+    # a date the text states: "Version 2, issued 15 August 2024"
+    assert rows["expenses"]["effective_from"] == "2024-08-15"
+    assert rows["expenses"]["effective_evidence"] == "15 August 2024"
+    readable = cli(demo_store, "documents", "--tenant", "demo")
+    assert readable.exit_code == 0 and "in force" in readable.output
+
+
+def test_retrieve_json(cli, demo_store):
+    args = ["retrieve", "maternity leave", "--tenant", "demo", "--k", "3", "--json"]
+    result = cli(demo_store, *args)
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert len(payload["results"]) == 3
+    first = payload["results"][0]
+    assert {"doc_id", "label", "heading", "text", "score", "vector_rank"} <= set(first)
+    assert first["label"] == "4.1"
+
+
+def test_search_json_is_enriched_and_byte_stable(cli, demo_store):
+    args = ["search", "maternity leave", "--tenant", "demo", "--k", "3", "--json"]
+    result = cli(demo_store, *args, "--hops", "0")
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert len(payload["results"]) == 3
+    keys = {"doc_id", "label", "heading", "text", "score", "retrieval_reason", "score_breakdown"}
+    assert keys <= set(payload["results"][0])
+    dated = cli(demo_store, *args, "--as-of", "2025-06-01")
+    summary = json.loads(dated.stdout)["retrieval_summary"]
+    assert summary["expanded"] > 0 and summary["conflicts_detected"] > 0
+    assert cli(demo_store, *args, "--as-of", "2025-06-01").stdout == dated.stdout
+
+
+def test_search_readable_with_tag_filter(cli, demo_store):
+    result = cli(demo_store, "retrieve", "equipment", "--tenant", "demo", "--tag", "remote-work")
+    assert result.exit_code == 0, result.output
+    assert "wfh-policy § 4 Equipment" in result.output
+    assert "expenses" not in result.output
+    result = cli(demo_store, "search", "equipment #remote-work", "--tenant", "demo", "--hops", "0")
+    assert "wfh-policy § 4 Equipment" in result.output
+    assert "expenses §" not in result.output
+
+
+def test_errors_are_one_line(cli, demo_store):
+    result = cli(demo_store, "search", "x", "--tenant", "Robert'); DROP TABLE tenants;--")
+    assert result.exit_code == 2
+    assert result.output.strip().count("\n") == 0
+    assert "invalid tenant id" in result.output
+    result = cli(demo_store, "sections", "--tenant", "nobody", "--json")
+    assert result.exit_code == 2 and "raag ingest" in result.output
+
+
+def test_ingest_json_summary_and_tenants(cli, make_store, tmp_path: Path, monkeypatch):
+    store = make_store()
+    monkeypatch.setenv("RAAG_HOME", str(tmp_path / "home"))
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    (tmp_path / "broken.pdf").write_bytes(b"%PDF-1.4 broken")
+    result = cli(
+        store,
+        "ingest",
+        str(tmp_path / "expenses.txt"),
+        str(tmp_path / "broken.pdf"),
+        "--tenant",
+        "cli",
+        "--json",
+    )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["documents"] == 1 and summary["chunks"] == summary["embedded"] > 0
+    assert summary["skipped"][0]["file"] == "broken.pdf"
+    assert summary["skipped"][0]["reason"].startswith("not a readable PDF")
+    assert (tmp_path / "home" / "landing" / "cli" / "expenses.txt").is_file()
+
+    result = cli(store, "tenants", "--json")
+    assert json.loads(result.stdout) == [
+        {
+            "tenant": "cli",
+            "documents": 1,
+            "earlier_versions": 0,
+            "sections": summary["sections"],
+            "chunks": summary["chunks"],
+            "embedded": summary["chunks"],
+        }
+    ]
+
+
+def test_edges_json(cli, demo_store):
+    result = cli(demo_store, "edges", "--tenant", "demo", "--json")
+    assert result.exit_code == 0, result.output
+    edges = json.loads(result.stdout)
+    keys = {"type", "src", "dst", "term", "layer", "confidence", "matched_text"}
+    assert all(keys <= set(e) for e in edges)
+    overrides = [e for e in edges if e["type"] == "overrides"]
+    assert {"doc_id": "leave-policy", "label": "3.3"} in [e["dst"] for e in overrides]
+    result = cli(demo_store, "edges", "--tenant", "demo", "--type", "defines", "--json")
+    defines = json.loads(result.stdout)
+    assert {e["term"] for e in defines} >= {"Leave Year", "Line Manager"}
+    assert all(e["type"] == "defines" and e["dst"] is None for e in defines)
+
+
+def test_unresolved_json(cli, demo_store):
+    result = cli(demo_store, "unresolved", "--tenant", "demo", "--json")
+    assert result.exit_code == 0, result.output
+    [parked] = json.loads(result.stdout)
+    assert parked["src"] == {"doc_id": "expenses", "label": "3"}
+    assert parked["reason"].startswith("no document named 'Travel Policy'")
+
+
+def test_dagster_storage_on_postgres(cli, make_store, tmp_path, monkeypatch):
+    import psycopg
+    from psycopg.conninfo import make_conninfo
+
+    store = make_store()
+    monkeypatch.setenv("RAAG_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("DAGSTER_HOME", raising=False)
+    monkeypatch.setenv("RAAG_DAGSTER_STORAGE", "postgres")
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    result = cli(store, "ingest", str(tmp_path / "expenses.txt"), "--tenant", "pgd", "--json")
+    assert result.exit_code == 0, result.output
+    run_id = json.loads(result.stdout)["run_id"]
+    with psycopg.connect(make_conninfo(store.url, dbname="dagster")) as conn:
+        rows = conn.execute("SELECT status FROM runs WHERE run_id = %s", [run_id]).fetchall()
+    assert rows == [("SUCCESS",)]
+
+
+def test_unreachable_database_is_one_line(monkeypatch):
+    monkeypatch.setenv("RAAG_DATABASE_URL", "postgresql://postgres@127.0.0.1:1/nothing")
+    result = CliRunner().invoke(main, ["tenants"])
+    assert result.exit_code == 3
+    assert result.output.startswith("error: database unavailable:")
+    assert result.output.strip().count("\n") == 0
+
+
+@pytest.mark.parametrize("executor", ["", "multiprocess"])
+def test_raag_ingest_prints_our_lines_not_library_warnings(tmp_path, executor):
+    """A real `raag ingest`, as this machine chooses (steps in this process on two cores) and
+    with steps in their own processes: a section longer than the model's window (the
+    tokenizer would warn) and still only raag's own lines on the terminal."""
+    import os
+    import subprocess
+    import sys
+
+    long_text = "# Long Rules\n\n## 1 Scope\n\n" + " ".join(
+        f"Rule {i} applies to every employee who travels for work." for i in range(120)
+    )
+    (tmp_path / "long.md").write_text(long_text, encoding="utf-8")
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    env = {**os.environ, "RAAG_HOME": str(tmp_path / "home")}
+    for key in ("RAAG_EXECUTOR", "DAGSTER_HOME", "RAAG_DATABASE_URL", "RAAG_STEP_LOG"):
+        env.pop(key, None)
+    if executor:
+        env["RAAG_EXECUTOR"] = executor
+    raag = str(Path(sys.executable).parent / "raag")
+    done = subprocess.run(
+        [
+            raag,
+            "ingest",
+            str(tmp_path / "long.md"),
+            str(tmp_path / "expenses.txt"),
+            "--tenant",
+            "t",
+        ],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    printed = done.stdout + done.stderr
+    assert "tenant t: ok — 2 documents" in printed
+    for noise in ("Token indices sequence length", "Warning", "DEBUG", "dagster - "):
+        assert noise not in printed, printed
+    if executor == "multiprocess":
+        # the steps' own console output went to the log, not the terminal
+        assert "STEP_WORKER_STARTED" in (tmp_path / "home" / "logs" / "steps.log").read_text()
+
+
+def test_executor_follows_the_cores_unless_asked():
+    from raag_assets.pipeline.run import executor_for
+
+    assert executor_for(None, 1) == "in_process"  # two cores or fewer: one step at a time
+    assert executor_for(None, 2) == "multiprocess"
+    assert executor_for("multiprocess", 1) == "multiprocess"
+    assert executor_for("in_process", 4) == "in_process"
+    with pytest.raises(ValueError, match="RAAG_EXECUTOR"):
+        executor_for("threads", 2)

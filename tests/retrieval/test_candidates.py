@@ -1,0 +1,223 @@
+"""retrieve(): RRF fusion, filters, modes, tie-break, determinism and tenant isolation, on the
+real store built from the example corpus."""
+
+import pytest
+
+from raag_assets.core.errors import InvalidFilter, TenantNotFound
+from raag_assets.retrieval.candidates import Candidate, RetrievalPlan, retrieve, rrf_fuse
+from tests.conftest import Store
+
+
+def test_rrf_scores_and_ranks():
+    fused = rrf_fuse([[("a", 0), ("b", 0)], [("b", 0), ("c", 0)]], rrf_k=60)
+    assert [f.key for f in fused] == [("b", 0), ("a", 0), ("c", 0)]
+    assert fused[0].score == pytest.approx(1 / 62 + 1 / 61)
+    assert fused[0].ranks == (2, 1)
+    assert fused[1].ranks == (1, None)
+
+
+def test_rrf_ties_break_by_doc_id_then_chunk_index():
+    fused = rrf_fuse([[("b", 1), ("a", 2)], [("a", 2), ("b", 1)]])
+    assert fused[0].score == fused[1].score
+    assert [f.key for f in fused] == [("a", 2), ("b", 1)]
+    fused = rrf_fuse([[("z", 3)], [("z", 1)]])
+    assert [f.key for f in fused] == [("z", 1), ("z", 3)]
+
+
+def test_rrf_counts_a_key_once_per_list():
+    fused = rrf_fuse([[("a", 0), ("a", 0)]])
+    assert fused == [fused[0]] and fused[0].score == pytest.approx(1 / 61)
+
+
+def _search(store: Store, embedder, query: str, tenant: str = "demo", **plan) -> list[Candidate]:
+    with store.connect() as conn:
+        return retrieve(conn, query, tenant, embedder.embed, RetrievalPlan(**plan))
+
+
+def test_hybrid_finds_the_answer_and_explains_its_ranks(demo_store, embedder):
+    results = _search(
+        demo_store, embedder, "How many days of annual leave do full-time employees get?"
+    )
+    assert len(results) == 12
+    top = results[0]
+    assert (top.doc_id, top.label, top.heading) == ("leave-policy", "3.1", "Entitlement")
+    for c in results:
+        expected = sum(1 / (60 + r) for r in (c.vector_rank, c.fulltext_rank) if r)
+        assert c.score == pytest.approx(expected)
+    keys = [(-c.score, c.doc_id, c.chunk_index) for c in results]
+    assert keys == sorted(keys)
+
+
+def test_pdf_results_carry_page_numbers(demo_store, embedder):
+    results = _search(demo_store, embedder, "approval process escalation", k=5)
+    pdf = [c for c in results if c.doc_id == "hr-processes-handbook"]
+    assert pdf and all(c.page_start in (1, 2) for c in pdf)
+    assert any(c.label == "5.1" and c.page_start == 2 for c in pdf)
+
+
+def test_same_query_same_results(demo_store, embedder):
+    query = "carry over unused leave"
+    assert _search(demo_store, embedder, query) == _search(demo_store, embedder, query)
+
+
+@pytest.mark.parametrize(
+    ("plan", "allowed"),
+    [
+        ({"tags_any": ("remote-work",)}, {"wfh-policy"}),
+        (
+            {"tags_all": ("hr", "leave")},
+            {"leave-policy", "leave-policy-rev-a", "leave-amendment-2025"},
+        ),
+        ({"metadata": {"doc_type": "amendment"}}, {"leave-amendment-2025"}),
+        ({"metadata": {"authority_level": 40}}, {"wfh-policy"}),
+        ({"tags_any": ("remote-work", "nothing")}, {"wfh-policy"}),
+    ],
+)
+def test_filters(demo_store, embedder, plan, allowed):
+    results = _search(demo_store, embedder, "leave while working from home", **plan)
+    assert results
+    assert {c.doc_id for c in results} <= allowed
+
+
+def test_filters_that_match_nothing_return_nothing(demo_store, embedder):
+    assert _search(demo_store, embedder, "leave", tags_all=("hr", "no-such-tag")) == []
+
+
+def test_modes(demo_store, embedder):
+    vector = _search(demo_store, embedder, "maternity leave weeks", mode="vector")
+    assert vector and all(c.fulltext_rank is None and c.vector_rank for c in vector)
+    assert [c.vector_rank for c in vector] == list(range(1, len(vector) + 1))
+    text = _search(demo_store, embedder, "maternity", mode="fulltext")
+    assert text and all(c.vector_rank is None for c in text)
+    assert all("maternity" in c.content.lower() for c in text)
+
+
+def test_tenant_isolation(demo_store, embedder):
+    results = _search(demo_store, embedder, "GNU General Public License conveying source code")
+    assert results and not {c.doc_id for c in results} & {"GPL-3", "MPL-2.0"}
+    licenses = _search(demo_store, embedder, "annual leave entitlement", tenant="licenses")
+    assert {c.doc_id for c in licenses} <= {"GPL-3", "MPL-2.0"}
+
+
+def test_licence_question_lands_in_the_right_section(demo_store, embedder):
+    results = _search(
+        demo_store, embedder, "What happens when the license is terminated?", tenant="licenses"
+    )
+    top = {(c.doc_id, c.label) for c in results[:5]}
+    assert ("GPL-3", "8") in top or ("MPL-2.0", "5.1") in top or ("MPL-2.0", "5") in top
+
+
+def test_hostile_query_text_is_just_text(demo_store, embedder):
+    results = _search(demo_store, embedder, "leave'); DROP TABLE chunks; -- & | ! :*")
+    assert all(c.doc_id for c in results)
+    assert demo_store.rows("SELECT count(*) FROM chunks__demo")[0][0] > 0
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"k": 0}, "k must be between"),
+        ({"mode": "semantic"}, "mode must be"),
+        ({"tags_any": "hr"}, "list of strings"),
+        ({"metadata": {"nested": {"a": 1}}}, "top-level equality"),
+    ],
+)
+def test_bad_plans_are_refused(kwargs, message):
+    with pytest.raises(InvalidFilter, match=message):
+        RetrievalPlan(**kwargs)
+
+
+def test_unknown_tenant_and_empty_query(demo_store, embedder):
+    with pytest.raises(TenantNotFound, match="raag ingest"):
+        _search(demo_store, embedder, "leave", tenant="nobody")
+    with pytest.raises(InvalidFilter, match="query is empty"):
+        _search(demo_store, embedder, "   \n ")
+
+
+def test_the_rarest_lexemes_pick_fulltext_rows_up_to_the_cap():
+    from raag_assets.retrieval.candidates import pick_matching_lexemes
+
+    counts = [("leav", 1900), ("carri", 40), ("unus", 300), ("zebra", 0), ("year", 1500)]
+    # 40 + 300 + 1500 = 1840 <= 2000; adding 1900 would pass the cap
+    assert pick_matching_lexemes(counts, 2000) == (["carri", "unus", "year"], " | ")
+    # every lexeme too common on its own: rows must contain all of them
+    assert pick_matching_lexemes([("a", 2001), ("b", 2001)], 2000) == (["a", "b"], " & ")
+    assert pick_matching_lexemes([("zebra", 0)], 2000) == (["zebra"], " & ")
+
+
+def test_candidates_on_a_pooled_connection_equal_the_sequential_ones(demo_store, embedder):
+    """The vector query runs on a second, pooled connection beside full-text; same rows, same
+    order as both on one connection; the pooled connection reads as the tenant's reader too."""
+    from raag_assets.retrieval.candidates import can_run_beside, retrieve_as_reader
+    from raag_assets.store import db
+
+    queries = ["How many days of annual leave do full-time employees get?", "patent license"]
+    with demo_store.connect() as conn:
+        assert can_run_beside(conn)
+        for query in queries:
+            runs = []
+            for concurrent in (False, True):
+                with db.tenant_reader(conn, "demo"):
+                    assert not can_run_beside(conn)  # inside a transaction: never pooled
+                    runs.append(
+                        retrieve_as_reader(
+                            conn, query, "demo", embedder.embed, concurrent=concurrent
+                        )
+                    )
+            assert runs[0] == runs[1] and runs[0]
+        pool = db.side_pool(conn)
+        with pool.connection() as side, db.tenant_reader(side, "demo"):
+            tenants = {r[0] for r in side.execute("SELECT DISTINCT tenant_id FROM chunks")}
+        assert tenants == {"demo"}
+
+
+def test_lexeme_counts_are_cached_under_the_chunks_generation(demo_store):
+    """Full-text lexeme counts are cached per (tenant, chunks generation): any write to the
+    tenant's chunks moves the generation on (a trigger), so a cached count is never stale."""
+    import psycopg
+
+    from raag_assets.retrieval.candidates import lexeme_counts
+
+    query = "annual leave entitlement"
+    with demo_store.connect() as conn:
+
+        def generation() -> int:
+            sql = "SELECT chunks_generation FROM tenants WHERE tenant_id = 'demo'"
+            return conn.execute(sql).fetchone()[0]
+
+        before, g0 = lexeme_counts(conn, query, "demo"), generation()
+        assert dict(before)["leav"] > 0
+        assert lexeme_counts(conn, query, "demo") == before  # from the cache
+        with conn.transaction():
+            conn.execute("DELETE FROM chunks WHERE tenant_id = 'demo' AND content ILIKE '%leave%'")
+            assert generation() == g0 + 1
+            assert dict(lexeme_counts(conn, query, "demo"))["leav"] == 0  # recounted
+            raise psycopg.Rollback
+        assert generation() == g0 and lexeme_counts(conn, query, "demo") == before
+        other = "SELECT chunks_generation FROM tenants WHERE tenant_id = 'licenses'"
+        g_other = conn.execute(other).fetchone()[0]
+        with conn.transaction():
+            conn.execute("UPDATE chunks SET live = live WHERE tenant_id = 'demo'")
+            assert conn.execute(other).fetchone()[0] == g_other  # only the tenant written
+            raise psycopg.Rollback
+
+
+def test_a_query_is_embedded_on_fewer_threads_than_a_batch(demo_store, embedder, monkeypatch):
+    """The query's embedding runs on RAAG_QUERY_THREADS torch threads in the pool thread; the
+    caller's threads (ingest's batch embedding) keep their count."""
+    import threading
+
+    import torch
+
+    seen: list[tuple[str, int]] = []
+
+    def spy(texts: list[str]):
+        seen.append((threading.current_thread().name, torch.get_num_threads()))
+        return embedder.embed(texts)
+
+    before = torch.get_num_threads()
+    monkeypatch.setenv("RAAG_QUERY_THREADS", "1")
+    with demo_store.connect() as conn:
+        assert retrieve(conn, "annual leave", "demo", spy, RetrievalPlan(mode="hybrid"))
+    assert seen and seen[0][0].startswith("raag-embed") and seen[0][1] == 1
+    assert torch.get_num_threads() == before
