@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval search-eval eval conformance ui clean
+.PHONY: install demo test lint typecheck bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval search-eval eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ demo: install
 
 lint: install
 	$(BIN)/ruff check .
+
+typecheck: install
+	$(BIN)/mypy
 
 test: install
 	$(BIN)/ruff check .

@@ -80,6 +80,7 @@ class Edge:
     raw_target: str | None = None  # as written, when the stored target was corrected
     condition: str | None = None
     position: int = 0  # character offset of the evidence in the source section
+    rule: str = ""  # the id of the extraction rule that made it (graph/rules.py)
 
     def target_key(self) -> tuple[str, ...]:
         return (

@@ -52,6 +52,7 @@ class GraphEdge:
     normalized_target: str
     confidence: float
     condition: str | None
+    rule: str | None = None  # the extraction rule that made it (graph/rules.py)
 
 
 @dataclass(frozen=True)

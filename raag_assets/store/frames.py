@@ -63,6 +63,7 @@ EDGES: dict[str, tuple[Any, str]] = {
     "raw_target": (pl.String, "text"),
     "confidence": (pl.Float32, "float4"),
     "condition": (pl.String, "text"),
+    "rule": (pl.String, "text"),
 }
 TERMS: dict[str, tuple[Any, str]] = {
     "tenant_id": (pl.String, "text"),

@@ -2,7 +2,7 @@
 SELECT e.edge_id, e.edge_type, e.layer, e.src_doc_id, src.label AS src_label,
        e.dst_doc_id, dst.label AS dst_label, e.term, e.date_from, e.date_to, e.scope,
        e.matched_text, e.normalized_target, e.raw_target, e.confidence, e.condition, e.stage,
-       e.src_section_id, e.dst_section_id
+       e.src_section_id, e.dst_section_id, e.rule
 FROM edges e
 LEFT JOIN sections src ON src.tenant_id = e.tenant_id AND src.section_id = e.src_section_id
 LEFT JOIN sections dst ON dst.tenant_id = e.tenant_id AND dst.section_id = e.dst_section_id
