@@ -40,3 +40,38 @@ DATE = (
     r"|\d{4}-\d{2}-\d{2})"
 )
 YEAR = r"(?:19|20)\d{2}"
+
+# People and roles, plural -> singular: the head nouns of scopes ("all full-time employees").
+PEOPLE_SINGULAR = {
+    "employees": "employee",
+    "workers": "worker",
+    "contractors": "contractor",
+    "managers": "manager",
+    "members": "member",
+    "users": "user",
+    "roles": "role",
+    "persons": "person",
+    "individuals": "individual",
+    "licensees": "licensee",
+    "recipients": "recipient",
+    "customers": "customer",
+    "students": "student",
+    "residents": "resident",
+    "tenants": "tenant",
+    **{
+        f"{w}s": w
+        for w in (
+            "consultant",
+            "agent",
+            "supplier",
+            "vendor",
+            "visitor",
+            "volunteer",
+            "intern",
+            "officer",
+            "director",
+            "subscriber",
+            "patient",
+        )
+    },
+}

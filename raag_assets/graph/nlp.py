@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from raag_assets.core.model import Edge, SectionInfo
-from raag_assets.graph.patterns import normalize_scope
+from raag_assets.graph.keys import normalize_scope
 from raag_assets.graph.references import Corpus, Mention
 from raag_assets.graph.topics import topics_from_chunks
 

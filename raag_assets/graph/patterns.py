@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from raag_assets.core.model import FRONT_LABEL, Edge, SectionInfo, Unresolved
 from raag_assets.graph.dates import calendar_limits, find_dates
+from raag_assets.graph.keys import split_scopes, term_key
 from raag_assets.graph.references import (
     Corpus,
     Mention,
@@ -285,58 +286,6 @@ _STEP_MENTION = re.compile(
     r"\b(?P<cue>after|following|once|before|prior\s+to)\s+(?:completing\s+)?step\s+(?P<n>\d{1,3})\b",
     re.IGNORECASE,
 )
-_SINGULAR = {
-    "employees": "employee",
-    "workers": "worker",
-    "contractors": "contractor",
-    "managers": "manager",
-    "members": "member",
-    "users": "user",
-    "roles": "role",
-    "persons": "person",
-    "individuals": "individual",
-    "licensees": "licensee",
-    "recipients": "recipient",
-    "customers": "customer",
-    "students": "student",
-    "residents": "resident",
-    "tenants": "tenant",
-    **{
-        f"{w}s": w
-        for w in (
-            "consultant",
-            "agent",
-            "supplier",
-            "vendor",
-            "visitor",
-            "volunteer",
-            "intern",
-            "officer",
-            "director",
-            "subscriber",
-            "patient",
-        )
-    },
-}
-
-
-def term_key(term: str) -> str:
-    """How terms are compared: case-folded, without a leading article or quotes."""
-    term = re.sub(r"^(?:the|a|an)\s+", "", term.strip().strip("“”\"'"), flags=re.IGNORECASE)
-    return " ".join(term.casefold().split())
-
-
-def normalize_scope(scope: str) -> str:
-    """'all Full-Time Employees' -> 'full-time employee'."""
-    words = re.sub(r"^(?:all|every|any|to)\s+", "", scope.strip(), flags=re.IGNORECASE)
-    words = words.casefold().split()
-    # the head noun, before any place it is qualified by ("customers located in the EU")
-    return " ".join(_SINGULAR.get(w, w) for w in words)
-
-
-def split_scopes(scope: str) -> list[str]:
-    parts = re.split(r"\s*,\s*(?:and\s+|or\s+)?(?:to\s+)?|\s+(?:and|or)\s+(?:to\s+)?", scope)
-    return [p for p in (normalize_scope(x) for x in parts) if p]
 
 
 def section_edges(

@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 
 from raag_assets.core.model import Edge, SectionInfo
-from raag_assets.graph.patterns import term_key
+from raag_assets.graph.keys import term_key
 from raag_assets.graph.references import expand_labels
 
 # The header block of an RFC or Internet-Draft (RFC 7322 section 4.1).

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from raag_assets.core.model import Edge, SectionInfo, Term
-from raag_assets.graph.patterns import term_key
+from raag_assets.graph.keys import term_key
 from raag_assets.graph.references import contents_spans, is_contents
 from raag_assets.graph.standards import is_bibliography
 

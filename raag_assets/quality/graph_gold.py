@@ -22,7 +22,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from raag_assets.graph.patterns import term_key
+from raag_assets.graph.keys import term_key
 
 CORE = ("references", "defines", "uses_term")
 # The other relations the targets are set for; document relations (supersedes, amends) and

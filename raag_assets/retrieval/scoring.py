@@ -9,7 +9,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from raag_assets.graph.patterns import normalize_scope
+from raag_assets.graph.keys import normalize_scope
 
 # Expansion follows hard edges first; soft edges only one hop from a primary hit.
 HARD_EDGES = ("overrides", "references", "depends_on", "uses_term", "precedes", "amends")
