@@ -7,9 +7,12 @@ from dataclasses import dataclass, field, replace
 
 from raag_assets.core.model import FRONT_LABEL, DocInfo, Edge, SectionInfo, Term, Unresolved, dedupe
 from raag_assets.graph import nlp as layer2
+from raag_assets.graph.dates import date_edges
+from raag_assets.graph.definitions import definitions
 from raag_assets.graph.documents import document_edges, text_document_edges
-from raag_assets.graph.patterns import resolve, section_edges, step_sequences
-from raag_assets.graph.references import DOC_NAME, Corpus, find_mentions
+from raag_assets.graph.references import DOC_NAME, Corpus, Mention, find_mentions, is_contents
+from raag_assets.graph.relations import resolve, section_edges
+from raag_assets.graph.scopes import scope_edges
 from raag_assets.graph.standards import (
     cites_another_document,
     example_date,
@@ -18,6 +21,7 @@ from raag_assets.graph.standards import (
     standard_edges,
     standard_term,
 )
+from raag_assets.graph.steps import step_mentions, step_sequences
 from raag_assets.graph.terms import distinctive, is_pointer, names_a_party, party_names
 from raag_assets.graph.topics import heading_topics
 
@@ -126,6 +130,21 @@ def _parse_all(sections: Sequence[SectionInfo], parse: Parse) -> dict[str, objec
     return {s.section_id: d for s, d in zip(sections, docs, strict=True)}
 
 
+def layer1(
+    section: SectionInfo, corpus: Corpus
+) -> tuple[list[Edge], list[Unresolved], list[tuple[int, int, Mention]]]:
+    """Layer 1 for one section, by family: citations and their cues, definitions, dates,
+    scopes, step mentions. Also returns each mention with its sentence span, for Layer 2."""
+    if is_contents(section):
+        return definitions(section), [], []  # a table of contents cites nothing
+    edges, parked, mentions = section_edges(section, corpus)
+    edges.extend(definitions(section))
+    edges.extend(date_edges(section))
+    edges.extend(scope_edges(section))
+    edges.extend(step_mentions(section, corpus))
+    return edges, parked, mentions
+
+
 def _document(
     sections: Sequence[SectionInfo], parsed: Sequence, corpus: Corpus
 ) -> tuple[list[Edge], list[Unresolved], dict[str, list[str]]]:
@@ -133,7 +152,7 @@ def _document(
     parked: list[Unresolved] = []
     topics: dict[str, list[str]] = {}
     for section, doc in zip(sections, parsed, strict=True):
-        l1, unresolved, mentions = section_edges(section, corpus)
+        l1, unresolved, mentions = layer1(section, corpus)
         edges.extend(l1)
         edges.extend(layer2.layer2(section, doc, corpus, mentions, l1))
         parked.extend(unresolved)

@@ -6,7 +6,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from raag_assets.core.model import EffectiveDate
+from raag_assets.core.model import Edge, EffectiveDate, SectionInfo
 from raag_assets.graph.lexicon import DATE, MONTH, MONTH_NUMBERS, YEAR
 
 _MONTHS = MONTH_NUMBERS
@@ -219,3 +219,36 @@ def calendar_limits(text: str) -> Iterator[CalendarLimit]:
     for m in _WHOLE_YEAR.finditer(text):
         year = int(m.group("year"))
         yield CalendarLimit(m.start(), m.group(0), dt.date(year, 1, 1), dt.date(year, 12, 31))
+
+
+def date_edges(section: SectionInfo) -> list[Edge]:
+    return [
+        Edge(
+            d.kind,
+            layer=1,
+            src_doc_id=section.doc_id,
+            src_section_id=section.section_id,
+            matched_text=d.text,
+            normalized_target=d.date_from.isoformat()
+            + (f"/{d.date_to.isoformat()}" if d.date_to else ""),
+            confidence=0.95,
+            date_from=d.date_from,
+            date_to=d.date_to,
+            position=d.start,
+        )
+        for d in find_dates(section.text)
+    ] + [
+        Edge(
+            "applies_to",
+            layer=1,
+            src_doc_id=section.doc_id,
+            src_section_id=section.section_id,
+            matched_text=d.text,
+            normalized_target=f"{d.date_from or ''}/{d.date_to or ''}",
+            confidence=0.85,
+            date_from=d.date_from,
+            date_to=d.date_to,
+            position=d.start,
+        )
+        for d in calendar_limits(section.text)
+    ]

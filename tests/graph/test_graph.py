@@ -10,10 +10,12 @@ import pytest
 
 from raag_assets.core.model import EDGE_TYPES, DocInfo, SectionInfo, Term
 from raag_assets.graph.build import extract
+from raag_assets.graph.build import layer1 as section_edges
 from raag_assets.graph.dates import calendar_limits, find_dates
+from raag_assets.graph.definitions import definitions
 from raag_assets.graph.documents import version_of
-from raag_assets.graph.patterns import definitions, scope_edges, section_edges
 from raag_assets.graph.references import Corpus, contents_spans, find_mentions
+from raag_assets.graph.scopes import scope_edges
 from raag_assets.graph.terms import (
     distinctive,
     is_pointer,

@@ -1,13 +1,12 @@
-"""Layer 1 for one section: references and the typed edges their context gives them
-(overrides, depends_on, amends), definitions, dates, scopes and step sequences."""
+"""Layer 1 for one section: citations (graph/references.py) and the typed edges their
+context gives them (overrides, depends_on, amends), and what a citation resolves to."""
 
 import re
 from collections.abc import Sequence
 from dataclasses import replace
 
 from raag_assets.core.model import FRONT_LABEL, Edge, SectionInfo, Unresolved
-from raag_assets.graph.dates import calendar_limits, find_dates
-from raag_assets.graph.keys import split_scopes, term_key
+from raag_assets.graph.definitions import states_definition
 from raag_assets.graph.references import (
     Corpus,
     Mention,
@@ -172,120 +171,6 @@ _AMENDED_AFTER = re.compile(
 _AMENDS = re.compile(
     r"\b(?:amends|supplements|modifies|varies)\s+(?:and\s+\w+\s+)?$", re.IGNORECASE
 )
-_DEFINITION = re.compile(
-    r"(?:^|(?<=[\s(]))(?:(?:To|A|An|The|Each)\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
-    r"(?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"\n]{1,40})[”\"]\))?"
-    r"(?P<between>(?:,?\s+[\w'’-]+){0,7}?)\s*,?\s+"
-    r"(?P<verb>(?:also\s+)?means|shall\s+mean|refers\s+to|shall\s+refer\s+to|"
-    r"(?:is|shall\s+be)\s+defined\s+as|(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?|includes?|"
-    r"which\s+means|"
-    r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those|certain))\b"
-)
-# A verb or predicate defined with its object between: 'To "Preserve the Title" of such a
-# section when you modify the Document means'; 'An MMC is "eligible for relicensing" if'.
-_DEFINITION_VERBAL = re.compile(
-    r"\bTo\s+[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"](?:\s+[\w'’-]+){0,12}?,?\s+means\b"
-    r"|\b(?:is|are)\s+[“\"](?P<pred>[^“”\"\n]{1,60}?)[”\"]\s+(?:if|when|where)\b"
-)
-# '... is called a "modified version"', 'Each licensee is addressed as "you"'
-_DEFINITION_CALLED = re.compile(
-    r"\b(?:(?:is|are)\s+(?:also\s+)?(?:called|considered|deemed|known\s+as)|addressed\s+as)\s+(?:(?:a|an|the)\s+)?"
-    r"(?:[\w]+['’]s\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
-)
-_HEADING_TERM = re.compile(
-    r"^[“\"](?P<term>[^“”\"]{1,60})[”\"](?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"]{1,40})[”\"]\))?"
-)
-# '(the "Enterprise License")', '("NTL")', '(each, a "Party")': a term defined in passing.
-_PAREN = re.compile(r"\((?P<inner>[^()]{2,160})\)")
-# '(each such divested entity or line of business, a "Divested Entity")': the parenthesis
-# describes what the term names, then gives it.
-_EACH_SUCH = re.compile(
-    r"^\s*(?:each|any|every|all)\s+such\b[^“”\"]{0,160},\s*(?:a|an|the|each\s+a|each\s+an)\s+"
-    r"[“\"](?P<term>[^“”\"]{1,60}?)[”\"]\s*$"
-)
-# Fields of a signature block, and a company's name, are no headed definitions.
-_FORM_FIELD = re.compile(
-    r"(?:^|\s)(?:By|Name|Title|Its|Date|Signature|Address|Attention|Attn|Email|Fax|Telephone)$"
-    r"|\b(?i:inc|incorporated|ltd|limited|llc|llp|plc|gmbh|corp|corporation)\.?$"
-)
-_QUOTED = re.compile(r"[“\"](?P<term>[^“”\"]{1,80}?)[”\"]")
-_PAREN_GLUE = re.compile(
-    r"(?:the|a|an|this|each|such|collectively|individually|together|jointly|severally|"
-    r"hereinafter|herein|hereafter|referred|to|as|and|or|being|called|also|known|"
-    r"license|licence|agreement|[,;:])*",
-    re.IGNORECASE,
-)
-# '... are sometimes referred to collectively herein as the "Parties" and individually as a
-# "Party"': adverbs between, and a second name after "and ... as".
-_REFERRED_AS = re.compile(
-    r"\b(?:(?:hereinafter|hereafter|herein)\s+(?:referred\s+to\s+as|called)|"
-    r"(?:being\s+)?referred\s+to\s+(?:(?:herein|hereinafter|collectively|individually|together|"
-    r"jointly|separately|each)\s+){0,3}as)\s+(?:the\s+|a\s+|an\s+)?"
-    r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
-    r"(?:,?\s+(?:and|or)\s+(?:(?:each|individually|separately|collectively)\s+)?as\s+"
-    r"(?:the\s+|a\s+|an\s+)?[“\"](?P<term2>[^“”\"\n]{1,60}?)[”\"])?",
-    re.IGNORECASE,
-)
-# A section of definitions: its heading, or the sentence that opens it, says so.
-_DEFINITIONS_SECTION = re.compile(
-    r"\bdefinitions?\b|\bdefined\s+terms\b|\binterpretation\b|"
-    r"\bfollowing\s+(?:terms|words|expressions)\b[^.]{0,60}\bmeanings?\b|"
-    r"\bterms\s+(?:shall\s+)?have\s+the\s+(?:following|respective)\s+meanings?\b",
-    re.IGNORECASE,
-)
-# In a section's text only the sentence that opens a list of definitions marks one (the word
-# "definition" in passing does not).
-_DEFINITIONS_LEAD = re.compile(
-    r"\bfollowing\s+(?:terms|words|expressions)\b[^.]{0,60}\bmeanings?\b|"
-    r"\bterms\s+(?:shall\s+)?have\s+the\s+(?:following|respective)\s+meanings?\b|"
-    r"\bas\s+used\s+(?:herein|in\s+this\s+\w+)\s*,?\s+the\s+following\b",
-    re.IGNORECASE,
-)
-# In a definitions section, an entry headed by the term: "Business Day. Any day other than",
-# "Affiliate: any entity", "object code means ...".
-_HEADED_ENTRY = re.compile(
-    r"(?:^|\n\s*\n|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?"
-    r"(?!(?:The|A|An|This|That|These|Any|Each|All|No|In|If|For)\s)"
-    r"(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,6})"
-    # the spaces after the stop are left to the next entry's anchor ("Authority.  Note ...")
-    r"(?:\s*(?:\.|:|—|–)(?=\s+[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
-)
-# Several terms given one meaning: '"Authority" and "Authorities" means', 'The terms "hereof",
-# "herein" or "hereunder" shall refer to'.
-_DEFINITION_LIST = re.compile(
-    r"(?P<terms>[“\"][^“”\"\n]{1,60}[”\"](?:\s*,\s*(?:and\s+|or\s+)?[“\"][^“”\"\n]{1,60}[”\"]|"
-    r"\s+(?:and|or)\s+[“\"][^“”\"\n]{1,60}[”\"])+)"
-    r"(?:\s*,?\s*and\s+similar\s+(?:expressions|words|terms))?\s*"
-    r"(?:(?:shall\s+)?(?:means?|refers?\s+to|mean\s+and\s+refer\s+to|refer\s+to)|"
-    r"(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?)\b"
-)
-_STARTS_DEFINITION = re.compile(r"^(?:means|shall\s+mean|refers\s+to|is\s+defined\s+as)\b")
-_SCOPE_NOUNS = (
-    r"employees?|staff|workers?|contractors?|managers?|members?|users?|roles?|persons?|"
-    r"people|individuals?|licensees?|recipients?|customers?|students?|residents?|tenants?|"
-    r"consultants?|agents?|suppliers?|vendors?|visitors?|volunteers?|interns?|officers?|"
-    r"directors?|subscribers?|patients?"
-)
-# Where the people are ("Customers located in the European Union", "employees based in France")
-# is part of who is in scope.
-_SCOPE_PLACE = (
-    r"(?:\s+(?:located|resident|based|employed|working|established)\s+(?:in|outside)\s+"
-    r"(?:the\s+)?[\w-]+(?:\s+(?!and\b|or\b)[A-Z][\w-]*){0,3})?"
-)
-_SCOPE_JOIN = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|or)\s+)"
-_SCOPE = re.compile(
-    r"\b(?:appl(?:y|ies)|is\s+available|are\s+available|extends?|is\s+limited|are\s+limited)"
-    r"\s+(?:only\s+)?to\s+(?P<scope>(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){0,3}?"
-    rf"(?:{_SCOPE_NOUNS}){_SCOPE_PLACE}"
-    rf"(?:{_SCOPE_JOIN}(?:to\s+)?(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){{0,3}}?"
-    rf"(?:{_SCOPE_NOUNS}){_SCOPE_PLACE})*)\b",
-    re.IGNORECASE,
-)
-_STEP = re.compile(r"^step\s+(\d{1,3})\b", re.IGNORECASE)
-_STEP_MENTION = re.compile(
-    r"\b(?P<cue>after|following|once|before|prior\s+to)\s+(?:completing\s+)?step\s+(?P<n>\d{1,3})\b",
-    re.IGNORECASE,
-)
 
 
 def section_edges(
@@ -296,7 +181,7 @@ def section_edges(
     edges: list[Edge] = []
     parked: list[Unresolved] = []
     if is_contents(section):
-        return definitions(section), parked, []  # a table of contents cites nothing
+        return edges, parked, []  # a table of contents cites nothing
     spans = list(iter_sentences(text))
     mentions: list[tuple[int, int, Mention]] = []
     doc = corpus.docs.get(section.doc_id)
@@ -325,7 +210,7 @@ def section_edges(
         before = masked[clause_start : m.start]
         after = masked[m.end : s_end]
         sentence = text[s_start:s_end].strip()
-        defines_here = bool(_DEFINITION.search(sentence))
+        defines_here = states_definition(sentence)
         for dst, confidence, normalized in targets:
             base = {
                 "layer": 1,
@@ -393,10 +278,6 @@ def section_edges(
             if dst[1] and (_AMENDED_AFTER.match(after) or _AMENDS.search(before)):
                 edges.append(Edge("amends", confidence=0.9 * confidence, **base))
     edges.extend(vague_relations(section, masked))
-    edges.extend(definitions(section))
-    edges.extend(date_edges(section))
-    edges.extend(scope_edges(section))
-    edges.extend(step_mentions(section, corpus))
     return edges, parked, mentions
 
 
@@ -549,308 +430,6 @@ def resolve(
             )
         )
     return targets, parked
-
-
-def definitions(section: SectionInfo) -> list[Edge]:
-    """'"Force Majeure" means ...', '"X" refers to', '"X" shall mean', and a definition
-    section whose heading is the quoted term and whose text starts with "means"."""
-    found: list[tuple[int, str, str]] = []  # (position, term, evidence)
-    heading = _HEADING_TERM.match(section.heading)
-    if heading and _STARTS_DEFINITION.match(section.text):
-        evidence = f"{section.heading} {section.text[:40]}".strip()
-        found.append((0, heading.group("term"), evidence))
-        if heading.group("alias"):
-            found.append((0, heading.group("alias"), evidence))
-    for m in _DEFINITION.finditer(section.text):
-        found.append((m.start(), m.group("term"), m.group(0)))
-        if m.group("alias"):
-            found.append((m.start(), m.group("alias"), m.group(0)))
-    for m in _DEFINITION_CALLED.finditer(section.text):
-        found.append((m.start(), m.group("term"), m.group(0)))
-    for m in _DEFINITION_VERBAL.finditer(section.text):
-        found.append((m.start(), m.group("term") or m.group("pred"), m.group(0)))
-    for m in _DEFINITION_LIST.finditer(section.text):
-        for q in _QUOTED.finditer(m.group("terms")):
-            found.append((m.start() + q.start(), q.group("term"), m.group(0)))
-    for m in _REFERRED_AS.finditer(section.text):
-        found.append((m.start(), m.group("term"), m.group(0)))
-        if m.group("term2"):
-            found.append((m.start("term2"), m.group("term2"), m.group(0)))
-    for m in _PAREN.finditer(section.text):
-        quoted = list(_QUOTED.finditer(m.group("inner")))
-        glue = _QUOTED.sub(" ", m.group("inner"))
-        # quoted names joined by words ('"GRC" or "the Company"'), not a run of quoted tokens
-        # ('("CHARSET" "US-ASCII")', a syntax example)
-        adjacent = re.search(r"[”\"]\s*[“\"]", m.group("inner"))
-        glued = _PAREN_GLUE.fullmatch(" ".join(glue.split()).replace(" ", "")) is not None
-        if quoted and glued and not adjacent:
-            for q in quoted:
-                found.append((m.start(), q.group("term"), m.group(0)))
-        elif each := _EACH_SUCH.search(m.group("inner")):
-            found.append((m.start(), each.group("term"), m.group(0)))
-    marker = _DEFINITIONS_SECTION.search(section.heading) or _DEFINITIONS_LEAD.search(section.text)
-    if marker:
-        start = 0 if marker.string is section.heading else marker.end()
-        last_end = -1
-        for m in _HEADED_ENTRY.finditer(section.text, start):
-            term = m.group("term")
-            if not section.text[last_end : m.start("term")].strip(" .:;\n") and last_end >= 0:
-                # a name right after an entry is its definition: "FINRA. Financial Industry
-                # Regulatory Authority."; the name after that definition is the next entry
-                last_end = -1
-                continue
-            last_end = m.end()
-            if term.split()[-1].lower() in ("of", "or", "and", "the", "for", "to", "in", "on"):
-                continue
-            if _DEFINITIONS_SECTION.fullmatch(term):
-                continue  # the run-in heading "Definitions." itself
-            if _FORM_FIELD.search(term):
-                continue  # a signature block ("ACME INC. By: ... Name: Jo Bloggs Title: CEO")
-            for part in re.split(r"\s+or\s+", term):
-                found.append((m.start("term"), part, m.group(0).strip()))
-    edges = []
-    for position, term, evidence in found:
-        # '"Component(s)"': the drafter's optional plural; the term is "Component", whose
-        # pattern finds both numbers
-        term = re.sub(r"(?<=\w)\((?:s|es)\)\s*$", "", term.strip())
-        term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
-        if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]|\d+\s+[A-Z][a-z]", term):
-            continue  # a term is words ("1933 Act" too), not "{", "#" or "%"
-        edges.append(
-            Edge(
-                "defines",
-                layer=1,
-                src_doc_id=section.doc_id,
-                src_section_id=section.section_id,
-                matched_text=evidence,
-                normalized_target=term_key(term),
-                confidence=1.0,
-                term=term,
-                position=position,
-            )
-        )
-    return edges
-
-
-def date_edges(section: SectionInfo) -> list[Edge]:
-    return [
-        Edge(
-            d.kind,
-            layer=1,
-            src_doc_id=section.doc_id,
-            src_section_id=section.section_id,
-            matched_text=d.text,
-            normalized_target=d.date_from.isoformat()
-            + (f"/{d.date_to.isoformat()}" if d.date_to else ""),
-            confidence=0.95,
-            date_from=d.date_from,
-            date_to=d.date_to,
-            position=d.start,
-        )
-        for d in find_dates(section.text)
-    ] + [
-        Edge(
-            "applies_to",
-            layer=1,
-            src_doc_id=section.doc_id,
-            src_section_id=section.section_id,
-            matched_text=d.text,
-            normalized_target=f"{d.date_from or ''}/{d.date_to or ''}",
-            confidence=0.85,
-            date_from=d.date_from,
-            date_to=d.date_to,
-            position=d.start,
-        )
-        for d in calendar_limits(section.text)
-    ]
-
-
-# What a document or clause applies to, in general: "this License will apply ... to the whole
-# of the work", "it applies also to any other work", "the definitions are applicable to the
-# singular", "does not apply if ...", "X is covered by this License", "a license for X".
-_RULE_SUBJECT = (
-    r"(?:License|Licence|Agreement|Contract|Policy|Section|Article|Clause|Schedule|provisions?|"
-    r"terms?|obligations?|restrictions?|requirements?|limitations?|definitions?|rules?|it|this|"
-    r"they|services?|warrant(?:y|ies)|covenants?|exclusions?|conditions?|rights?|licen[cs]es?|"
-    r"policy|procedures?|standards?|benefits?)"
-)
-_SCOPE_END = (
-    r"(?=\s*(?:[;.:()]|,\s*(?:regardless|provided|except|unless|if|whether|subject|or|"
-    r"notwithstanding|and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided\s+(?:that|however)|"
-    r"regardless|"
-    r"except|when|where|that|which|who|and\s+(?:shall|will|may|is|are))\b|"
-    r"\s(?:and|but|or)\s+(?:the|such|each|any|it|its|this|that)\s+(?:\w+\s+){0,2}"
-    r"(?:shall|will|may|must|is|are)\b)|$)"
-)
-_APPLIES = re.compile(
-    rf"\b{_RULE_SUBJECT}\b[^.;]{{0,80}}?(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)"
-    r"\b(?P<verb>appl(?:y|ies)|(?:is|are)\s+applicable|"
-    r"extends?|(?:is|are|shall\s+be|will\s+be)\s+limited)"
-    r"(?:\s+(?:also|only|solely|equally|therefore|fully|in\s+full))*"
-    r"(?:\s*,[^,;.]{1,80},)?\s+(?:only\s+|solely\s+|also\s+|equally\s+)?to\s+"
-    rf"(?!the\s+extent\b|(?:any|such)\s+extent\b)(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
-    re.IGNORECASE,
-)
-_NOT_APPLY_IF = re.compile(
-    r"\b(?:does|do|shall|will)\s+not\s+apply\s+(?:if|where|when)\s+"
-    rf"(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
-    re.IGNORECASE,
-)
-_COVERED_BY = re.compile(
-    r"(?:^|(?<=[.;:]\s)|\b(?:The|the|A|a|An|an|Any|any)\s+)(?P<scope>(?:[\w-]+,?\s+){1,7}?)"
-    r"(?:is|are)\s+(?:not\s+)?covered\s+by\s+this\s+(?:License|Licence|Agreement|Policy)"
-)
-# "This Policy covers all personal data ...", "the warranty does not cover damage caused by ...":
-# the active form of "X is covered by this License".
-_COVERS = re.compile(
-    rf"\b{_RULE_SUBJECT}\b[^.;]{{0,60}}?\b(?:covers|(?:does|shall|will)\s+not\s+cover)\s+"
-    rf"(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}",
-    re.IGNORECASE,
-)
-# "For Customers in the European Union, the following terms apply": a scope stated before the
-# rule it limits (only where the sentence then says that terms apply).
-_FOR_SCOPE = re.compile(
-    r"(?:^|(?<=[.;:]\s))For\s+(?P<scope>(?:all\s+|any\s+|each\s+)?[\w-]+(?:\s+[\w'’-]+){0,8}?)\s*,"
-    r"\s+(?:the\s+following|these|this|such|the\s+terms\s+of\s+this)\s+(?:[\w-]+\s+){0,2}?"
-    r"(?:shall\s+|will\s+|also\s+)?appl(?:y|ies)\b"
-)
-# What a grant leaves out: "this Section 3.01 does not grant any rights or licenses to any OEM
-# Technology", "no rights are granted ... with respect to any Trademarks or Domain Names".
-_NO_GRANT_HEAD = (
-    r"\b(?:(?:does|shall|will)\s+not\s+grant\s+(?:any\s+)?(?:rights?|licen[cs]es?)"
-    r"(?:\s+(?:or|and)\s+(?:licen[cs]es?|rights?))?|no\s+(?:rights?|licen[cs]es?)"
-    r"(?:\s+(?:or|and)\s+(?:licen[cs]es?|rights?))?\s+(?:are|is|shall\s+be)\s+granted)"
-)
-# the subject matter ("with respect to any Trademarks") over the grantee ("to the SpinCo Group")
-_NO_GRANT_RESPECT = re.compile(
-    rf"{_NO_GRANT_HEAD}[^.;:()]{{0,80}}?\s(?:with\s+respect\s+to|in\s+respect\s+of)\s+"
-    rf"(?:any\s+)?(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}",
-    re.IGNORECASE,
-)
-_NO_GRANT = re.compile(
-    rf"{_NO_GRANT_HEAD}\s+(?:to|in|under)\s+(?:any\s+)?(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}",
-    re.IGNORECASE,
-)
-_LICENSE_FOR = re.compile(
-    r"\b(?:a|an)\s+(?:[\w-]+,?\s+){0,8}?licen[cs]e\s+for\s+"
-    r"(?!the\s+(?:purpose|term|period|duration)\b)"
-    rf"(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}",
-    re.IGNORECASE,
-)
-
-
-def _clean_scope(phrase: str) -> str:
-    phrase = re.sub(r"^(?:all|every|each)\s+", "", " ".join(phrase.split()), flags=re.I)
-    return phrase.strip(" ,").casefold()
-
-
-def scope_edges(section: SectionInfo) -> list[Edge]:
-    edges = []
-    taken: list[tuple[int, int]] = []
-
-    def add(start: int, evidence: str, scope: str, confidence: float) -> None:
-        edges.append(
-            Edge(
-                "applies_to_scope",
-                layer=1,
-                src_doc_id=section.doc_id,
-                src_section_id=section.section_id,
-                matched_text=" ".join(evidence.split()),
-                normalized_target=scope,
-                confidence=confidence,
-                scope=scope,
-                position=start,
-            )
-        )
-
-    for m in _SCOPE.finditer(section.text):
-        taken.append((m.start(), m.end()))
-        for scope in split_scopes(m.group("scope")):
-            add(m.start(), m.group(0), scope, 0.9)
-    for pattern in (
-        _APPLIES,
-        _NOT_APPLY_IF,
-        _COVERED_BY,
-        _COVERS,
-        _FOR_SCOPE,
-        _NO_GRANT_RESPECT,
-        _NO_GRANT,
-        _LICENSE_FOR,
-    ):
-        for m in pattern.finditer(section.text):
-            if any(a < m.end() and m.start() < b for a, b in taken):
-                continue
-            if re.search(r"\bthat\s+$", section.text[max(0, m.start() - 12) : m.start()]):
-                continue  # reported ("notices stating that this License applies to ..."), not said
-            scope = re.sub(r"\s+(?:that|which|who)$", "", _clean_scope(m.group("scope")))
-            if re.match(r"(?:it|them|you|us|him|her|this|that|these|those)\b", scope):
-                continue  # "applies to it": the scope is elsewhere
-            if len(scope) < 3 or not re.search(r"[a-z]", scope) or re.search(r"\b\d{4}\b", scope):
-                continue  # a period is a calendar limit (applies_to), not a scope
-            taken.append((m.start(), m.end()))
-            add(m.start("scope"), section.text[m.start() : m.end()], scope, 0.75)
-    return edges
-
-
-def step_number(section: SectionInfo) -> int | None:
-    m = _STEP.match(section.heading)
-    return int(m.group(1)) if m else None
-
-
-def step_sequences(sections: Sequence[SectionInfo]) -> list[Edge]:
-    """Sections headed "Step 1", "Step 2", ... under one parent: each precedes the next."""
-    by_parent: dict[tuple[str, str | None], dict[int, SectionInfo]] = {}
-    for s in sections:
-        n = step_number(s)
-        if n is not None:
-            by_parent.setdefault((s.doc_id, s.parent_id), {}).setdefault(n, s)
-    edges = []
-    for steps in by_parent.values():
-        for n, s in sorted(steps.items()):
-            nxt = steps.get(n + 1)
-            if nxt:
-                edges.append(
-                    Edge(
-                        "precedes",
-                        layer=1,
-                        src_doc_id=s.doc_id,
-                        src_section_id=s.section_id,
-                        matched_text=f"{s.heading} → {nxt.heading}",
-                        normalized_target=f"{nxt.doc_id} § {nxt.label}",
-                        confidence=0.95,
-                        dst_doc_id=nxt.doc_id,
-                        dst_section_id=nxt.section_id,
-                    )
-                )
-    return edges
-
-
-def step_mentions(section: SectionInfo, corpus: Corpus) -> list[Edge]:
-    """'After Step 1, ...' in a section: Step 1 precedes it; 'before Step 3': it precedes Step 3."""
-    steps = {step_number(s): s for s in corpus.by_doc.get(section.doc_id, []) if step_number(s)}
-    edges = []
-    for m in _STEP_MENTION.finditer(section.text):
-        other = steps.get(int(m.group("n")))
-        if other is None or other.section_id == section.section_id:
-            continue
-        before = m.group("cue").lower() in ("before", "prior to")
-        src, dst = (section, other) if before else (other, section)
-        edges.append(
-            Edge(
-                "precedes",
-                layer=1,
-                src_doc_id=src.doc_id,
-                src_section_id=src.section_id,
-                matched_text=m.group(0),
-                normalized_target=f"{dst.doc_id} § {dst.label}",
-                confidence=0.9,
-                dst_doc_id=dst.doc_id,
-                dst_section_id=dst.section_id,
-                position=m.start(),
-            )
-        )
-    return edges
-
 
 def _names_itself(name: str, section: SectionInfo, corpus: Corpus) -> bool:
     """A bare "the Agreement" is the citing document itself, unless that document is an
