@@ -9,8 +9,10 @@ Rule ids are `<edge type or family>.<form>`: "references.section_label",
 section's text; a rule without one is structural (a spaCy parse, a file name, metadata,
 embedding similarity) and documents itself with `doc` and its examples.
 
-The examples are checked by tests/graph/test_rules.py: each `examples` text must match the
-pattern, each `counter` text must not. They are short, general sentences of the kind the rule
+The whole table, the heading rules of ingest/sectioning.py with it, is
+`raag_assets.quality.rules.all_rules()`. The examples are checked by
+tests/graph/test_rules.py: each `examples` text must match the pattern, each `counter` text
+must not. They are short, general sentences of the kind the rule
 is for, never one document's wording.
 """
 
@@ -130,10 +132,3 @@ def rule(
         )
     )
     return made
-
-
-def all_rules() -> RuleTable:
-    """The whole table: importing the extraction modules registers their rules."""
-    from raag_assets.graph import build  # noqa: F401  (build imports every extraction module)
-
-    return RULES

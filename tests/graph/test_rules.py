@@ -5,7 +5,8 @@ import pytest
 
 from raag_assets.core.model import EDGE_TYPES
 from raag_assets.graph.overlaps import inside, longest_first, overlaps
-from raag_assets.graph.rules import KINDS, Rule, RuleTable, all_rules
+from raag_assets.graph.rules import KINDS, Rule, RuleTable
+from raag_assets.quality.rules import all_rules
 
 TABLE = list(all_rules())
 
