@@ -66,6 +66,7 @@ def main() -> None:
 
         instance = dg.DagsterInstance.ephemeral()
     score_rows: list[dict] = []  # one per genre and edge type: the per-genre tables' rows
+    rule_rows: list[dict] = []  # one per genre and rule
     for genre, gold in tree.items():
         # Held-out documents from the system (a PDF of an installed package) may be absent
         # on another machine: scored without them, and said so.
@@ -85,6 +86,10 @@ def main() -> None:
         part = "held-out" if genre == "heldout" else "tuning"
         score_rows += [
             {"part": part, "genre": genre, "type": t, **_counts(s)} for t, s in scores.items()
+        ]
+        rule_rows += [
+            {"part": part, "genre": genre, "type": r, **_counts(s)}
+            for r, s in golden.score_rules(gold, rows).items()
         ]
         print(f"\n== {genre}: {', '.join(g.doc_id for g in gold)}  ({seconds:.1f} s)")
         print(golden.table(scores, genre))
@@ -109,7 +114,11 @@ def main() -> None:
         for stage in ("edges", "term_uses", "topic_links", "embeddings", "resolved_references"):
             if stage in stages:
                 print(f"   {stage:<20} {stages[stage].get('seconds', 0):>6.2f} s")
-    totals = _totals(score_rows)
+    totals, by_rule = _totals(score_rows), _totals(rule_rows)
+    for part in ("tuning", "held-out"):
+        if by_rule.get(part):
+            print(f"\n== {part} gold, per rule (R: the share of its types' gold it finds)")
+            print(golden.rule_table(by_rule[part], part))
     for part in ("tuning", "held-out"):
         if totals.get(part):
             print(f"\n== all {part} gold")

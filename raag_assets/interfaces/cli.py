@@ -18,6 +18,7 @@ from rich.table import Table
 from raag_assets.core.errors import RaagError
 from raag_assets.core.model import EDGE_TYPES
 from raag_assets.core.settings import dagster_home
+from raag_assets.graph.rules import KINDS, Rule
 from raag_assets.interfaces.lifecycle import STOP_GRACE, supervise
 from raag_assets.store import db
 from raag_assets.store import documents as store
@@ -309,7 +310,7 @@ def edges(tenant: str, edge_type: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps([_edge_json(r) for r in rows], indent=2, ensure_ascii=False))
         return
-    table = Table("type", "layer", "source", "target", "evidence", "conf.")
+    table = Table("type", "layer", "source", "target", "evidence", "conf.", "rule")
     for r in rows:
         e = _edge_json(r)
         table.add_row(
@@ -319,6 +320,31 @@ def edges(tenant: str, edge_type: str | None, as_json: bool) -> None:
             _where(e["dst"]) if e["dst"] else e["term"] or e["scope"] or e["normalized_target"],
             e["matched_text"],
             f"{e['confidence']:.2f}",
+            e["rule"] or "",
+        )
+    out.print(table)
+
+
+@main.command()
+@click.option("--kind", type=click.Choice(KINDS), default=None, help="Only rules of this kind.")
+@click.option("--json", "as_json", is_flag=True)
+def rules(kind: str | None, as_json: bool) -> None:
+    """The extraction rules: what each recognises, the edges it makes, its examples."""
+    from raag_assets.quality.rules import all_rules  # imports every extraction module
+
+    table_rows = [r for r in all_rules() if kind is None or r.kind == kind]
+    if as_json:
+        click.echo(json.dumps([_rule_json(r) for r in table_rows], indent=2, ensure_ascii=False))
+        return
+    table = Table("rule", "kind", "makes", "conf.", "recognises", "example")
+    for r in table_rows:
+        table.add_row(
+            r.id,
+            r.kind,
+            r.edge_type or "",
+            "" if r.confidence is None else f"{r.confidence:.2f}",
+            r.doc,
+            r.examples[0] if r.examples else "",
         )
     out.print(table)
 
@@ -707,6 +733,20 @@ def _result_json(c: Any) -> dict[str, Any]:
     }
 
 
+def _rule_json(r: Rule) -> dict[str, Any]:
+    return {
+        "id": r.id,
+        "kind": r.kind,
+        "doc": r.doc,
+        "edge_type": r.edge_type,
+        "confidence": r.confidence,
+        "layer": r.layer,
+        "pattern": r.pattern.pattern if r.pattern is not None else None,
+        "examples": list(r.examples),
+        "counter": list(r.counter),
+    }
+
+
 def _edge_json(r: dict[str, Any]) -> dict[str, Any]:
     dst = None
     if r["dst_doc_id"]:
@@ -725,6 +765,7 @@ def _edge_json(r: dict[str, Any]) -> dict[str, Any]:
         "date_from": r["date_from"].isoformat() if r["date_from"] else None,
         "date_to": r["date_to"].isoformat() if r["date_to"] else None,
         "condition": r["condition"],
+        "rule": r["rule"],
         "edge_id": r["edge_id"],
         "stage": r["stage"],
     }

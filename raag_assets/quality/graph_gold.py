@@ -232,6 +232,34 @@ def score(gold: Sequence[GoldDoc], found: set[Key]) -> dict[str, Score]:
     return out
 
 
+def score_rules(gold: Sequence[GoldDoc], edges: Iterable[Mapping[str, Any]]) -> dict[str, Score]:
+    """Per rule: the edges it made scored against the gold of their types. Precision is the
+    rule's own; recall is the share of its types' gold the rule finds (rules of one type share
+    the gold, so their recalls do not add up to the type's)."""
+    by_rule: dict[str, list[Mapping[str, Any]]] = {}
+    for e in edges:
+        by_rule.setdefault(e.get("rule") or "(none)", []).append(e)
+    out = {}
+    for rule_id, made in sorted(by_rule.items()):
+        scores = score(gold, found_keys(made))
+        types = {e["edge_type"] for e in made}
+        found = combined(scores, types)
+        if found.found:  # a rule whose edges all fall outside the gold documents is not scored
+            out[rule_id] = found
+    return out
+
+
+def rule_table(scores: Mapping[str, Score], title: str = "rule") -> str:
+    """One line a rule: its edges found, right, precision and its share of its types' gold."""
+    lines = [f"{title:<40} {'found':>6} {'tp':>5} {'P':>6} {'R':>6}"]
+    for rule_id, s in sorted(scores.items()):
+        lines.append(
+            f"{rule_id:<40} {s.found:>6} {s.true_positives + s.likely_found:>5} "
+            f"{s.precision:>6.2f} {s.recall:>6.2f}"
+        )
+    return "\n".join(lines)
+
+
 def combined(scores: Mapping[str, Score], types: Iterable[str]) -> Score:
     total = Score(0, 0, 0)
     for t in types:
@@ -339,6 +367,7 @@ def extract_files(paths: Sequence[Path], parse: Any) -> list[dict[str, Any]]:
             "matched_text": e.matched_text,
             "normalized_target": e.normalized_target,
             "confidence": e.confidence,
+            "rule": e.rule,
         }
         for e in edges
     ]

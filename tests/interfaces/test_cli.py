@@ -8,6 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from raag_assets.interfaces.cli import main
+from raag_assets.quality.rules import all_rules
 from tests.conftest import EXAMPLES, Store
 
 
@@ -136,14 +137,29 @@ def test_edges_json(cli, demo_store):
     result = cli(demo_store, "edges", "--tenant", "demo", "--json")
     assert result.exit_code == 0, result.output
     edges = json.loads(result.stdout)
-    keys = {"type", "src", "dst", "term", "layer", "confidence", "matched_text"}
+    keys = {"type", "src", "dst", "term", "layer", "confidence", "matched_text", "rule"}
     assert all(keys <= set(e) for e in edges)
+    # every edge names the registered rule that made it
+    registered = {r.id for r in all_rules()}
+    assert {e["rule"] for e in edges} <= registered
     overrides = [e for e in edges if e["type"] == "overrides"]
     assert {"doc_id": "leave-policy", "label": "3.3"} in [e["dst"] for e in overrides]
     result = cli(demo_store, "edges", "--tenant", "demo", "--type", "defines", "--json")
     defines = json.loads(result.stdout)
     assert {e["term"] for e in defines} >= {"Leave Year", "Line Manager"}
     assert all(e["type"] == "defines" and e["dst"] is None for e in defines)
+
+
+def test_rules_lists_the_table(cli, demo_store):
+    result = cli(demo_store, "rules", "--json")
+    assert result.exit_code == 0, result.output
+    rules = json.loads(result.stdout)
+    assert [r["id"] for r in rules] == [r.id for r in all_rules()]
+    assert {"id", "kind", "doc", "edge_type", "confidence", "pattern", "examples"} <= set(rules[0])
+    cues = json.loads(cli(demo_store, "rules", "--kind", "cue", "--json").stdout)
+    assert cues and {r["kind"] for r in cues} == {"cue"}
+    table = cli(demo_store, "rules", "--kind", "definition")
+    assert table.exit_code == 0 and "defines." in table.stdout
 
 
 def test_unresolved_json(cli, demo_store):

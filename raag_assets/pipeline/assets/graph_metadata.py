@@ -38,9 +38,15 @@ def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dic
     ]
     sample = [
         f"| {e.edge_type} | {e.layer} | {_cell(_source(e, labels))} | "
-        f"{_cell(_target(e, labels))} | {_cell(e.matched_text)} | {e.confidence:.2f} |"
+        f"{_cell(_target(e, labels))} | {_cell(e.matched_text)} | {e.confidence:.2f} | "
+        f"{e.rule or ''} |"
         for e in edges[:SAMPLE]
     ]
+    # per rule: which rule made how many edges (a rule that misfires on new text shows here)
+    per_rule = (
+        df.group_by("rule", "edge_type").len().sort(["len", "rule"], descending=[True, False])
+    )
+    rule_rows = [f"| {r or '—'} | {t} | {n} |" for r, t, n in per_rule.iter_rows()]
     return {
         **table_metadata(
             frames.EDGES,
@@ -54,6 +60,7 @@ def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dic
                 "dst_section_id",
                 "matched_text",
                 "confidence",
+                "rule",
             ),
         ),
         "edges": df.height,
@@ -70,11 +77,16 @@ def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dic
             if rows
             else "_no edges_"
         ),
+        "rule_counts": dg.MetadataValue.md(
+            "\n".join(["| rule | type | edges |", "| --- | --- | --- |", *rule_rows])
+            if rule_rows
+            else "_no edges_"
+        ),
         "sample": dg.MetadataValue.md(
             "\n".join(
                 [
-                    "| type | layer | source | target | evidence | confidence |",
-                    "| --- | --- | --- | --- | --- | --- |",
+                    "| type | layer | source | target | evidence | confidence | rule |",
+                    "| --- | --- | --- | --- | --- | --- | --- |",
                     *sample,
                 ]
             )

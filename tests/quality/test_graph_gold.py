@@ -1,0 +1,41 @@
+"""Gold scoring per rule: each rule's edges are scored on their own, so a rule that misfires
+is seen by name."""
+
+from pathlib import Path
+
+from raag_assets.quality import graph_gold as golden
+
+
+def _edge(rule: str, src: str, dst: str) -> dict[str, object]:
+    return {
+        "edge_type": "references",
+        "src_doc_id": "d",
+        "src_label": src,
+        "dst_doc_id": "d",
+        "dst_label": dst,
+        "term": None,
+        "rule": rule,
+    }
+
+
+def test_score_rules_scores_each_rule_on_its_own_edges() -> None:
+    gold = golden.GoldDoc("d", "contracts", Path("d.jsonl"))
+    for src, dst in (("1", "2"), ("1", "3"), ("4", "2")):
+        gold.edges.append(
+            golden.GoldEdge(golden.edge_key("references", "d", src, "d", dst, None), "", "")
+        )
+    edges = [
+        _edge("references.section_label", "1", "2"),
+        _edge("references.section_label", "1", "3"),
+        _edge("references.bare_number", "4", "2"),
+        _edge("references.bare_number", "4", "9"),  # a misfire
+    ]
+    scores = golden.score_rules([gold], edges)
+    assert set(scores) == {"references.section_label", "references.bare_number"}
+    label = scores["references.section_label"]
+    assert (label.found, label.true_positives, label.precision) == (2, 2, 1.0)
+    assert round(label.recall, 2) == 0.67  # two of the three gold references
+    bare = scores["references.bare_number"]
+    assert (bare.found, bare.true_positives, bare.precision) == (2, 1, 0.5)
+    table = golden.rule_table(scores)
+    assert "references.bare_number" in table and "0.50" in table
