@@ -13,8 +13,9 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "5"  # 3: terms of art, citation forms, cue families; 4: section version links;
-# 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends
+EDGES_VERSION = "6"  # 3: terms of art, citation forms, cue families; 4: section version links;
+# 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
+# 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare
 
 
 @dg.asset(

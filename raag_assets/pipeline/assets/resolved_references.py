@@ -18,7 +18,7 @@ from .graph_metadata import downstream_fingerprint, edge_metadata, timing, uncha
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .topic_links import topic_links
 
-RESOLVED_REFERENCES_VERSION = "1"
+RESOLVED_REFERENCES_VERSION = "2"  # 2: rule ids
 
 
 @dg.asset(

@@ -12,7 +12,7 @@ from .graph_metadata import rebuild_stage
 from .policy import FOLLOW_UPSTREAM, retry_transient
 
 # 2: terms of art only, longest match, headings; 3: terms of art judged anew
-TERM_USES_VERSION = "3"
+TERM_USES_VERSION = "4"  # 4: each use names its rule
 
 
 @dg.asset(

@@ -11,7 +11,7 @@ from .graph_metadata import rebuild_stage
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .term_uses import term_uses
 
-TOPIC_LINKS_VERSION = "2"  # 2: heading topics, threshold 0.15
+TOPIC_LINKS_VERSION = "3"  # 2: heading topics, threshold 0.15; 3: rule ids
 
 
 @dg.asset(
