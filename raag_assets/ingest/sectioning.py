@@ -4,74 +4,212 @@ Headings are recognised by numbering (1 / 1.1 / 1.1.1, "Section 4", "Article IV"
 "Exhibit A"), by Markdown syntax, by underlines, by short title lines standing alone, and in
 PDFs by font size or weight. A bare number only starts a section when it continues the
 numbering so far (1.2 after 1.1, 2 after 1.14), so numbered lists inside a section and a
-wrapped "section\\n7." stay body text.
+wrapped "section\\n7." stay body text. Each heading form and each veto is a rule of kind
+"heading" in graph.rules' table; `heading_rules` names the rule behind each heading found.
 """
 
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
 from raag_assets.core.identity import section_id
 from raag_assets.core.model import FRONT_LABEL, Line
 from raag_assets.graph.lexicon import MONTH_NAME
+from raag_assets.graph.rules import rule
 from raag_assets.ingest.normalize import join_lines, join_lines_mapped
 
 # 3: N.0 labels, exhibit items, amendments, run-in headings, PDF title pages
 SECTIONER_VERSION = "3"
 BODY_LABEL = "Body"
 
-_ATX = re.compile(r"^(#{1,6})\s+(.+?)(?:\s+#+)?$")
-_UNDERLINE = re.compile(r"^(?:-{3,}|={3,}|~{3,})$")
 _BOX_EDGE = re.compile(r"^\*{3,}$")
 _BOX_INNER = re.compile(r"^\*\s?(.*?)\s?\*$")
-_FENCE = re.compile(r"^(```|~~~)")
-_SECTION = re.compile(
-    r"^(?:section|sect\.|§§?)\s*(\d{1,3}(?:\.\d{1,3})*[a-z]?)(\s*[.:)\-–—]|\s*$)?\s*(.*)$",
-    re.IGNORECASE,
+
+# The heading forms and the vetoes of ingest (kind "heading": they find sections, they make no
+# edge), registered with the extraction rules; `heading_rules` names the one behind a heading.
+FENCE = rule(
+    "heading.not_in_code_fence",
+    "heading",
+    "a Markdown code fence: no line inside it is a heading",
+    pattern=r"^(```|~~~)",
+    examples=("```python", "~~~"),
+    counter=("# Installation", "Use ``` to open a code block"),
 )
-_ARTICLE = re.compile(r"^article\s+([ivxlcdm]+|\d{1,3})\b\.?\s*[-–—:.]?\s*(.*)$", re.IGNORECASE)
+UNDERLINED = rule(
+    "heading.underlined",
+    "heading",
+    "an underline of dashes, equals signs or tildes: the line above it is a heading",
+    pattern=r"^(?:-{3,}|={3,}|~{3,})$",
+    examples=("======", "-----"),
+    counter=("-- draft --", "= total"),
+)
+MARKDOWN = rule(
+    "heading.markdown",
+    "heading",
+    "a Markdown heading: one to six hashes, the level",
+    pattern=r"^(#{1,6})\s+(.+?)(?:\s+#+)?$",
+    examples=("# Introduction", "### 2.1 Scope ###"),
+    counter=("#hashtag", "Issue #42 is fixed"),
+)
+SECTION = rule(
+    "heading.section",
+    "heading",
+    "a numbered section keyword: Section 4, Sect. 2.1, § 3",
+    pattern=r"^(?:section|sect\.|§§?)\s*(\d{1,3}(?:\.\d{1,3})*[a-z]?)(\s*[.:)\-–—]|\s*$)?\s*(.*)$",
+    flags=re.IGNORECASE,
+    examples=("Section 4. Payment Terms", "§ 3 Definitions", "SECTION 2.1: Term"),
+    counter=("The Section applies to all staff", "Sections of this policy"),
+)
+ARTICLE = rule(
+    "heading.article",
+    "heading",
+    "an article, numbered in roman or arabic numerals: Article IV, ARTICLE 2",
+    pattern=r"^article\s+([ivxlcdm]+|\d{1,3})\b\.?\s*[-–—:.]?\s*(.*)$",
+    flags=re.IGNORECASE,
+    examples=("Article IV - Termination", "ARTICLE 2. DEFINITIONS"),
+    counter=("Article of incorporation", "This article explains the rules"),
+)
 # "Exhibit 10.6" is a filing's exhibit number (an EDGAR banner), not an exhibit of the text.
-_APPENDIX = re.compile(
-    r"^(exhibit|appendix|annex|schedule)\s+([A-Z](?:-\d{1,2})?|\d{1,2})\b(?!\.\d)\.?\s*[-–—:.]?\s*(.*)$",
-    re.IGNORECASE,
+APPENDIX = rule(
+    "heading.appendix",
+    "heading",
+    "an exhibit, appendix, annex or schedule with its letter or number",
+    pattern=r"^(exhibit|appendix|annex|schedule)\s+([A-Z](?:-\d{1,2})?|\d{1,2})\b(?!\.\d)\.?"
+    r"\s*[-–—:.]?\s*(.*)$",
+    flags=re.IGNORECASE,
+    examples=("Exhibit A - Pricing", "SCHEDULE 2: Fees", "Annex B"),
+    counter=("Exhibit 10.6", "Schedules are published weekly"),
 )
 # The one appendix of a document, set in capitals ("APPENDIX: How to apply ...", "ANNEX",
 # "ADDENDUM: How to use this License"): labelled by its keyword (GRAPH_GOLD: `Appendix`); in
 # running text the word is not a heading.
-_UNLETTERED = re.compile(r"^(APPENDIX|ANNEX|ADDENDUM)(?:\s*:\s*(\S.*))?$")
-_NUMBER = re.compile(r"^(\d{1,3}(?:\.\d{1,3})*)(\.?)\s+(\S.*)$")
+UNLETTERED = rule(
+    "heading.unlettered_appendix",
+    "heading",
+    "the one appendix of a document, its keyword in capitals without a letter",
+    pattern=r"^(APPENDIX|ANNEX|ADDENDUM)(?:\s*:\s*(\S.*))?$",
+    examples=("APPENDIX", "ADDENDUM: How to use this License"),
+    counter=("Appendix", "See the APPENDIX below"),
+)
+NUMBERED = rule(
+    "heading.numbered_title",
+    "heading",
+    "a numbered line: 1 / 1.1 / 1.1.1 and its title (a heading when the numbering continues)",
+    pattern=r"^(\d{1,3}(?:\.\d{1,3})*)(\.?)\s+(\S.*)$",
+    examples=("1. Introduction", "4.2 Payment Terms"),
+    counter=("Introduction", "2013 was a good year"),
+)
 # A lettered appendix of a standard ("A. References", "A.1 Informative References"): a
 # heading only when the document's table of contents lists its letter.
-_LETTERED = re.compile(r"^([A-Z](?:\.\d{1,3})*)\.?\s+(\S.*)$")
-_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+LETTERED = rule(
+    "heading.lettered",
+    "heading",
+    "a lettered heading, A. / A.1, when the table of contents lists its letter",
+    pattern=r"^([A-Z](?:\.\d{1,3})*)\.?\s+(\S.*)$",
+    examples=("A. References", "B.1 Informative References"),
+    counter=("References", "AB Testing"),
+)
 # A table of contents: its heading, and what its entries look like (a page number or dot
 # leaders at the end, or several entries run together on one line).
-_TOC_HEAD = re.compile(r"^(?:table\s+of\s+contents|contents)\b", re.IGNORECASE)
+CONTENTS = rule(
+    "heading.contents",
+    "heading",
+    "the heading of a table of contents",
+    pattern=r"^(?:table\s+of\s+contents|contents)\b",
+    flags=re.IGNORECASE,
+    examples=("Table of Contents", "CONTENTS"),
+    counter=("The contents of the box", "Summary"),
+)
 # Dot leaders may run straight into the page number ("A.1 Licence.........24") or be set
 # spaced (". . . . 24").
-_TOC_ENTRY_END = re.compile(
-    r"(?:(?:\.\s?){3,}\s*(?:\d{1,3}|[ivx]{1,5})?|\s(?:\d{1,3}|[ivx]{1,5}))$", re.IGNORECASE
+CONTENTS_ENTRY = rule(
+    "heading.contents_entry",
+    "heading",
+    "an entry of a table of contents: it ends in dot leaders or a page number",
+    pattern=r"(?:(?:\.\s?){3,}\s*(?:\d{1,3}|[ivx]{1,5})?|\s(?:\d{1,3}|[ivx]{1,5}))$",
+    flags=re.IGNORECASE,
+    examples=("1. Definitions ........ 3", "Article IV Termination 12"),
+    counter=("1. Definitions", "The term lasts two years"),
 )
-_TOC_RUN = re.compile(r"\s\d{1,3}\s+(?:article|section|schedule|exhibit|annex|\d{1,2}\.\d)", re.I)
-_TOC_LABELS = re.compile(
-    r"(?:^|\s\d{1,3}\s+)(?:(?P<kw>article|section|§)\s+(?P<kwnum>[ivxlcdm]+\b|\d{1,3}(?:\.\d{1,3})*)"
-    r"|(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?=\.?\s))\.?\s+[A-Z\[\"“(])",
-    re.IGNORECASE,
+CONTENTS_RUN = rule(
+    "heading.contents_run",
+    "heading",
+    "a page number then the next entry: entries of a table of contents run together",
+    pattern=r"\s\d{1,3}\s+(?:article|section|schedule|exhibit|annex|\d{1,2}\.\d)",
+    flags=re.IGNORECASE,
+    examples=("Definitions 3 Article II Term 5", "Scope 4 2.1 Services"),
+    counter=("Definitions 3", "pay within 30 days"),
+)
+CONTENTS_LABEL = rule(
+    "heading.contents_label",
+    "heading",
+    "a label a table of contents lists: evidence that the numbered line is a heading",
+    pattern=r"(?:^|\s\d{1,3}\s+)(?:(?P<kw>article|section|§)\s+(?P<kwnum>[ivxlcdm]+\b"
+    r"|\d{1,3}(?:\.\d{1,3})*)|(?P<num>\d{1,3}(?:\.\d{1,3})*|[A-Z](?=\.?\s))\.?\s+[A-Z\[\"“(])",
+    flags=re.IGNORECASE,
+    examples=("Article IV Termination", "2.1 Services ..... 4"),
+    counter=("termination of services", "see page 4 below"),
 )
 _TOC_PAGE = re.compile(r"[\s.]*(?:\d{1,3}|[ivx]{1,5})?$", re.IGNORECASE)
-_FILING_EXHIBIT = re.compile(r"^exhibit\s+\d{1,3}\.\d{1,3}\b", re.IGNORECASE)
-_LABEL_VALUE = re.compile(r"\S:\s+\S")
+FILING_EXHIBIT = rule(
+    "heading.not_filing_exhibit",
+    "heading",
+    "a filing's exhibit banner (an EDGAR exhibit number): part of the title, not a heading",
+    pattern=r"^exhibit\s+\d{1,3}\.\d{1,3}\b",
+    flags=re.IGNORECASE,
+    examples=("EXHIBIT 10.32", "Exhibit 99.1"),
+    counter=("Exhibit A", "Exhibit 3 Pricing"),
+)
+LABEL_VALUE = rule(
+    "heading.not_label_value",
+    "heading",
+    "a label and its value (a form field): a short line that is not a heading",
+    pattern=r"\S:\s+\S",
+    examples=("Name: J. Smith", "Date: 1 May 2024"),
+    counter=("Terms and Conditions", "Note:"),
+)
 _UNDERLINE_ART = re.compile(r"\s*[-_=]{3,}\s*$")
 # OCR damage in the keyword of a heading ("Secti0n 4", "ARTlCLE II"): letters a scanner
 # confuses, mapped back before fuzzy matching.
-_OCR_KEYWORD = re.compile(r"^([A-Za-z0-9|]{1,8}(?: [A-Za-z0-9|]{1,7})?)(?=\s+(?:\d|[IVXLC]+\b))")
+OCR_KEYWORD = rule(
+    "heading.ocr_keyword",
+    "heading",
+    "a word before a number, read as Section or Article when it is one damaged by OCR",
+    pattern=r"^([A-Za-z0-9|]{1,8}(?: [A-Za-z0-9|]{1,7})?)(?=\s+(?:\d|[IVXLC]+\b))",
+    examples=("Secti0n 4 Payment", "ARTlCLE II", "Sec tion 4"),
+    counter=("The Supplier shall deliver", "Payment terms"),
+)
 _OCR_LETTERS = str.maketrans({"0": "o", "1": "l", "|": "l", "5": "s", "3": "e"})
 _KEYWORDS = ("section", "article")
-_TERMINAL = re.compile(r"[.,;:!?]$")
-_RUN_IN = re.compile(r"^([^.]{3,100})\.(?:\s+\S|(?=[A-Z][a-z]))")
+TERMINAL = rule(
+    "heading.not_punctuated",
+    "heading",
+    "a line ending like a sentence or a lead-in: not a title",
+    pattern=r"[.,;:!?]$",
+    examples=("The parties agree as follows:", "Payment is due monthly."),
+    counter=("Payment Terms", "Scope of Work"),
+)
+RUN_IN = rule(
+    "heading.run_in",
+    "heading",
+    "a run-in title: a clause that opens with its title and a full stop",
+    pattern=r"^([^.]{3,100})\.(?:\s+\S|(?=[A-Z][a-z]))",
+    examples=("Right to Use. The Licensee may use the software.", "Grant of License. Subject to"),
+    counter=("No full stop here", "Ok."),
+)
+TITLE_LINE = rule(
+    "heading.title_line",
+    "heading",
+    "a short line in Title Case or capitals standing alone as its paragraph",
+)
+EMPHASISED = rule(
+    "heading.emphasised",
+    "heading",
+    "in a PDF, a line set larger than the body text or in bold; its size gives the level",
+)
 _SMALL_WORDS = {
     "a",
     "an",
@@ -132,6 +270,7 @@ class _Heading:
     lead: str = ""  # text of the heading line that also belongs to the body
     numbered: bool = True  # False for a heading that is only a name ("Abstract", "RECITALS")
     contents: bool = False  # the table of contents
+    rule: str = field(kw_only=True)  # id of the rule that recognised it (not stored)
 
 
 @dataclass(frozen=True)
@@ -153,10 +292,24 @@ class _Numbering:
     level: int
     explicit: bool  # "Section 4", "Article IV": the keyword itself says it is a heading
     key: tuple[int, ...] | None  # numeric path, for the numbering-continuity check
+    rule: str  # id of the rule that read the numbering
 
 
 def build_sections(doc_id: str, lines: Sequence[Line], fmt: str) -> list[Section]:
     """Split a document's lines into an ordered section tree with stable ids."""
+    clean, headings, name = _headings(lines, fmt)
+    return _assemble(doc_id, clean, headings, name)
+
+
+def heading_rules(lines: Sequence[Line], fmt: str) -> list[tuple[str, str]]:
+    """The headings build_sections finds in `lines`, in order, each as (label, id of the rule
+    that recognised it): which heading form made a section, without storing it."""
+    return [(h.label, h.rule) for h in _headings(lines, fmt)[1]]
+
+
+def _headings(lines: Sequence[Line], fmt: str) -> tuple[list[Line], list[_Heading], str | None]:
+    """The cleaned lines, the headings among them and the document's name, if its title block
+    gives one."""
     if fmt == "text":
         lines = _split_run_ins(list(lines))
     clean, underlined = _clean(lines, fmt)
@@ -164,7 +317,7 @@ def build_sections(doc_id: str, lines: Sequence[Line], fmt: str) -> list[Section
     name = None
     if fmt in ("text", "pdf"):  # a PDF's title page sets its name and authors as headings
         headings, name = _absorb_title(clean, headings, pdf=fmt == "pdf")
-    return _assemble(doc_id, clean, headings, name)
+    return clean, headings, name
 
 
 def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
@@ -174,14 +327,14 @@ def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
     in_fence = False
     for line in lines:
         text = line.text
-        if fmt == "markdown" and _FENCE.match(text):
+        if fmt == "markdown" and FENCE.search(text):
             in_fence = not in_fence
         if not in_fence:
             if _BOX_EDGE.match(text):
                 text = ""
             elif (inner := _BOX_INNER.match(text)) and len(text) > 2:
                 text = inner.group(1).strip()
-            if _UNDERLINE.match(text) and out and out[-1].text:
+            if UNDERLINED.search(text) and out and out[-1].text:
                 underlined.add(len(out) - 1)
                 continue
         out.append(Line(text, line.page, line.size, line.bold, line.start, line.end))
@@ -191,17 +344,29 @@ def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
 # Text extracted from a PDF runs headings into the line before them. A numbered heading in
 # capitals at the end of a lead-in ("... the parties agree as follows: 1.0 DEFINITIONS."),
 # when the next line opens its first subsection ("1.1."), is a heading of its own.
-_TRAILING_HEAD = re.compile(
-    r"(?<=[:.;])\s+(?P<n>\d{1,3})(?:\.0)?\.?\s+[A-Z][A-Z0-9 ,;&'’-]{2,80}\.?$"
+TRAILING_HEAD = rule(
+    "heading.trailing_numbered",
+    "heading",
+    "a numbered heading in capitals run onto the end of a lead-in (cut onto its own line when "
+    "its first subsection follows)",
+    pattern=r"(?<=[:.;])\s+(?P<n>\d{1,3})(?:\.0)?\.?\s+[A-Z][A-Z0-9 ,;&'’-]{2,80}\.?$",
+    examples=("as follows: 1.0 DEFINITIONS.", "as set out below. 2 SCOPE OF WORK"),
+    counter=("the parties agree as follows:", "as set out in 2 copies."),
 )
 # The numbered items of a lettered exhibit ("Exhibit D ... D.1 Future Product Specifications.
 # [*]. D.2 ..."): the exhibit's letter, a number, a capitalised title; not a table or a figure
 # ("Table E.1"), nor a citation of the item ("under Section C.2 Purchase Orders").
-_ITEM = (
-    r"(?<![\w.])(?<!Table\s)(?<!Figure\s)(?<!Diagram\s)(?<![Ss]ection\s)(?<![Ss]ections\s)"
-    r"(?<![Pp]aragraph\s)(?<![Ii]tem\s)(?<!\bto\s)(?<!\bin\s)(?<!\bof\s)(?<!\bsee\s)"
-    r"(?<!\band\s)(?<!\bor\s)(?<!\bunder\s)"
-    r"{letter}\.(?P<n>\d{{1,2}})\.?\s+(?=[A-Z])"
+ITEM_RUN_IN = rule(
+    "heading.exhibit_item_run_in",
+    "heading",
+    "an item of a lettered exhibit run into a line (cut onto its own line when it is the "
+    "exhibit's letter and the next number)",
+    pattern=r"(?<![\w.])(?<!Table\s)(?<!Figure\s)(?<!Diagram\s)(?<![Ss]ection\s)"
+    r"(?<![Ss]ections\s)(?<![Pp]aragraph\s)(?<![Ii]tem\s)(?<!\bto\s)(?<!\bin\s)(?<!\bof\s)"
+    r"(?<!\bsee\s)(?<!\band\s)(?<!\bor\s)(?<!\bunder\s)"
+    r"(?P<letter>[A-Z])\.(?P<n>\d{1,2})\.?\s+(?=[A-Z])",
+    examples=("Specifications. D.2 Delivery Terms", "D.1 Future Products"),
+    counter=("as described in Table E.1 Results", "under Section C.2 Purchase Orders"),
 )
 
 
@@ -212,17 +377,17 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
     out: list[Line] = []
     letter, expected = None, 1
     for n, line in enumerate(lines):
-        if m := _APPENDIX.match(line.text):
+        if m := APPENDIX.search(line.text):
             letter = m.group(2).upper() if re.fullmatch(r"[A-Za-z]", m.group(2)) else None
             expected = 1
         cuts: list[int] = []
         if letter:
-            for m in re.finditer(_ITEM.format(letter=letter), line.text):
-                if int(m.group("n")) == expected:
+            for m in ITEM_RUN_IN.finditer(line.text):
+                if m.group("letter") == letter and int(m.group("n")) == expected:
                     cuts.append(m.start())
                     expected += 1
         tail = max(0, len(line.text) - 100)  # the heading ends the line: search its tail
-        if not cuts and (m := _TRAILING_HEAD.search(line.text, tail)):
+        if not cuts and (m := next(TRAILING_HEAD.finditer(line.text, tail), None)):
             after = next((ln.text for ln in lines[n + 1 :] if ln.text), "")
             if re.match(rf"{m.group('n')}\.0?1\.?\s", after):
                 cuts.append(m.start("n"))
@@ -252,82 +417,127 @@ def _cut(line: Line, cuts: list[int]) -> list[Line]:
     return out
 
 
+@dataclass(frozen=True)
+class _Fonts:
+    """A PDF's font sizes: the body's, and those set larger, largest first (the levels)."""
+
+    body: float | None
+    headings: list[float]
+
+
+@dataclass
+class _Scan:
+    """What the scan for headings has seen so far, line by line."""
+
+    listed: set[str]  # labels the contents list that have not headed a section yet
+    last_key: tuple[int, ...] | None = None  # the numbering so far
+    item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
+    amending: bool = False  # inside an amendment filed after the agreement
+    signed: bool = False  # past the signature block: what follows is filed with the agreement
+    in_fence: bool = False  # inside a Markdown code fence
+
+    def took(self, head: _Heading, text: str, fmt: str) -> None:
+        """Move past a heading (its line `text`): its label and numbering are used up."""
+        self.listed.discard(head.label)  # a listed label heads one section; later ones are lists
+        numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
+        if numbering and numbering.key is not None:
+            self.last_key = numbering.key
+        elif numbering and (APPENDIX.search(text) or UNLETTERED.search(text)):
+            self.last_key = None  # an exhibit or schedule numbers its own items from 1
+            letter = numbering.label.split()[-1]
+            self.item = (letter, 0) if re.fullmatch(r"[A-Z]", letter) else None
+        if self.item and head.label.startswith(f"{self.item[0]}."):
+            self.item = (self.item[0], int(head.label.split(".")[1]))
+
+
 def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_Heading]:
     body_size = _body_font_size(lines) if fmt == "pdf" else None
-    heading_sizes = _heading_sizes(lines, body_size) if body_size else []
+    fonts = _Fonts(body_size, _heading_sizes(lines, body_size) if body_size else [])
     toc = _table_of_contents(lines) if fmt != "markdown" else None
-    listed = set(toc.labels) if toc else set()
+    scan = _Scan(set(toc.labels) if toc else set())
     headings: list[_Heading] = []
-    last_key: tuple[int, ...] | None = None
-    item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
-    amending = False  # inside an amendment filed after the agreement
-    signed = False  # the agreement's signature block has been seen: what follows is filed with it
-    in_fence = False
     i = 0
     while i < len(lines):
         if toc and i == toc.start:
             name = "Table of Contents"
             # numbered=True: like a numbered heading, the contents end the title block
-            headings.append(_Heading(i, name, name, 1, i + 1, toc.lead, contents=True))
+            headings.append(
+                _Heading(i, name, name, 1, i + 1, toc.lead, contents=True, rule=CONTENTS.id)
+            )
             i = toc.end
             continue
-        text = lines[i].text
-        if fmt == "markdown" and _FENCE.match(text):
-            in_fence = not in_fence
-        if in_fence or not text:
-            i += 1
-            continue
-        head: _Heading | None = None
-        para_start = i == 0 or not lines[i - 1].text
-        signed = signed or bool(_SIGNED.search(text))
-        amend = _amendment_heading(lines, i) if fmt == "text" and para_start and signed else None
-        if amend:
-            # an amendment filed after the agreement is one section: the clauses it quotes
-            # or adds ("6.5 Shipping Term ...") are its text, not the agreement's
-            headings.append(amend)
-            amending = True
-            i = amend.body_from
-            continue
-        if amending and not _APPENDIX.match(text):
-            i += 1
-            continue
-        amending = False  # an exhibit attached to the amendment is a unit of its own
-        if fmt == "markdown":
-            head = _markdown_heading(lines, i, underlined)
-        else:
-            emphasised = _emphasised(lines[i], body_size)
-            if emphasised or para_start or i in underlined:
-                head = _text_heading(
-                    lines, i, underlined, last_key, emphasised, heading_sizes, toc, listed, item
-                )
+        head = _heading_at(lines, i, underlined, fmt, scan, toc, fonts)
         if head is None:
             i += 1
             continue
-        listed.discard(head.label)  # a listed label heads one section; later ones are lists
-        numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
-        if numbering and numbering.key is not None:
-            last_key = numbering.key
-        elif numbering and (_APPENDIX.match(text) or _UNLETTERED.match(text)):
-            last_key = None  # an exhibit or schedule numbers its own items from 1
-            letter = numbering.label.split()[-1]
-            item = (letter, 0) if re.fullmatch(r"[A-Z]", letter) else None
-        if item and head.label.startswith(f"{item[0]}."):
-            item = (item[0], int(head.label.split(".")[1]))
         headings.append(head)
         i = head.body_from
     return _drop_empty_names(lines, headings, toc) if fmt == "text" else headings
 
 
+def _heading_at(
+    lines: list[Line],
+    i: int,
+    underlined: set[int],
+    fmt: str,
+    scan: _Scan,
+    toc: _Contents | None,
+    fonts: _Fonts,
+) -> _Heading | None:
+    """The heading on line i, if there is one; `scan` moves past line i."""
+    text = lines[i].text
+    if fmt == "markdown" and FENCE.search(text):
+        scan.in_fence = not scan.in_fence
+    if scan.in_fence or not text:
+        return None
+    para_start = i == 0 or not lines[i - 1].text
+    scan.signed = scan.signed or bool(SIGNED.search(text))
+    if fmt == "text" and para_start and scan.signed and (amend := _amendment_heading(lines, i)):
+        # an amendment filed after the agreement is one section: the clauses it quotes
+        # or adds ("6.5 Shipping Term ...") are its text, not the agreement's
+        scan.amending = True
+        return amend
+    if scan.amending and not APPENDIX.search(text):
+        return None
+    scan.amending = False  # an exhibit attached to the amendment is a unit of its own
+    if fmt == "markdown":
+        head = _markdown_heading(lines, i, underlined)
+    else:
+        head = _layout_heading(lines, i, underlined, para_start, scan, toc, fonts)
+    if head is not None:
+        scan.took(head, text, fmt)
+    return head
+
+
+def _layout_heading(
+    lines: list[Line],
+    i: int,
+    underlined: set[int],
+    para_start: bool,
+    scan: _Scan,
+    toc: _Contents | None,
+    fonts: _Fonts,
+) -> _Heading | None:
+    """A heading of plain text or a PDF: only a line that opens a paragraph, is underlined or
+    is set in a heading's font may be one."""
+    emphasised = _emphasised(lines[i], fonts.body)
+    if not (emphasised or para_start or i in underlined):
+        return None
+    return _text_heading(
+        lines, i, underlined, scan.last_key, emphasised, fonts.headings, toc, scan.listed, scan.item
+    )
+
+
 def _markdown_heading(lines: list[Line], i: int, underlined: set[int]) -> _Heading | None:
     text = lines[i].text
-    if match := _ATX.match(text):
-        level, title = len(match.group(1)), match.group(2).strip()
+    if match := MARKDOWN.search(text):
+        level, title, by = len(match.group(1)), match.group(2).strip(), MARKDOWN
     elif i in underlined and len(text) <= _HEADING_MAX_CHARS:
-        level, title = 1, text
+        level, title, by = 1, text, UNDERLINED
     else:
         return None
     label, heading = _label_and_heading(title, markdown=True)
-    return _Heading(i, label, heading, level, i + 1)
+    return _Heading(i, label, heading, level, i + 1, rule=by.id)
 
 
 def _text_heading(
@@ -341,86 +551,163 @@ def _text_heading(
     listed: set[str] | None = None,
     item: tuple[str, int] | None = None,
 ) -> _Heading | None:
-    listed = listed or set()
+    """The heading line i of a text or PDF starts: numbered, set in a heading's font, or a
+    title line standing alone."""
     text = lines[i].text
-    if _FILING_EXHIBIT.match(text):
+    if FILING_EXHIBIT.search(text):
         return None  # the filing's exhibit banner ("EXHIBIT 10.32") is part of the title
-    para = _paragraph(lines, i)
-    para_text = join_lines([ln.text for ln in para])
-    short = i in underlined or _is_heading_block(para, para_text)
-    # A font-marked heading is numbered like a Markdown one ("1 Scope", no dot needed).
-    numbering = (
-        _numbering(text, markdown=emphasised)
-        or (toc and _lettered(text, toc.labels))
-        or (item and _exhibit_item(text, *item))
-    )
-    if numbering:
-        continues = numbering.key is None or _continues(numbering.key, last_key)
-        if not (numbering.explicit or continues or emphasised or numbering.label in listed):
-            return None
-        if emphasised:  # the font marks exactly one line as the heading
-            heading = _tidy(numbering.rest) or numbering.label
-            return _Heading(i, numbering.label, heading, numbering.level, i + 1)
-        whole = _numbering(para_text, markdown=False)
-        if short and not numbering.explicit and _is_sentence(whole.rest if whole else ""):
-            # '1.4. "BOM" means the bill of materials for a given Product.': a short numbered
-            # clause is text, not a heading with an empty body
-            short = False
-        if short:
-            heading = whole
-            rest = heading.rest if heading else numbering.rest
-            body_from = i + len(para)
-            if _run_in_title(rest):  # "Section 3.01 Right to Use. ETI grants ..."
-                title = _RUN_IN.match(rest).group(1)  # type: ignore[union-attr]
-                return _Heading(i, numbering.label, _tidy(title), numbering.level, body_from, rest)
-            if numbering.explicit and not _tidy(rest):
-                # "ARTICLE II" with its title as the next line of its own: "NTL TECHNOLOGY"
-                j = body_from
-                while j < len(lines) and not lines[j].text:
-                    j += 1
-                nxt = _paragraph(lines, j)
-                if len(nxt) == 1 and _is_title(_tidy(nxt[0].text)):
-                    rest, body_from = nxt[0].text, j + 1
-            return _Heading(i, numbering.label, _tidy(rest), numbering.level, body_from)
-        if numbering.explicit and not numbering.rest:
-            return None
-        # A numbered paragraph: the number labels it; a run-in title ("Grant of Copyright
-        # License. Subject to ...") or else its first line names it.
-        run_in = _RUN_IN.match(numbering.rest)
-        title = run_in.group(1) if run_in and _run_in_title(numbering.rest) else numbering.rest
-        return _Heading(
-            i, numbering.label, _tidy(title), numbering.level, i + 1, lead=numbering.rest
-        )
+    if numbering := _text_numbering(text, emphasised, toc, item):
+        return _numbered_heading(lines, i, numbering, underlined, last_key, emphasised, listed)
     if emphasised and len(text) <= _HEADING_MAX_CHARS and not text.endswith((",", ";")):
         size = lines[i].size
         level = heading_sizes.index(size) + 1 if size in heading_sizes else len(heading_sizes) + 1
-        return _Heading(i, _name_label(text), _tidy(text), level, i + 1, numbered=False)
-    if (i in underlined or (len(para) == 1 and _is_title(text))) and len(text) <= 100:
-        if _LABEL_VALUE.search(text):
-            return None  # "Name: J. Smith", "Example: S: * 23 EXISTS"
-        if toc and last_key is not None and _tidy(text).lower() not in toc.names:
-            return None  # inside the numbered text, a name heads a section only if listed
-        return _Heading(i, _name_label(text), _tidy(text), 1, i + 1, numbered=False)
-    return None
+        return _Heading(
+            i, _name_label(text), _tidy(text), level, i + 1, numbered=False, rule=EMPHASISED.id
+        )
+    return _title_heading(lines, i, underlined, last_key, toc)
+
+
+def _text_numbering(
+    text: str, emphasised: bool, toc: _Contents | None, item: tuple[str, int] | None
+) -> _Numbering | None:
+    """The numbering a line opens with: a section number (a font-marked heading is numbered
+    like a Markdown one, "1 Scope", no dot needed), a letter the contents list, or the next
+    item of a lettered exhibit."""
+    if numbering := _numbering(text, markdown=emphasised):
+        return numbering
+    if toc and (numbering := _lettered(text, toc.labels)):
+        return numbering
+    return _exhibit_item(text, *item) if item else None
+
+
+def _numbered_heading(
+    lines: list[Line],
+    i: int,
+    numbering: _Numbering,
+    underlined: set[int],
+    last_key: tuple[int, ...] | None,
+    emphasised: bool,
+    listed: set[str] | None,
+) -> _Heading | None:
+    """A numbered line as a heading: one that continues the numbering, says it is one
+    ("Section 4") or is marked as one (font, contents); a heading block, or else a numbered
+    paragraph."""
+    continues = numbering.key is None or _continues(numbering.key, last_key)
+    if not (numbering.explicit or continues or emphasised or numbering.label in (listed or ())):
+        return None
+    if emphasised:  # the font marks exactly one line as the heading
+        heading = _tidy(numbering.rest) or numbering.label
+        return _Heading(i, numbering.label, heading, numbering.level, i + 1, rule=numbering.rule)
+    para = _paragraph(lines, i)
+    para_text = join_lines([ln.text for ln in para])
+    whole = _numbering(para_text, markdown=False)
+    short = i in underlined or _is_heading_block(para, para_text)
+    if short and not numbering.explicit and _is_sentence(whole.rest if whole else ""):
+        # '1.4. "BOM" means the bill of materials for a given Product.': a short numbered
+        # clause is text, not a heading with an empty body
+        short = False
+    if short:
+        return _heading_block(lines, i, numbering, whole, i + len(para))
+    if numbering.explicit and not numbering.rest:
+        return None
+    # A numbered paragraph: the number labels it; a run-in title ("Grant of Copyright
+    # License. Subject to ...") or else its first line names it.
+    run_in = RUN_IN.search(numbering.rest)
+    title = run_in.group(1) if run_in and _run_in_title(numbering.rest) else numbering.rest
+    return _Heading(
+        i,
+        numbering.label,
+        _tidy(title),
+        numbering.level,
+        i + 1,
+        lead=numbering.rest,
+        rule=numbering.rule,
+    )
+
+
+def _heading_block(
+    lines: list[Line], i: int, numbering: _Numbering, whole: _Numbering | None, body_from: int
+) -> _Heading:
+    """A numbered paragraph that is all heading (lines i to body_from): its title is the rest
+    of the paragraph, a run-in title, or for a bare "ARTICLE II" the title line under it."""
+    rest = whole.rest if whole else numbering.rest
+    if _run_in_title(rest):  # "Section 3.01 Right to Use. ETI grants ..."
+        title = RUN_IN.search(rest).group(1)  # type: ignore[union-attr]
+        return _Heading(
+            i, numbering.label, _tidy(title), numbering.level, body_from, rest, rule=numbering.rule
+        )
+    if numbering.explicit and not _tidy(rest):
+        rest, body_from = _title_below(lines, body_from, rest)
+    return _Heading(
+        i, numbering.label, _tidy(rest), numbering.level, body_from, rule=numbering.rule
+    )
+
+
+def _title_below(lines: list[Line], j: int, rest: str) -> tuple[str, int]:
+    """ "ARTICLE II" with its title as the next line of its own ("NTL TECHNOLOGY"): that title
+    and the line after it, else `rest` and j unchanged."""
+    k = j
+    while k < len(lines) and not lines[k].text:
+        k += 1
+    nxt = _paragraph(lines, k)
+    if len(nxt) == 1 and _is_title(_tidy(nxt[0].text)):
+        return nxt[0].text, k + 1
+    return rest, j
+
+
+def _title_heading(
+    lines: list[Line],
+    i: int,
+    underlined: set[int],
+    last_key: tuple[int, ...] | None,
+    toc: _Contents | None,
+) -> _Heading | None:
+    """A name standing alone as a heading: an underlined line or a title line."""
+    text = lines[i].text
+    by = UNDERLINED if i in underlined else TITLE_LINE
+    if not (by is UNDERLINED or (len(_paragraph(lines, i)) == 1 and _is_title(text))):
+        return None
+    if len(text) > 100 or LABEL_VALUE.search(text):
+        return None  # "Name: J. Smith", "Example: S: * 23 EXISTS"
+    if toc and last_key is not None and _tidy(text).lower() not in toc.names:
+        return None  # inside the numbered text, a name heads a section only if listed
+    return _Heading(i, _name_label(text), _tidy(text), 1, i + 1, numbered=False, rule=by.id)
 
 
 def _lettered(text: str, listed: frozenset[str]) -> _Numbering | None:
-    m = _LETTERED.match(text)
+    m = LETTERED.search(text)
     if not m or m.group(1).split(".")[0] not in listed or not _is_title(m.group(2)):
         return None  # "A client MUST ..." is a sentence
     label = m.group(1)
-    return _Numbering(label, m.group(2).strip(), label.count(".") + 1, False, None)
+    return _Numbering(label, m.group(2).strip(), label.count(".") + 1, False, None, LETTERED.id)
 
 
-_AMENDMENT = re.compile(
-    r"^(?:[A-Z]\w+\s+)?amendment(?:\s+(?:no\.?|number)\s*\d+)?\s+to\s+(?:the\s+)?\S.{0,80}"
+AMENDMENT = rule(
+    "heading.amendment",
+    "heading",
+    "an amendment to the agreement, standing alone after its signature block: one section",
+    pattern=r"^(?:[A-Z]\w+\s+)?amendment(?:\s+(?:no\.?|number)\s*\d+)?\s+to\s+(?:the\s+)?\S.{0,80}"
     r"\b(?:agreement|contract|license|licence|lease)$",
-    re.IGNORECASE,
+    flags=re.IGNORECASE,
+    examples=("AMENDMENT TO MANUFACTURING AGREEMENT", "First Amendment to the Lease"),
+    counter=("This amendment takes effect today", "Amendment"),
 )
-_SIGNED = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b", re.IGNORECASE)
-_MONTHS = MONTH_NAME
-_DATE_LINE = re.compile(
-    rf"^(?:{_MONTHS}\s+\d{{1,2}},?\s+\d{{4}}|\d{{1,2}}\s+{_MONTHS},?\s+\d{{4}})$"
+SIGNED = rule(
+    "heading.signature_block",
+    "heading",
+    "the lead-in of a signature block: an amendment after it was filed with the agreement",
+    pattern=r"\bIN\s+WITNESS\s+WHEREOF\b",
+    flags=re.IGNORECASE,
+    examples=("IN WITNESS WHEREOF, the parties have signed", "In witness whereof the parties"),
+    counter=("The parties signed the agreement",),
+)
+AMENDMENT_DATE = rule(
+    "heading.amendment_date",
+    "heading",
+    "a date line under an amendment's heading: it labels the amendment",
+    pattern=rf"^(?:{MONTH_NAME}\s+\d{{1,2}},?\s+\d{{4}}|\d{{1,2}}\s+{MONTH_NAME},?\s+\d{{4}})$",
+    examples=("September 24, 2014", "1 March 2020"),
+    counter=("September 2014", "Dated September 24, 2014"),
 )
 
 
@@ -430,37 +717,48 @@ def _amendment_heading(lines: list[Line], i: int) -> _Heading | None:
     ("Amendment of September 24, 2014"; the same heading recurs for each amendment), else
     "Amendment"."""
     text = lines[i].text
-    if len(_paragraph(lines, i)) != 1 or not _AMENDMENT.match(text):
+    if len(_paragraph(lines, i)) != 1 or not AMENDMENT.search(text):
         return None
     j = i + 1
     while j < len(lines) and not lines[j].text:
         j += 1
-    if j < len(lines) and len(_paragraph(lines, j)) == 1 and _DATE_LINE.match(lines[j].text):
+    if j < len(lines) and len(_paragraph(lines, j)) == 1 and AMENDMENT_DATE.search(lines[j].text):
         date = " ".join(lines[j].text.split())
-        return _Heading(i, f"Amendment of {date}", _tidy(text), 1, j + 1)
-    return _Heading(i, "Amendment", _tidy(text), 1, i + 1)
+        return _Heading(i, f"Amendment of {date}", _tidy(text), 1, j + 1, rule=AMENDMENT.id)
+    return _Heading(i, "Amendment", _tidy(text), 1, i + 1, rule=AMENDMENT.id)
+
+
+EXHIBIT_ITEM = rule(
+    "heading.exhibit_item",
+    "heading",
+    "an item of a lettered exhibit: its letter, the next number, a title (C.2 Liability)",
+    pattern=r"^(?P<letter>[A-Z])\.(\d{1,2})\.?\s+(\S.*)$",
+    examples=("C.2 Maximum Liability. In the event of a claim", "D.1 Product Specifications"),
+    counter=("C.2", "c.2 lower case"),
+)
 
 
 def _exhibit_item(text: str, letter: str, last: int) -> _Numbering | None:
     """An item of a lettered exhibit ("C.2 Maximum Liability of Sonos; Best Efforts. In the
     event ..."): labelled by the document's own numbering, "C.2" (GRAPH_GOLD), when it is
     the next item and opens with a title."""
-    m = re.match(rf"{letter}\.(\d{{1,2}})\.?\s+(\S.*)$", text)
-    if not m or int(m.group(1)) not in (last + 1, last + 2):
+    m = EXHIBIT_ITEM.search(text)
+    if not m or m.group("letter") != letter or int(m.group(2)) not in (last + 1, last + 2):
         return None
-    rest = m.group(2)
+    rest = m.group(3)
     if not (_run_in_title(rest) or _is_title(_tidy(rest).rstrip(":"))):
         return None
-    return _Numbering(f"{letter}.{m.group(1)}", rest, 2, False, None)
+    return _Numbering(f"{letter}.{m.group(2)}", rest, 2, False, None, EXHIBIT_ITEM.id)
 
 
 def _table_of_contents(lines: list[Line]) -> _Contents | None:
     """The document's table of contents, if it has one: from its heading to the first line
     that is not an entry (the text starting, a title line, a heading repeated from it)."""
-    start = next((i for i, ln in enumerate(lines) if _TOC_HEAD.match(ln.text)), None)
+    start = next((i for i, ln in enumerate(lines) if CONTENTS.search(ln.text)), None)
     if start is None:
         return None
-    lead = _TOC_HEAD.sub("", lines[start].text, count=1).strip()
+    head = CONTENTS.search(lines[start].text)
+    lead = lines[start].text[head.end() if head else 0 :].strip()
     lead = re.sub(r"^page\b\s*", "", lead, flags=re.IGNORECASE)
     entries: list[str] = [lead] if lead else []
     first: str | None = None
@@ -471,7 +769,7 @@ def _table_of_contents(lines: list[Line]) -> _Contents | None:
             end = i + 1
             continue
         numbering = _numbering(text, markdown=True)
-        is_entry = bool(_TOC_ENTRY_END.search(text) or len(_TOC_RUN.findall(text)) >= 2)
+        is_entry = bool(CONTENTS_ENTRY.search(text) or len(list(CONTENTS_RUN.finditer(text))) >= 2)
         if not is_entry and numbering is None:
             break
         if not is_entry and numbering and first is not None and numbering.label == first:
@@ -482,7 +780,7 @@ def _table_of_contents(lines: list[Line]) -> _Contents | None:
         end = i + 1
     labels: set[str] = set()
     for entry in entries:
-        for m in _TOC_LABELS.finditer(entry):
+        for m in CONTENTS_LABEL.finditer(entry):
             if m.group("kw"):
                 number = m.group("kwnum")
                 article = m.group("kw").lower() == "article"
@@ -529,7 +827,7 @@ def _absorb_title(
     front = [ln for ln in lines[: headings[0].line] if ln.text]
     name = None
     names = [h.heading for h in absorbed if not h.contents]
-    sizes = [lines[h.line].size for h in absorbed if not h.contents]
+    sizes = [lines[h.line].size or 0.0 for h in absorbed if not h.contents]  # 0.0: unknown
     if names and all(sizes):  # a PDF's name is set largest (the first of equals)
         name = names[sizes.index(max(sizes))]
     elif len(front) <= 1 and names:  # the longest name without a date ("Dated as of") names it
@@ -575,28 +873,30 @@ def _paragraph_texts(lines: list[Line]) -> Iterator[str]:
 
 def _numbering(text: str, markdown: bool) -> _Numbering | None:
     text = _repair_keyword(text)
-    if m := _SECTION.match(text):
+    if m := SECTION.search(text):
         number, sep, rest = m.group(1), m.group(2), m.group(3).strip()
         titled = _is_title(rest.rstrip(".")) or _run_in_title(rest)
         if sep is None and rest and not titled:
             return None  # "Section 4 applies to ..." is a sentence, not a heading
         key = _key(number)
-        return _Numbering(_label(number), rest, len(key), True, key)
-    if m := _ARTICLE.match(text):
+        return _Numbering(_label(number), rest, len(key), True, key, SECTION.id)
+    if m := ARTICLE.search(text):
         number = m.group(1)
         key = (int(number),) if number.isdigit() else (_roman(number),)
-        return _Numbering(f"Article {number.upper()}", m.group(2).strip(), 1, True, key)
-    if m := _APPENDIX.match(text):
+        label = f"Article {number.upper()}"
+        return _Numbering(label, m.group(2).strip(), 1, True, key, ARTICLE.id)
+    if m := APPENDIX.search(text):
         label = f"{m.group(1).capitalize()} {m.group(2).upper()}"
-        return _Numbering(label, m.group(3).strip(), 1, True, None)
-    if m := _UNLETTERED.match(text):
-        return _Numbering(m.group(1).capitalize(), (m.group(2) or "").strip(), 1, True, None)
-    if m := _NUMBER.match(text):
+        return _Numbering(label, m.group(3).strip(), 1, True, None, APPENDIX.id)
+    if m := UNLETTERED.search(text):
+        rest = (m.group(2) or "").strip()
+        return _Numbering(m.group(1).capitalize(), rest, 1, True, None, UNLETTERED.id)
+    if m := NUMBERED.search(text):
         number, dot, rest = m.groups()
         key = _key(number)
         if not (markdown or dot or "." in number):
             return None  # "2013 was a good year" is not section 2013
-        return _Numbering(_label(number), rest.strip(), len(key), False, key)
+        return _Numbering(_label(number), rest.strip(), len(key), False, key, NUMBERED.id)
     return None
 
 
@@ -612,6 +912,9 @@ def _label(number: str) -> str:
     return number[:-2] if re.fullmatch(r"\d{1,3}\.0", number) else number
 
 
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+
+
 def _roman(numeral: str) -> int:
     values = [_ROMAN[c] for c in numeral.lower()]
     return sum(-v if n + 1 < len(values) and v < values[n + 1] else v for n, v in enumerate(values))
@@ -619,14 +922,14 @@ def _roman(numeral: str) -> int:
 
 def _run_in_title(rest: str) -> bool:
     """ "Right to Use. ETI grants ...": the clause opens with its own title."""
-    m = _RUN_IN.match(rest)
+    m = RUN_IN.search(rest)
     return bool(m and _is_title(m.group(1), max_chars=100, max_words=14))
 
 
 def _repair_keyword(text: str) -> str:
     """Read an OCR-damaged heading keyword as the keyword it was ("Secti0n 4", "Sec tion 4"
     -> "Section 4"); the line's text itself is left as written."""
-    m = _OCR_KEYWORD.match(text)
+    m = OCR_KEYWORD.search(text)
     if not m or m.group(1).lower() in _KEYWORDS:
         return text
     word = m.group(1).replace(" ", "").lower().translate(_OCR_LETTERS)
@@ -680,7 +983,7 @@ def _is_heading_block(para: list[Line], para_text: str) -> bool:
         len(para) <= _HEADING_MAX_LINES
         and len(para_text) <= _HEADING_MAX_CHARS
         and not para[1].text[0].islower()
-        and not _TERMINAL.search(para_text)
+        and not TERMINAL.search(para_text)
     )
 
 
@@ -694,7 +997,7 @@ def _paragraph(lines: list[Line], i: int) -> list[Line]:
 
 def _is_title(text: str, max_chars: int = 70, max_words: int = 10) -> bool:
     """A short line in Title Case or CAPITALS, not ending like a sentence."""
-    if not text or len(text) > max_chars or _TERMINAL.search(text) or not text[0].isupper():
+    if not text or len(text) > max_chars or TERMINAL.search(text) or not text[0].isupper():
         return False
     words = [w for w in re.findall(r"[A-Za-z][A-Za-z'’-]*", text)]
     if not words or len(words) > max_words:
@@ -822,7 +1125,8 @@ def _body_text_mapped(lead: str, lead_line: Line | None, body: list[Line]) -> tu
             paragraphs[-1].append((line.text, line.start, line.end))
         elif paragraphs[-1]:
             paragraphs.append([])
-    text, where = "", []
+    text = ""
+    where: list[int] = []
     for para in (p for p in paragraphs if p):
         joined, offsets = join_lines_mapped(para)
         if text:

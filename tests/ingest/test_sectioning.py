@@ -5,8 +5,9 @@ from pathlib import Path
 import pytest
 
 from raag_assets.core.model import Line
+from raag_assets.graph.rules import RULES
 from raag_assets.ingest.parsing import parse_file
-from raag_assets.ingest.sectioning import build_sections
+from raag_assets.ingest.sectioning import build_sections, heading_rules
 from tests.conftest import EXAMPLES, LICENSES
 
 
@@ -93,3 +94,36 @@ def test_same_input_same_sections():
     b = sections_of(LICENSES / "GPL-3")
     assert a == b
     assert len({s.section_id for s in a}) == len(a)
+
+
+def test_heading_rules_name_the_form_behind_each_heading():
+    text = (
+        "These terms are agreed between the service and each of its users.\n\n"
+        "General Terms\n\nThese terms apply to every account that a user opens with us.\n\n"
+        "Article II - Accounts\nEach user keeps one account.\n\n"
+        "Section 3. Payment\nFees are due monthly.\n\n"
+        "3.1 Refunds\nRefunds are made within 30 days.\n\n"
+        "Exhibit A - Price List\nThe prices are listed below."
+    )
+    lines = _lines(text)
+    assert heading_rules(lines, "text") == [
+        ("General Terms", "heading.title_line"),
+        ("Article II", "heading.article"),
+        ("3", "heading.section"),
+        ("3.1", "heading.numbered_title"),
+        ("Exhibit A", "heading.appendix"),
+    ]
+    markdown = _lines("# Leave\n\nStaff get 25 days.\n\nCarry-over\n----------\n\nUp to 5 days.")
+    assert heading_rules(markdown, "markdown") == [
+        ("Leave", "heading.markdown"),
+        ("Carry-over", "heading.underlined"),
+    ]
+
+
+@pytest.mark.parametrize("name", ["GPL-3", "MPL-2.0", "Apache-2.0"])
+def test_every_heading_of_a_licence_has_a_registered_heading_rule(name: str):
+    doc = parse_file(LICENSES / name, 50_000_000)
+    found = heading_rules(doc.lines, doc.format)
+    labels = [s.label for s in build_sections(doc.doc_id, doc.lines, doc.format)]
+    assert [label for label, _ in found] == [x for x in labels if x not in ("Title", "Body")]
+    assert all(RULES[r].kind == "heading" for _, r in found)
