@@ -655,8 +655,6 @@ DOT_LEADER = rule(
 )
 
 
-
-
 def is_contents(section: SectionInfo) -> bool:
     """A table of contents: headed so, or mostly lines of section numbers and titles."""
     heading = section.heading.strip()
