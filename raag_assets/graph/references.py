@@ -20,8 +20,6 @@ from raag_assets.graph.lexicon import DOC_NOUNS, int_to_roman, roman_to_int
 from raag_assets.graph.overlaps import Span, inside, overlaps
 from raag_assets.graph.rules import RULES, Rule, rule
 
-__all__ = ["DOC_NOUNS", "int_to_roman", "roman_to_int"]  # re-exported: once defined here
-
 KEYWORDS = {
     "section": "Section",
     "sections": "Section",
@@ -125,7 +123,7 @@ BARE_NUMBER = rule(
         r"(?![\w%$]|\.\d|\s*(?:%|percent|million|billion|thousand|times|per\b|[A-Za-z]+s?\s+of\b)"
         r"|\s+of\s+the\b)"
     ),
-    examples=("a notice delivered pursuant to 15.2 or 15.3", "as specified in 4.1.2, the fee"),
+    examples=("an invoice issued pursuant to 7.2 or 7.3", "as specified in 4.1.2, the fee"),
     counter=("subject to 2.5 million units", "pursuant to 3.5 percent of the price"),
 )
 # "the preamble hereof", "the recitals": the unnumbered block before the first section.
@@ -148,7 +146,7 @@ UNLETTERED_APPENDIX = rule(
     edge_type="references",
     confidence=1.0,
     pattern=r"\bthe\s+(?P<part>Addendum|Appendix|Annex)\b(?!\s*[A-Z0-9])",
-    examples=("in the form shown in the Addendum below",),
+    examples=("a notice as set out in the Addendum below",),
     counter=("the prices in the Appendix B table", "the appendix"),
 )
 # Documents of a numbered series: "RFC 1234", "[RFC-2822]", "BCP 14", "ISO/IEC 27001".
@@ -642,7 +640,7 @@ INDEX_HEADING = rule(
     "a heading ending in 'Index': contents when its text has dot leaders to pages",
     pattern=r"\bindex$",
     flags=re.IGNORECASE,
-    examples=("Key Word Index",),
+    examples=("Subject Index",),
     counter=("Index of Prices",),
 )
 DOT_LEADER = rule(
@@ -691,7 +689,7 @@ CONTENTS_ENTRY = rule(
     "citation",
     "one contents entry: a number, a title and a page",
     pattern=_CONTENTS_ENTRY,
-    examples=("Section 1.01 Defined Terms 1",),
+    examples=("Section 1.01 Scope 1",),
     counter=("the fee is due within thirty days",),
 )
 
@@ -705,7 +703,7 @@ CONTENTS_TITLE = rule(
     "citation",
     "a table of contents announced in running text",
     pattern=r"\b(?:TABLE\s+OF\s+CONTENTS|Table\s+of\s+Contents|CONTENTS)\b",
-    examples=("TABLE OF CONTENTS Page ARTICLE I",),
+    examples=("TABLE OF CONTENTS Page 1",),
     counter=("the contents of the box",),
 )
 CONTENTS_LINE = rule(
@@ -716,7 +714,7 @@ CONTENTS_LINE = rule(
         r"\s*(?:ARTICLE|Article|SECTION|Section|Clause|CLAUSE|SCHEDULE|Schedule|EXHIBIT|Exhibit|"
         r"ANNEX|Annex|APPENDIX|Appendix)\s+(?:[\dIVXLC]+(?:\.\d+)*|[A-Z]\d{0,2})\b"
     ),
-    examples=("ARTICLE II RECORDATION", "SCHEDULE A - Fields of Use"),
+    examples=("ARTICLE II PAYMENT", "SCHEDULE B - Prices"),
     counter=("the Supplier shall deliver",),
 )
 _FURNITURE_CHARS = 60

@@ -132,7 +132,7 @@ COMPLIES = rule(
         r"(?:meets?|meeting|satisf(?:y|ies|ying)|fulfil(?:l|ls|s|ling)?)\b)" + _TAIL
     ),
     flags=re.IGNORECASE,
-    examples=("provided that You comply with the requirements of ", "only if You meet "),
+    examples=("provided that the Licensee complies with the terms of ", "only if it meets "),
     counter=("in case of non-compliance with ",),
 )
 STATED_CONDITION = rule(
@@ -163,7 +163,7 @@ DESCRIBED = rule(
         r"according\s+to)\b"
     ),
     flags=re.IGNORECASE,
-    examples=("the licenses granted pursuant to", "sums payable pursuant to"),
+    examples=("the rights granted pursuant to", "amounts payable pursuant to"),
     counter=("the fees shall be paid pursuant to",),
 )
 WHEN = rule(
@@ -198,7 +198,7 @@ UNDER_MODAL = rule(
     confidence=0.85,
     pattern=r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?under" + _TAIL,
     flags=re.IGNORECASE,
-    examples=("You may convey a covered work under ",),
+    examples=("The Licensee may distribute the software under ",),
     counter=("the rights under ",),
 )
 # An explicit condition stays one inside a definition ('"Sub-Section" means ... (but subject
@@ -307,7 +307,7 @@ SPECIFIC = rule(
         r"^\W*(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+(?:the|any)\s+[A-Z]|"
         r"(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:Sections?|Articles?|Clauses?|§))"
     ),
-    examples=(" of the Enterprise License", " in Section 5"),
+    examples=(" of the Supply Agreement", " in Section 5"),
     counter=(", the Supplier may",),
 )
 AMENDED_AFTER = rule(
@@ -345,8 +345,8 @@ CONCESSION = rule(
         r"|\beven\s+(?:if|though)\b|\balthough\b"
     ),
     flags=re.IGNORECASE,
-    examples=("Notwithstanding that such rights may be",),
-    counter=("such rights may be",),
+    examples=("Even though the goods may be",),
+    counter=("the goods may be",),
 )
 # A saving ("without limitation of the indemnity obligations under this Section 7") says the
 # citation is left as it is: no condition on it.
@@ -359,8 +359,8 @@ SAVING = rule(
         r"(?:shall|will|does)\s+not\s+(?:limit|affect|prejudice|impair))\b"
     ),
     flags=re.IGNORECASE,
-    examples=("without limitation of the indemnity obligations",),
-    counter=("the indemnity obligations",),
+    examples=("without prejudice to the warranty",),
+    counter=("the warranty",),
 )
 
 Target = tuple[tuple[str, str | None], float, str]  # ((doc_id, section_id), confidence, normalized)
