@@ -75,3 +75,52 @@ PEOPLE_SINGULAR = {
         )
     },
 }
+
+# Nouns a document title ends with: what makes "the HR Handbook" a document name.
+DOC_NOUNS = {
+    "policy",
+    "handbook",
+    "agreement",
+    "license",
+    "licence",
+    "guideline",
+    "guidelines",
+    "guide",
+    "manual",
+    "procedure",
+    "procedures",
+    "contract",
+    "amendment",
+    "standard",
+    "plan",
+    "code",
+    "regulation",
+    "regulations",
+    "charter",
+}
+
+# Roman numerals as section labels are written ("Article VIII"): up to C.
+ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
+
+
+def roman_to_int(text: str) -> int | None:
+    """'XIV' -> 14; None for what is no numeral of 1..399."""
+    if not text or any(c not in ROMAN_VALUES for c in text.upper()):
+        return None
+    values = [ROMAN_VALUES[c] for c in text.upper()]
+    total = sum(
+        -v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values)
+    )
+    return total if 0 < total < 400 else None
+
+
+def int_to_roman(n: int) -> str:
+    out = ""
+    for value, numeral in (
+        (100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"),
+        (1, "I"),
+    ):  # fmt: skip
+        while n >= value:
+            out += numeral
+            n -= value
+    return out

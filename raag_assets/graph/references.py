@@ -2,18 +2,23 @@
 
 A reference is a citation of one or more section labels ("see Section 4.2", "Sections 15 and
 16", "subsection 6b", "Section 4.1 of the Leave Policy"), or of a whole document by name
-("per the HR Handbook"). Resolution looks in the citing document first, then across the
-tenant's documents by name (fuzzy, rapidfuzz).
+("per the HR Handbook"). Each citation form is a rule of kind "citation" (graph/rules.py);
+a mention names the form that found it, and its `references` edge carries that id.
+Resolution looks in the citing document first, then across the tenant's documents by name
+(fuzzy, rapidfuzz).
 """
 
 import re
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 
 from raag_assets.core.model import DocInfo, SectionInfo
+from raag_assets.graph.lexicon import DOC_NOUNS, int_to_roman, roman_to_int
+from raag_assets.graph.overlaps import Span, inside, overlaps
+from raag_assets.graph.rules import RULES, Rule, rule
 
 KEYWORDS = {
     "section": "Section",
@@ -46,70 +51,154 @@ _OF_DOC = (
 # A heading in brackets after a cited label ("Section 10.3 [ACSI Termination] and 10.4 [Company
 # Termination]"): a drafting convention that names the section; the list goes on after it.
 _HEADING_NOTE = r"(?:\s*\[[^\[\]\n]{1,60}\])"
-_SECTION_REF = re.compile(
-    rf"(?P<kw>\b[Ss]ections?\b|\b[Ss]ect\.|§§?|\b[Ss]ubsections?\b|\b[Cc]lauses?\b|"
-    rf"\b[Aa]rticles?\b|\b[Pp]aragraphs?\b|\bARTICLES?\b|\bSECTIONS?\b)"  # capitals: "ARTICLE VIII"
-    rf"\s*(?P<labels>{_LABEL}(?:{_HEADING_NOTE}?{_JOIN}{_LABEL})*)"
-    rf"{_OF_DOC}"
+
+# The citation forms, in the order find_mentions tries them: an earlier form's mention wins
+# the text it covers. Labels cited resolve with their own confidence (1.0 here); a named
+# document is less certain to be the tenant's document of that name.
+SECTION_LABEL = rule(
+    "references.section_label",
+    "citation",
+    "a keyword and one or more section labels, optionally of a named document",
+    edge_type="references",
+    confidence=1.0,
+    pattern=(
+        rf"(?P<kw>\b[Ss]ections?\b|\b[Ss]ect\.|§§?|\b[Ss]ubsections?\b|\b[Cc]lauses?\b|"
+        rf"\b[Aa]rticles?\b|\b[Pp]aragraphs?\b|\bARTICLES?\b|\bSECTIONS?\b)"  # "ARTICLE VIII"
+        rf"\s*(?P<labels>{_LABEL}(?:{_HEADING_NOTE}?{_JOIN}{_LABEL})*)"
+        rf"{_OF_DOC}"
+    ),
+    examples=(
+        "as set out in Section 4.2 above",
+        "Sections 15 and 16 survive termination",
+        "the rights in Article VIII of this Agreement",
+        "as described in subsection 6b",
+    ),
+    counter=("the sections of the report", "this clause applies to all staff"),
 )
 # Exhibits, schedules, annexes and appendices: cited with a capital, lettered or numbered.
 _ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2})?)\b"
-_ANNEX_REF = re.compile(
-    r"\b(?P<kw>Exhibit|Schedule|Annex|Appendix|Attachment)s?\s+"
-    rf"(?P<labels>{_ANNEX_LABEL}(?:{_JOIN}{_ANNEX_LABEL})*)"
-    rf"{_OF_DOC}"
+ANNEX = rule(
+    "references.annex",
+    "citation",
+    "an exhibit, schedule, annex, appendix or attachment, lettered or numbered",
+    edge_type="references",
+    confidence=1.0,
+    pattern=(
+        r"\b(?P<kw>Exhibit|Schedule|Annex|Appendix|Attachment)s?\s+"
+        rf"(?P<labels>{_ANNEX_LABEL}(?:{_JOIN}{_ANNEX_LABEL})*)"
+        rf"{_OF_DOC}"
+    ),
+    examples=("the prices listed in Exhibit A", "Schedules 1 and 2 form part of it"),
+    counter=("the Schedule of payments", "an exhibit of paintings"),
 )
-_OCR_TOKEN = re.compile(r"\b(?P<kw>[A-Za-z0-9][A-Za-z0-9]{4,10})(?=\s+\d)")
-# Nouns a document title ends with: what makes "the HR Handbook" a document name.
-DOC_NOUNS = {
-    "policy",
-    "handbook",
-    "agreement",
-    "license",
-    "licence",
-    "guideline",
-    "guidelines",
-    "guide",
-    "manual",
-    "procedure",
-    "procedures",
-    "contract",
-    "amendment",
-    "standard",
-    "plan",
-    "code",
-    "regulation",
-    "regulations",
-    "charter",
-}
-_DOC_REF = re.compile(
-    r"\b(?P<cue>per|under|see|in\s+accord(?:ance)?\s+with|as\s+(?:described|set\s+out|defined|"
-    r"specified|provided|recorded|explained)\s+in|pursuant\s+to|according\s+to|in|of)"
-    rf"\s+the\s+(?P<name>{DOC_NAME})"
-    rf"|\b(?P<bare>[Tt]he)\s+(?P<name2>{DOC_NAME})"
+NAMED_SECTION = rule(
+    "references.named_section",
+    "citation",
+    "a section cited by its heading, optionally of a named document",
+    edge_type="references",
+    confidence=1.0,
+    pattern=(
+        r"\bthe\s+(?:section|clause|part)\s+(?:on|about|entitled|titled|headed|called)\s+"
+        r"[“\"]?(?P<title>[^“”\".,;:()]{3,80}?)[”\"]?(?=\s+(?:in|of)\s+the\s+|[.,;:)]|$)"
+        rf"(?:\s+(?:in|of)\s+the\s+(?P<name>{DOC_NAME}))?"
+    ),
+    examples=(
+        'as stated in the section entitled "Termination".',
+        "see the clause on confidentiality in the Services Agreement.",
+    ),
+    counter=("this section applies to all employees.",),
 )
-# Documents of a numbered series: "RFC 1234", "[RFC-2822]", "BCP 14", "ISO/IEC 27001".
-_NUMBERED_DOC = re.compile(
-    r"\b(?P<series>RFC|BCP|STD|FYI|ISO(?:/IEC)?|IEC|IEEE)\s?-?\s?(?P<number>\d{1,5}(?:[.-]\d{1,3})?)\b"
-)
-# "the preamble hereof", "the recitals": the unnumbered block before the first section.
-_FRONT_REF = re.compile(r"\bthe\s+(?P<part>preamble|recitals)\b", re.IGNORECASE)
 # A decimal section number cited without its keyword after a citing cue ("If a termination
 # notice is delivered pursuant to 15.2, 15.3, 15.4"); not a quantity ("under 2.5 million").
 _DOTTED = r"\d{1,3}(?:\.\d{1,3}){1,3}"
-_BARE_REF = re.compile(
-    r"\b(?:pursuant\s+to|in\s+accordance\s+with|subject\s+to|(?:set\s+forth|specified|"
-    rf"described|provided)\s+in)\s+(?P<labels>{_DOTTED}(?:{_JOIN}{_DOTTED})*)"
-    r"(?![\w%$]|\.\d|\s*(?:%|percent|million|billion|thousand|times|per\b|[A-Za-z]+s?\s+of\b)"
-    r"|\s+of\s+the\b)"
+BARE_NUMBER = rule(
+    "references.bare_number",
+    "citation",
+    "a decimal section number without its keyword, after a citing cue",
+    edge_type="references",
+    confidence=1.0,
+    pattern=(
+        r"\b(?:pursuant\s+to|in\s+accordance\s+with|subject\s+to|(?:set\s+forth|specified|"
+        rf"described|provided)\s+in)\s+(?P<labels>{_DOTTED}(?:{_JOIN}{_DOTTED})*)"
+        r"(?![\w%$]|\.\d|\s*(?:%|percent|million|billion|thousand|times|per\b|[A-Za-z]+s?\s+of\b)"
+        r"|\s+of\s+the\b)"
+    ),
+    examples=("an invoice issued pursuant to 7.2 or 7.3", "as specified in 4.1.2, the fee"),
+    counter=("subject to 2.5 million units", "pursuant to 3.5 percent of the price"),
+)
+# "the preamble hereof", "the recitals": the unnumbered block before the first section.
+FRONT_MATTER = rule(
+    "references.front_matter",
+    "citation",
+    "the preamble or the recitals: the unnumbered block before the first section",
+    edge_type="references",
+    confidence=1.0,
+    pattern=r"\bthe\s+(?P<part>preamble|recitals)\b",
+    flags=re.IGNORECASE,
+    examples=("as stated in the recitals", "the Preamble hereof"),
+    counter=("a preamble of sorts",),
 )
 # "in the form shown in the Addendum below": a document's one unlettered appendix, by name.
-_UNLETTERED_REF = re.compile(r"\bthe\s+(?P<part>Addendum|Appendix|Annex)\b(?!\s*[A-Z0-9])")
-_VERSION_BEFORE = re.compile(r"\b[Vv]ersion\s+(?P<v>\d+(?:\.\d+)*)\s+$")
-_NAMED_SECTION = re.compile(
-    r"\bthe\s+(?:section|clause|part)\s+(?:on|about|entitled|titled|headed|called)\s+"
-    r"[“\"]?(?P<title>[^“”\".,;:()]{3,80}?)[”\"]?(?=\s+(?:in|of)\s+the\s+|[.,;:)]|$)"
-    rf"(?:\s+(?:in|of)\s+the\s+(?P<name>{DOC_NAME}))?"
+UNLETTERED_APPENDIX = rule(
+    "references.unlettered_appendix",
+    "citation",
+    "a document's one appendix, addendum or annex, cited without a letter",
+    edge_type="references",
+    confidence=1.0,
+    pattern=r"\bthe\s+(?P<part>Addendum|Appendix|Annex)\b(?!\s*[A-Z0-9])",
+    examples=("a notice as set out in the Addendum below",),
+    counter=("the prices in the Appendix B table", "the appendix"),
+)
+# Documents of a numbered series: "RFC 1234", "[RFC-2822]", "BCP 14", "ISO/IEC 27001".
+NUMBERED_DOCUMENT = rule(
+    "references.numbered_document",
+    "citation",
+    "a document of a numbered series (RFC, BCP, STD, FYI, ISO, IEC, IEEE)",
+    edge_type="references",
+    confidence=0.9,
+    pattern=(
+        r"\b(?P<series>RFC|BCP|STD|FYI|ISO(?:/IEC)?|IEC|IEEE)\s?-?\s?"
+        r"(?P<number>\d{1,5}(?:[.-]\d{1,3})?)\b"
+    ),
+    examples=("as described in RFC 2119", "certified to ISO/IEC 27001"),
+    counter=("the RFC editor",),
+)
+# A whole document by its name: "per the HR Handbook" (find_mentions keeps a name that ends
+# with a document noun or is an acronym: is_doc_name).
+NAMED_DOCUMENT = rule(
+    "references.named_document",
+    "citation",
+    "a document by its name, after a citing cue or its article",
+    edge_type="references",
+    confidence=0.9,
+    pattern=(
+        r"\b(?P<cue>per|under|see|in\s+accord(?:ance)?\s+with|as\s+(?:described|set\s+out|"
+        r"defined|specified|provided|recorded|explained)\s+in|pursuant\s+to|according\s+to|in|of)"
+        rf"\s+the\s+(?P<name>{DOC_NAME})"
+        rf"|\b(?P<bare>[Tt]he)\s+(?P<name2>{DOC_NAME})"
+    ),
+    examples=("leave is booked per the HR Handbook", "The Travel Policy applies"),
+    counter=("the goods shall be delivered",),
+)
+# "version 2 of the GNU General Public License": the version a named document is cited in.
+DOCUMENT_VERSION = rule(
+    "citation.document_version",
+    "citation",
+    "a version number just before 'of the <document>'",
+    pattern=r"\b[Vv]ersion\s+(?P<v>\d+(?:\.\d+)*)\s+$",
+    examples=("licensed under version 3 ",),
+    counter=("version 3 of the License",),
+)
+# An OCR-damaged keyword before a number ("Secti0n 4.2"): repaired before the forms run, its
+# citations a little less certain.
+OCR_KEYWORD = rule(
+    "citation.ocr_keyword",
+    "citation",
+    "a word before a number that may be an OCR-damaged section keyword",
+    confidence=0.9,
+    pattern=r"\b(?P<kw>[A-Za-z0-9][A-Za-z0-9]{4,10})(?=\s+\d)",
+    examples=("as required by Secti0n 4.2",),
+    counter=("as required by the law",),
 )
 
 
@@ -125,6 +214,7 @@ class Mention:
     doc_name: str | None = None  # a named document, or None for "this document"
     title: str | None = None  # the heading a named-section reference gives
     raw: str | None = None  # the text as written when `text` was corrected
+    rule: str = field(kw_only=True)  # the id of the citation form that found it
 
 
 def correct_ocr(text: str) -> tuple[str, dict[int, str]]:
@@ -132,7 +222,7 @@ def correct_ocr(text: str) -> tuple[str, dict[int, str]]:
     one edit away, same first letter. Returns the text and the raw tokens by offset."""
     raw: dict[int, str] = {}
     out = text
-    for m in _OCR_TOKEN.finditer(text):
+    for m in OCR_KEYWORD.finditer(text):
         token = m.group("kw")
         lower = token.lower()
         if lower in KEYWORDS:
@@ -148,31 +238,6 @@ def correct_ocr(text: str) -> tuple[str, dict[int, str]]:
                 raw[m.start()] = token
                 break
     return out, raw
-
-
-_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
-
-
-def roman_to_int(text: str) -> int | None:
-    if not text or any(c not in _ROMAN for c in text.upper()):
-        return None
-    values = [_ROMAN[c] for c in text.upper()]
-    total = sum(
-        -v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values)
-    )
-    return total if 0 < total < 400 else None
-
-
-def int_to_roman(n: int) -> str:
-    out = ""
-    for value, numeral in (
-        (100, "C"), (90, "XC"), (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"),
-        (1, "I"),
-    ):  # fmt: skip
-        while n >= value:
-            out += numeral
-            n -= value
-    return out
 
 
 def _range(first: str, last: str) -> list[str] | None:
@@ -219,107 +284,168 @@ def expand_labels(labels_text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(labels))
 
 
+# A citation form: the mentions its rule finds in the (OCR-corrected) text, each with the span
+# it claims against the mentions of earlier forms (the whole match, where the mention itself
+# is trimmed to its document name).
+Claim = tuple[Span, Mention]
+Form = Callable[[str, dict[int, str]], Iterator[Claim]]
+
+
 def find_mentions(text: str) -> list[Mention]:
-    """Every reference in a section's text, in order of position."""
+    """Every reference in a section's text, in order of position. The forms run in order; a
+    match that overlaps a mention of an earlier form is left out."""
     fixed, raw = correct_ocr(text)
     mentions: list[Mention] = []
-    taken: list[tuple[int, int]] = []
-    for m in _SECTION_REF.finditer(fixed):
-        kw = m.group("kw").lower()
+    taken: list[Span] = []
+    for form in _FORMS:
+        for (start, end), mention in form(fixed, raw):
+            if not overlaps(start, end, taken):
+                mentions.append(mention)
+                taken.append((mention.start, mention.end))
+    mentions.sort(key=lambda x: (x.start, x.end))
+    return mentions
+
+
+def _end_of_document(m: re.Match[str], name: str | None) -> int:
+    """Where a labels citation ends: after its document's name as cleaned, after "of this
+    Agreement", or after its labels."""
+    if name:
+        return m.start("name") + len(name)
+    return m.end("self") if m.group("self") else m.end("labels")
+
+
+def _section_labels(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
+    for m in SECTION_LABEL.finditer(fixed):
         labels = expand_labels(m.group("labels"))
-        if KEYWORDS.get(kw) == "Article":
+        if KEYWORDS.get(m.group("kw").lower()) == "Article":
             labels = tuple(f"Article {lb}" for lb in labels)
-        name = m.group("name")
-        if name:
-            # "Section 11 of the WIPO ..." cites another document even if we cannot name it
-            # well: it must not resolve into the citing one.
-            name = clean_name(name)
-            end = m.start("name") + len(name)
-        else:
-            name = None
-            end = m.end("self") if m.group("self") else m.end("labels")
+        # "Section 11 of the WIPO ..." cites another document even if we cannot name it well:
+        # it must not resolve into the citing one.
+        name = clean_name(m.group("name")) if m.group("name") else None
+        end = _end_of_document(m, name)
         raw_kw = raw.get(m.start())
-        mentions.append(
-            Mention(
-                m.start(),
-                end,
-                fixed[m.start() : end],
-                "labels",
-                labels,
-                doc_name=name,
-                raw=(raw_kw + fixed[m.start() + len(m.group("kw")) : end]) if raw_kw else None,
-            )
+        as_written = (raw_kw + fixed[m.start() + len(m.group("kw")) : end]) if raw_kw else None
+        mention = Mention(
+            m.start(),
+            end,
+            fixed[m.start() : end],
+            "labels",
+            labels,
+            doc_name=name,
+            raw=as_written,
+            rule=SECTION_LABEL.id,
         )
-        taken.append((m.start(), end))
-    for m in _ANNEX_REF.finditer(fixed):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
+        yield (m.start(), m.end()), mention
+
+
+def _annexes(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
+    for m in ANNEX.finditer(fixed):
         labels = tuple(f"{m.group('kw')} {lb}" for lb in expand_labels(m.group("labels")))
         name = clean_name(m.group("name")) if m.group("name") else None
-        end = (
-            m.start("name") + len(name)
-            if name
-            else m.end("self")
-            if m.group("self")
-            else (m.end("labels"))
+        end = _end_of_document(m, name)
+        mention = Mention(
+            m.start(), end, fixed[m.start() : end], "labels", labels, name, rule=ANNEX.id
         )
-        mentions.append(Mention(m.start(), end, fixed[m.start() : end], "labels", labels, name))
-        taken.append((m.start(), end))
-    for m in _NAMED_SECTION.finditer(fixed):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
+        yield (m.start(), m.end()), mention
+
+
+def _named_sections(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
+    for m in NAMED_SECTION.finditer(fixed):
         name = m.group("name")
-        mentions.append(
-            Mention(
-                m.start(),
-                m.end(),
-                m.group(0),
-                "named_section",
-                title=m.group("title").strip(),
-                doc_name=clean_name(name) if name and is_doc_name(name) else None,
-            )
+        mention = Mention(
+            m.start(),
+            m.end(),
+            m.group(0),
+            "named_section",
+            title=m.group("title").strip(),
+            doc_name=clean_name(name) if name and is_doc_name(name) else None,
+            rule=NAMED_SECTION.id,
         )
-        taken.append((m.start(), m.end()))
-    for m in _BARE_REF.finditer(fixed):
-        start = m.start("labels")
-        if not _overlaps(start, m.end(), taken):
-            labels = expand_labels(m.group("labels"))
-            mentions.append(Mention(start, m.end(), fixed[start : m.end()], "labels", labels))
-            taken.append((start, m.end()))
-    for m in [*_FRONT_REF.finditer(fixed), *_UNLETTERED_REF.finditer(fixed)]:
-        if not _overlaps(m.start(), m.end(), taken):
+        yield (m.start(), m.end()), mention
+
+
+def _bare_numbers(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
+    for m in BARE_NUMBER.finditer(fixed):
+        start = m.start("labels")  # the cue before the labels is context, not the citation
+        labels = expand_labels(m.group("labels"))
+        mention = Mention(
+            start, m.end(), fixed[start : m.end()], "labels", labels, rule=BARE_NUMBER.id
+        )
+        yield (start, m.end()), mention
+
+
+def _parts(part_rule: Rule) -> Form:
+    """A form citing one unnumbered part by its name: "the recitals", "the Addendum"."""
+
+    def found(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
+        for m in part_rule.finditer(fixed):
             label = m.group("part").capitalize()
-            mentions.append(Mention(m.start(), m.end(), m.group(0), "labels", (label,)))
-            taken.append((m.start(), m.end()))
-    for m in _NUMBERED_DOC.finditer(fixed):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
+            mention = Mention(m.start(), m.end(), m.group(0), "labels", (label,), rule=part_rule.id)
+            yield (m.start(), m.end()), mention
+
+    return found
+
+
+def _numbered_documents(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
+    for m in NUMBERED_DOCUMENT.finditer(fixed):
         name = f"{m.group('series')} {m.group('number')}"
-        mentions.append(Mention(m.start(), m.end(), m.group(0), "document", doc_name=name))
-        taken.append((m.start(), m.end()))
-    for m in _DOC_REF.finditer(fixed):
+        mention = Mention(
+            m.start(), m.end(), m.group(0), "document", doc_name=name, rule=NUMBERED_DOCUMENT.id
+        )
+        yield (m.start(), m.end()), mention
+
+
+def _named_documents(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
+    for m in NAMED_DOCUMENT.finditer(fixed):
         group = "name" if m.group("name") else "name2"
         name = clean_name(m.group(group))
         end = m.start(group) + len(name)
-        if _overlaps(m.start(), end, taken) or not is_doc_name(name):
+        if not is_doc_name(name):
             continue
         if _acronym(name) and re.match(r"\s+[a-z]", fixed[end:]):
             continue  # "the HR system": an acronym modifying a common noun
         # starts at "the <name>", so the cue ("in accordance with") reads as context before it
         start = m.start(group) - len("the ")
-        version = _VERSION_BEFORE.search(fixed, 0, m.start())
+        version = DOCUMENT_VERSION.search(fixed[: m.start()])
         if version and m.group("cue") == "of":
             # "version 2 of the GNU General Public License": that version of the family
             start = version.start()
             name = f"{name} (Version {version.group('v')})"
-        mentions.append(Mention(start, end, fixed[start:end], "document", doc_name=name))
-        taken.append((start, end))
-    mentions.sort(key=lambda x: (x.start, x.end))
-    return mentions
+        mention = Mention(
+            start, end, fixed[start:end], "document", doc_name=name, rule=NAMED_DOCUMENT.id
+        )
+        yield (m.start(), end), mention
 
 
-def _overlaps(start: int, end: int, spans: Sequence[tuple[int, int]]) -> bool:
-    return any(start < b and a < end for a, b in spans)
+_FORMS: tuple[Form, ...] = (
+    _section_labels,
+    _annexes,
+    _named_sections,
+    _bare_numbers,
+    _parts(FRONT_MATTER),
+    _parts(UNLETTERED_APPENDIX),
+    _numbered_documents,
+    _named_documents,
+)
+
+
+def citation_rule(mention: Mention) -> Rule:
+    """The citation form that found a mention."""
+    return RULES[mention.rule]
+
+
+def pattern_of(r: Rule) -> re.Pattern[str]:
+    """The compiled pattern of a rule that has one (for match, fullmatch, pos and endpos)."""
+    if r.pattern is None:
+        raise TypeError(f"rule {r.id} is structural: it has no pattern")
+    return r.pattern
+
+
+def confidence_of(r: Rule) -> float:
+    """The confidence of the edges a rule makes (a rule that makes none has none)."""
+    if r.confidence is None:
+        raise TypeError(f"rule {r.id} makes no edge: it has no confidence")
+    return r.confidence
 
 
 _SMALL = {"of", "and", "for", "on", "to", "the", "&"}
@@ -429,13 +555,7 @@ class Corpus:
             return None, 0.0
         top = max(s for s, _ in scored)
         tied = [doc_id for s, doc_id in scored if s == top]
-        tied.sort(
-            key=lambda d: (
-                d in self.superseded,
-                -(self.docs[d].effective_from.toordinal() if self.docs[d].effective_from else 0),
-                d,
-            )
-        )
+        tied.sort(key=lambda d: (d in self.superseded, -_recency(self.docs[d]), d))
         return tied[0], top
 
     def find_label(self, doc_id: str, label: str) -> tuple[SectionInfo | None, float]:
@@ -470,6 +590,10 @@ class Corpus:
         return (best[2], best[0] / 100) if best else (None, 0.0)
 
 
+def _recency(doc: DocInfo) -> int:
+    return doc.effective_from.toordinal() if doc.effective_from else 0
+
+
 def _label_variants(key: str) -> list[str]:
     """Ways one label may be written: with or without its keyword, Roman or Arabic."""
     out = [key]
@@ -500,17 +624,43 @@ def _covers(alias: str, name: str) -> bool:
     return bool(wanted) and wanted <= set(alias.split())
 
 
+# A table of contents lists headings; it cites nothing: these rules veto its citations.
+CONTENTS_HEADING = rule(
+    "citation.contents_heading",
+    "citation",
+    "a section headed as a table of contents (the whole heading)",
+    pattern=r"(?:table\s+of\s+)?contents|index",
+    flags=re.IGNORECASE,
+    examples=("Table of Contents", "CONTENTS"),
+    counter=("Definitions",),
+)
+INDEX_HEADING = rule(
+    "citation.index_heading",
+    "citation",
+    "a heading ending in 'Index': contents when its text has dot leaders to pages",
+    pattern=r"\bindex$",
+    flags=re.IGNORECASE,
+    examples=("Subject Index",),
+    counter=("Index of Prices",),
+)
+DOT_LEADER = rule(
+    "citation.dot_leader",
+    "citation",
+    "dot leaders to a page number",
+    pattern=r"(?:\.\s?){4,}\s*\d{1,4}\b",  # "....... 12" or ". . . . 12"
+    examples=("Definitions ........ 12", "Fees . . . . 7"),
+    counter=("Wait... 12 more",),
+)
+
+
 def is_contents(section: SectionInfo) -> bool:
     """A table of contents: headed so, or mostly lines of section numbers and titles."""
     heading = section.heading.strip()
-    if re.fullmatch(r"(?:table\s+of\s+)?contents|index", heading, re.IGNORECASE):
+    if pattern_of(CONTENTS_HEADING).fullmatch(heading):
         return True
-    if re.search(r"\bindex$", heading, re.IGNORECASE) and len(_LEADER.findall(section.text)) >= 5:
+    if INDEX_HEADING.search(heading) and len(pattern_of(DOT_LEADER).findall(section.text)) >= 5:
         return True  # "Key Word Index": words with dot leaders to pages (not "Price Index")
     return section.label.casefold() in ("table of contents", "contents")
-
-
-_LEADER = re.compile(r"(?:\.\s?){4,}\s*\d{1,4}\b")  # "....... 12" or ". . . . 12"
 
 
 # A table-of-contents entry: "Section 1.01 Defined Terms 1", "ARTICLE II APPOINTMENT 5".
@@ -524,18 +674,48 @@ _CONTENTS_HEADING = (
     r"(?:ARTICLE|Article)\s+[IVXLC\d]+\.?\s+[A-Z][A-Z0-9 ,;&'’/()-]{2,120}?"
     r"(?=\s*\n|\s+(?:SECTION|Section)\s)"
 )
-_CONTENTS = re.compile(rf"(?:(?:{_CONTENTS_ENTRY}|{_CONTENTS_HEADING})\s*){{4,}}")
-_ENTRY = re.compile(_CONTENTS_ENTRY)
+CONTENTS_ENTRIES = rule(
+    "citation.contents_entries",
+    "citation",
+    "four or more contents entries (number, title, page) or article lines in a row",
+    pattern=rf"(?:(?:{_CONTENTS_ENTRY}|{_CONTENTS_HEADING})\s*){{4,}}",
+    examples=(
+        "Section 1.01 Definitions 1 Section 1.02 Terms 2 Section 2.01 Grant 3 Section 2.02 Fees 4",
+    ),
+    counter=("Section 1.01 applies to the Licensee.",),
+)
+CONTENTS_ENTRY = rule(
+    "citation.contents_entry",
+    "citation",
+    "one contents entry: a number, a title and a page",
+    pattern=_CONTENTS_ENTRY,
+    examples=("Section 1.01 Scope 1",),
+    counter=("the fee is due within thirty days",),
+)
 
 
 # A contents block announced by its heading ("TABLE OF CONTENTS Page ARTICLE I ..."): its
 # lines open with a unit keyword and a label ("ARTICLE II RECORDATION ...", "Section 2.01. ...",
 # "SCHEDULE A - Fields of Use", "EXHIBIT A1 - ..."); short lines between them are page
 # furniture (a running "Source:" line, a page number "ii").
-_CONTENTS_HEAD = re.compile(r"\b(?:TABLE\s+OF\s+CONTENTS|Table\s+of\s+Contents|CONTENTS)\b")
-_CONTENTS_LINE = re.compile(
-    r"\s*(?:ARTICLE|Article|SECTION|Section|Clause|CLAUSE|SCHEDULE|Schedule|EXHIBIT|Exhibit|"
-    r"ANNEX|Annex|APPENDIX|Appendix)\s+(?:[\dIVXLC]+(?:\.\d+)*|[A-Z]\d{0,2})\b"
+CONTENTS_TITLE = rule(
+    "citation.contents_title",
+    "citation",
+    "a table of contents announced in running text",
+    pattern=r"\b(?:TABLE\s+OF\s+CONTENTS|Table\s+of\s+Contents|CONTENTS)\b",
+    examples=("TABLE OF CONTENTS Page 1",),
+    counter=("the contents of the box",),
+)
+CONTENTS_LINE = rule(
+    "citation.contents_line",
+    "citation",
+    "a line of a contents block: a unit keyword and a label",
+    pattern=(
+        r"\s*(?:ARTICLE|Article|SECTION|Section|Clause|CLAUSE|SCHEDULE|Schedule|EXHIBIT|Exhibit|"
+        r"ANNEX|Annex|APPENDIX|Appendix)\s+(?:[\dIVXLC]+(?:\.\d+)*|[A-Z]\d{0,2})\b"
+    ),
+    examples=("ARTICLE II PAYMENT", "SCHEDULE B - Prices"),
+    counter=("the Supplier shall deliver",),
 )
 _FURNITURE_CHARS = 60
 
@@ -555,17 +735,17 @@ def contents_spans(text: str) -> list[tuple[int, int]]:
     entries (an entry's page number may be missing, as for article headings)."""
     spans = [
         (m.start(), _rest_of_contents(text, m.end()))
-        for m in _CONTENTS.finditer(text)
-        if sum(1 for _ in _ENTRY.finditer(m.group())) >= 3  # article lines may lack a page
+        for m in CONTENTS_ENTRIES.finditer(text)
+        if sum(1 for _ in CONTENTS_ENTRY.finditer(m.group())) >= 3  # article lines may lack a page
     ]
-    for head in _CONTENTS_HEAD.finditer(text):
-        if any(a <= head.start() < b for a, b in spans):
+    for head in CONTENTS_TITLE.finditer(text):
+        if inside(head.start(), spans):
             continue
         end, pos = head.end(), text.find("\n", head.end())
         while pos != -1:
             nxt = text.find("\n", pos + 1)
             line = text[pos + 1 : nxt if nxt != -1 else len(text)]
-            if _CONTENTS_LINE.match(line):
+            if pattern_of(CONTENTS_LINE).match(line):
                 end = pos + 1 + len(line)
             elif len(line.strip()) >= _FURNITURE_CHARS:
                 break  # running text: the contents have ended

@@ -1,25 +1,35 @@
 """Layer 1 for one section: citations (graph/references.py) and the typed edges their
-context gives them (overrides, depends_on, amends), and what a citation resolves to."""
+context gives them (overrides, depends_on, amends), and what a citation resolves to.
+
+Each cue family is a rule of kind "cue" (graph/rules.py): an edge typed by a cue carries the
+cue's id, a `references` edge the id of the citation form that found its mention."""
 
 import re
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from raag_assets.core.model import FRONT_LABEL, Edge, SectionInfo, Unresolved
 from raag_assets.graph.definitions import states_definition
+from raag_assets.graph.overlaps import inside
 from raag_assets.graph.references import (
+    OCR_KEYWORD,
     Corpus,
     Mention,
+    citation_rule,
+    confidence_of,
     contents_spans,
     find_mentions,
     is_contents,
     iter_sentences,
+    pattern_of,
 )
+from raag_assets.graph.rules import Rule, rule
 
 # Relations by cue family (GRAPH_GOLD.md). A cue stands before the citation in its clause,
 # with only other citations and joining words between ("Subject to the provisions of
 # subsection (g) of this Section 4.1 and Section 8.2"): matched on the clause with every
-# citation masked as NUL characters.
+# citation masked as NUL characters. A cue after the citation is matched on the rest of the
+# sentence (its pattern is anchored with ^).
 _MASK = "\x00"
 _TAIL = (
     r"(?:\s|,|\x00|\b(?:and|or|for|the|other|provisions?|terms?|conditions?|sections?|articles?|"
@@ -28,119 +38,239 @@ _TAIL = (
     r"restrictions?|procedures?|limitations?)\b|\([^()]{0,60}\))*$"
 )
 _DOC_SELF = r"(?:Agreement|License|Licence|Contract|Policy|Amendment|Addendum|document|Deed|Terms)"
-_OVERRIDE_CUE = re.compile(
-    r"\b(?:notwithstanding|in\s+spite\s+of|regardless\s+of|despite|prevails?\s+over|"
-    r"takes?\s+precedence\s+over|overrides?|supersedes?|in\s+lieu\s+of|as\s+an\s+exception\s+to|"
-    r"without\s+(?:being\s+)?(?:bound\s+by|regard\s+to)|(?:modif(?:y|ies)|var(?:y|ies))\s+the\s+"
-    r"(?:obligations?|requirements?|provisions?)\s+(?:in|of|under)|in\s+derogation\s+(?:of|from))"
-    r"(?:\s+anything(?:\s+to\s+the\s+contrary)?(?:\s+(?:contained|set\s+forth))?\s+in)?" + _TAIL,
-    re.IGNORECASE,
+OVERRIDE_BEFORE = rule(
+    "overrides.notwithstanding",
+    "cue",
+    "a clause that prevails over the citation that ends it ('notwithstanding Section 4')",
+    edge_type="overrides",
+    confidence=0.9,
+    pattern=(
+        r"\b(?:notwithstanding|in\s+spite\s+of|regardless\s+of|despite|prevails?\s+over|"
+        r"takes?\s+precedence\s+over|overrides?|supersedes?|in\s+lieu\s+of|"
+        r"as\s+an\s+exception\s+to|without\s+(?:being\s+)?(?:bound\s+by|regard\s+to)|"
+        r"(?:modif(?:y|ies)|var(?:y|ies))\s+the\s+(?:obligations?|requirements?|provisions?)\s+"
+        r"(?:in|of|under)|in\s+derogation\s+(?:of|from))"
+        r"(?:\s+anything(?:\s+to\s+the\s+contrary)?(?:\s+(?:contained|set\s+forth))?\s+in)?" + _TAIL
+    ),
+    flags=re.IGNORECASE,
+    examples=("Notwithstanding the provisions of ", "This clause takes precedence over "),
+    counter=("The Supplier shall deliver the goods ",),
 )
 # "pursuant to X" names the source of a thing ("sums payable pursuant to Section 5.4", "the
 # payments due pursuant to Section 5.2.1"): a condition only inside a condition or exception
-# (_DEPENDS_WEAK). "subject to the escalation procedure specified in Section 2.8": the
+# (DEPENDS_WEAK). "subject to the escalation procedure specified in Section 2.8": the
 # condition is the procedure the citation holds.
 _HELD_IN = (
     r"(?:the|any|such)\s+(?:[\w-]+\s+){1,4}?(?:set\s+(?:forth|out)|specified|described|provided|"
     r"contained|stated|established)\s+(?:for\s+)?(?:in|under|by)"
 )
-_DEPENDS_CUE = re.compile(
-    rf"\b(?:(?:subject\s+to|in\s+accord(?:ance)?\s+with|in\s+compliance\s+with)\s+{_HELD_IN}|"
-    r"subject\s+(?:always\s+|only\s+|further\s+)?to|conditional\s+(?:up)?on|"
-    r"contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
-    r"in\s+accord(?:ance)?\s+with|according\s+to|under\s+the\s+terms\s+of|"
-    r"to\s+the\s+extent\s+(?:permitted|required|provided|allowed|authori[sz]ed)\s+(?:by|under|in)|"
-    r"save\s+(?:as\s+(?:otherwise\s+|expressly\s+)?(?:provided|set\s+(?:out|forth)|stated|"
-    r"specified|permitted)\s+(?:in|under|by)|for|where|to\s+the\s+extent)\b[^;.\x00]{0,80}?|"
-    r"in\s+compliance\s+with|in\s+the\s+manner\s+(?:set\s+(?:forth|out)|provided|described|specified)\s+in|"
-    r"(?:so|as)\s+long\s+as|only\s+(?:if|when)\b[^;.\x00]{0,60}?\b(?:under|in\s+accordance\s+with|"
-    r"pursuant\s+to)|if\s+permitted\s+(?:under|by)|"
-    r"(?:upon|on|following|after|in\s+the\s+event\s+of)\s+(?:any\s+|the\s+|such\s+)?"
-    r"(?:termination|expiration|expiry)\s+(?:of\s+this\s+\w+\s+)?(?:under|pursuant\s+to|"
-    r"in\s+accordance\s+with)|except\b[^;.\x00]{0,80}?)" + _TAIL,
-    re.IGNORECASE,
+DEPENDS_CUE = rule(
+    "depends_on.subject_to",
+    "cue",
+    "a clause made subject to, conditional on or in accordance with the citation that ends it",
+    edge_type="depends_on",
+    confidence=0.85,
+    pattern=(
+        rf"\b(?:(?:subject\s+to|in\s+accord(?:ance)?\s+with|in\s+compliance\s+with)\s+{_HELD_IN}|"
+        r"subject\s+(?:always\s+|only\s+|further\s+)?to|conditional\s+(?:up)?on|"
+        r"contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
+        r"in\s+accord(?:ance)?\s+with|according\s+to|under\s+the\s+terms\s+of|"
+        r"to\s+the\s+extent\s+(?:permitted|required|provided|allowed|authori[sz]ed)\s+"
+        r"(?:by|under|in)|"
+        r"save\s+(?:as\s+(?:otherwise\s+|expressly\s+)?(?:provided|set\s+(?:out|forth)|stated|"
+        r"specified|permitted)\s+(?:in|under|by)|for|where|to\s+the\s+extent)\b[^;.\x00]{0,80}?|"
+        r"in\s+compliance\s+with|"
+        r"in\s+the\s+manner\s+(?:set\s+(?:forth|out)|provided|described|specified)\s+in|"
+        r"(?:so|as)\s+long\s+as|only\s+(?:if|when)\b[^;.\x00]{0,60}?\b(?:under|"
+        r"in\s+accordance\s+with|pursuant\s+to)|if\s+permitted\s+(?:under|by)|"
+        r"(?:upon|on|following|after|in\s+the\s+event\s+of)\s+(?:any\s+|the\s+|such\s+)?"
+        r"(?:termination|expiration|expiry)\s+(?:of\s+this\s+\w+\s+)?(?:under|pursuant\s+to|"
+        r"in\s+accordance\s+with)|except\b[^;.\x00]{0,80}?)" + _TAIL
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "Subject to ",
+        "The fee is paid in accordance with the procedure set forth in ",
+        "except as otherwise stated in ",
+    ),
+    counter=("The Supplier shall deliver the goods ",),
 )
 # "as provided in X" conditions only inside a condition or exception ("unless terminated as
 # provided in Article X"); on its own it points at X ("as described in Section 3.1 above").
 # So do "pursuant to X" and a party's "rights / obligations under X": on their own they say
 # where a thing comes from ("its obligations under Section 4.4", "the rights granted under
 # Section 2.1"), not that the clause is conditioned on X.
-_DEPENDS_WEAK = re.compile(
-    r"\b(?:as\s+(?:otherwise\s+|expressly\s+|specifically\s+)?(?:provided|set\s+(?:forth|out)|"
-    r"specified|required|permitted|described|contemplated)\s+(?:for\s+)?(?:in|under|by)|"
-    r"pursuant\s+to|(?:rights?|obligations?|duties|benefits?|entitlements?)\s+(?:(?:afforded|"
-    r"granted|given|provided|owed)\s+(?:to\s+\S+\s+)?)?under)" + _TAIL,
-    re.IGNORECASE,
+DEPENDS_WEAK = rule(
+    "depends_on.as_provided",
+    "cue",
+    "'as provided in', 'pursuant to', 'rights under' the citation: a condition only when a "
+    "condition or exception frames it",
+    edge_type="depends_on",
+    confidence=0.85,
+    pattern=(
+        r"\b(?:as\s+(?:otherwise\s+|expressly\s+|specifically\s+)?(?:provided|set\s+(?:forth|out)|"
+        r"specified|required|permitted|described|contemplated)\s+(?:for\s+)?(?:in|under|by)|"
+        r"pursuant\s+to|(?:rights?|obligations?|duties|benefits?|entitlements?)\s+(?:(?:afforded|"
+        r"granted|given|provided|owed)\s+(?:to\s+\S+\s+)?)?under)" + _TAIL
+    ),
+    flags=re.IGNORECASE,
+    examples=("unless terminated earlier as provided in ", "its obligations under "),
+    counter=("The Supplier shall deliver the goods ",),
 )
 # Complying with X or meeting its conditions is a condition only when a condition is stated
 # ("provided that You comply with the requirements of Section 3.1", "only if You meet the
 # conditions in Section 4"); "You must comply with Section 4" and "information required to
 # comply with Section 7.01" are a duty and a purpose that name X.
-_COMPLIES = re.compile(
-    r"(?<![\w-])(?<!non-\s)(?:(?:compl(?:y|ies|ying|iance)|conform(?:s|ing|ity|ance)?)\s+with|"
-    r"(?:meets?|meeting|satisf(?:y|ies|ying)|fulfil(?:l|ls|s|ling)?)\b)" + _TAIL,
-    re.IGNORECASE,
+COMPLIES = rule(
+    "depends_on.complies_with",
+    "cue",
+    "complying with or meeting the citation: a condition only when a condition is stated",
+    edge_type="depends_on",
+    confidence=0.85,
+    pattern=(
+        r"(?<![\w-])(?<!non-\s)(?:(?:compl(?:y|ies|ying|iance)|conform(?:s|ing|ity|ance)?)\s+with|"
+        r"(?:meets?|meeting|satisf(?:y|ies|ying)|fulfil(?:l|ls|s|ling)?)\b)" + _TAIL
+    ),
+    flags=re.IGNORECASE,
+    examples=("provided that the Licensee complies with the terms of ", "only if it meets "),
+    counter=("in case of non-compliance with ",),
 )
-_STATED_CONDITION = re.compile(
-    r"\b(?:if|unless|provided(?:\s+that|,\s+however)|only\s+(?:if|when|where)|(?:so|as)\s+long\s+as|"
-    r"on\s+condition\s+that|conditional|conditioned|contingent|in\s+the\s+event)\b",
-    re.IGNORECASE,
+STATED_CONDITION = rule(
+    "cue.stated_condition",
+    "cue",
+    "a stated condition (if, unless, provided that ...): frames a 'complies with' cue",
+    pattern=(
+        r"\b(?:if|unless|provided(?:\s+that|,\s+however)|only\s+(?:if|when|where)|"
+        r"(?:so|as)\s+long\s+as|on\s+condition\s+that|conditional|conditioned|contingent|"
+        r"in\s+the\s+event)\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=("provided that the Licensee pays",),
+    counter=("the Licensee shall pay",),
 )
 # "pursuant to" / "in accordance with" after a participle describes a thing ("the licenses
 # granted pursuant to Section 6.01"), it conditions nothing, unless a condition frames it.
-_DESCRIBED = re.compile(
-    r"(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)"
-    r"\b(?:granted|issued|made|given|paid|delivered|executed|entered\s+into|provided|appointed|"
-    r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded|due|"
-    r"\w+ed|\w{3,}able)"
-    r"(?:\s+(?:to|by)\s+\S+(?:\s+\S+)?)?\s+(?:pursuant\s+to|in\s+accord(?:ance)?\s+with|according\s+to)\b",
-    re.IGNORECASE,
+DESCRIBED = rule(
+    "cue.described_thing",
+    "cue",
+    "a participle before 'pursuant to' / 'in accordance with': describes a thing, vetoes the cue",
+    pattern=(
+        r"(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)"
+        r"\b(?:granted|issued|made|given|paid|delivered|executed|entered\s+into|provided|appointed|"
+        r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded|due|"
+        r"\w+ed|\w{3,}able)"
+        r"(?:\s+(?:to|by)\s+\S+(?:\s+\S+)?)?\s+(?:pursuant\s+to|in\s+accord(?:ance)?\s+with|"
+        r"according\s+to)\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=("the rights granted pursuant to", "amounts payable pursuant to"),
+    counter=("the fees shall be paid pursuant to",),
 )
-_WHEN = re.compile(r"\b(?:when|whenever|where|while|once|at\s+all\s+times)\b", re.IGNORECASE)
-_CONDITION_MARK = re.compile(
-    r"\b(?:if|unless|provided\s+that|on\s+condition\s+that|so\s+long\s+as|until|only|except|"
-    r"subject\s+to|requires?|required|conditional|conditioned|contingent|in\s+the\s+event|"
-    r"to\s+the\s+extent)\b",
-    re.I,
+WHEN = rule(
+    "cue.when",
+    "cue",
+    "a temporal condition (when, where, while, once) before a citation",
+    pattern=r"\b(?:when|whenever|where|while|once|at\s+all\s+times)\b",
+    flags=re.IGNORECASE,
+    examples=("once the notice is given",),
+    counter=("the notice is given",),
+)
+CONDITION_MARK = rule(
+    "cue.condition_mark",
+    "cue",
+    "a condition or exception mark (if, unless, only, except, subject to ...)",
+    pattern=(
+        r"\b(?:if|unless|provided\s+that|on\s+condition\s+that|so\s+long\s+as|until|only|except|"
+        r"subject\s+to|requires?|required|conditional|conditioned|contingent|in\s+the\s+event|"
+        r"to\s+the\s+extent)\b"
+    ),
+    flags=re.I,
+    examples=("unless terminated earlier",),
+    counter=("the Licensee shall pay",),
 )
 # "under X" conditions a permission or duty the clause grants or imposes: "You may convey a
 # covered work under sections 3 and 4".
-_UNDER_MODAL = re.compile(
-    r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?under" + _TAIL,
-    re.IGNORECASE,
+UNDER_MODAL = rule(
+    "depends_on.under_modal",
+    "cue",
+    "a permission or duty granted or imposed under the citation ('You may convey ... under')",
+    edge_type="depends_on",
+    confidence=0.85,
+    pattern=r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?under" + _TAIL,
+    flags=re.IGNORECASE,
+    examples=("The Licensee may distribute the software under ",),
+    counter=("the rights under ",),
 )
 # An explicit condition stays one inside a definition ('"Sub-Section" means ... (but subject
 # to Section 9.2 with respect to Related Products)'): the meaning itself is conditioned.
-_EXPLICIT_CONDITION = re.compile(
-    r"^(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|conditioned\s+(?:up)?on)\b",
-    re.IGNORECASE,
+EXPLICIT_CONDITION = rule(
+    "cue.explicit_condition",
+    "cue",
+    "a cue that is an explicit condition (subject to, conditional on): kept in a definition",
+    pattern=(
+        r"^(?:subject\s+to|conditional\s+(?:up)?on|contingent\s+(?:up)?on|"
+        r"conditioned\s+(?:up)?on)\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=("subject to the terms of",),
+    counter=("in accordance with",),
 )
 # The citation displaced by what follows it: "Section 6.1 shall be deemed to be amended",
 # "the benefits ... pursuant to Section 2.3 ... shall immediately terminate".
-_OVERRIDES_AFTER = re.compile(
-    r"^[\s,\x00]*(?:(?:and|or|above|hereof)[\s,\x00]*|\([^()]{0,60}\)[\s,\x00]*)*"
-    r"(?:shall|will|is|are)\s+(?:hereby\s+)?(?:immediately\s+|automatically\s+)?(?:be\s+deemed\s+"
-    r"(?:to\s+be\s+)?(?:amended|modified|varied)|terminate|cease|not\s+apply|be\s+suspended|"
-    r"be\s+of\s+no\s+(?:further\s+)?(?:force|effect)|(?:be\s+)?superseded)\b"
-    r"|^[\s,\x00]*(?:do|does)\s+not\s+apply\b",
-    re.IGNORECASE,
+OVERRIDE_AFTER = rule(
+    "overrides.displaced_after",
+    "cue",
+    "the citation displaced by what follows it ('... shall terminate', '... does not apply')",
+    edge_type="overrides",
+    confidence=0.8,
+    pattern=(
+        r"^[\s,\x00]*(?:(?:and|or|above|hereof)[\s,\x00]*|\([^()]{0,60}\)[\s,\x00]*)*"
+        r"(?:shall|will|is|are)\s+(?:hereby\s+)?(?:immediately\s+|automatically\s+)?"
+        r"(?:be\s+deemed\s+(?:to\s+be\s+)?(?:amended|modified|varied)|terminate|cease|not\s+apply|"
+        r"be\s+suspended|be\s+of\s+no\s+(?:further\s+)?(?:force|effect)|(?:be\s+)?superseded)\b"
+        r"|^[\s,\x00]*(?:do|does)\s+not\s+apply\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=(" shall be deemed to be amended as follows", " does not apply to Contractors"),
+    counter=(" applies to all employees",),
 )
 # The condition stated after the citation: "so long as Section 8.2 is not invoked".
-_DEPENDS_AFTER = re.compile(
-    r"^(?:\s*(?:hereof|above|below|of\s+this\s+\w+))?\s*(?:(?:are|is|do|does|shall|become|becomes|"
-    r"have\s+been|has\s+been)\s+(?:not\s+)?(?:been\s+)?(?:invoked|apply|applies|applicable|"
-    r"satisfied|met|complied\s+with|fulfilled|triggered|exercised)|appl(?:y|ies))\b",
-    re.IGNORECASE,
+AFTER_CONDITION = rule(
+    "depends_on.after_condition",
+    "cue",
+    "inside a condition, what the citation must be or do after it ('... is not invoked')",
+    edge_type="depends_on",
+    confidence=0.85,
+    pattern=(
+        r"^(?:\s*(?:hereof|above|below|of\s+this\s+\w+))?\s*(?:(?:are|is|do|does|shall|become|"
+        r"becomes|have\s+been|has\s+been)\s+(?:not\s+)?(?:been\s+)?(?:invoked|apply|applies|"
+        r"applicable|satisfied|met|complied\s+with|fulfilled|triggered|exercised)|appl(?:y|ies))\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=(" is not invoked", " above has been satisfied"),
+    counter=(" shall terminate",),
 )
 # Vague targets are the document itself: "notwithstanding any other provision of this
 # Agreement", "notwithstanding the foregoing", "subject to the terms and conditions of this
 # Agreement", "except as otherwise provided herein".
-_VAGUE_OVERRIDE = re.compile(
-    r"\b(?:anything\s+(?:herein\s+|in\s+this\s+\w+\s+)?to\s+the\s+contrary\s+notwithstanding"
-    r"|(?:notwithstanding|regardless\s+of|in\s+spite\s+of|despite)\s+(?:anything|any\s+(?:other\s+)?"
-    r"(?:provisions?|terms?)|the\s+(?:foregoing|preceding|above)|the\s+(?:other\s+)?provisions\s+of\s+"
-    rf"this\s+{_DOC_SELF}))\b(?P<rest>[^.;]{{0,60}})",
-    re.IGNORECASE,
+VAGUE_OVERRIDE = rule(
+    "overrides.vague_notwithstanding",
+    "cue",
+    "'notwithstanding anything to the contrary' and kin: overrides the document itself",
+    edge_type="overrides",
+    confidence=0.75,
+    pattern=(
+        r"\b(?:anything\s+(?:herein\s+|in\s+this\s+\w+\s+)?to\s+the\s+contrary\s+notwithstanding"
+        r"|(?:notwithstanding|regardless\s+of|in\s+spite\s+of|despite)\s+(?:anything|"
+        r"any\s+(?:other\s+)?(?:provisions?|terms?)|the\s+(?:foregoing|preceding|above)|"
+        rf"the\s+(?:other\s+)?provisions\s+of\s+this\s+{_DOC_SELF}))\b(?P<rest>[^.;]{{0,60}})"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "Notwithstanding anything to the contrary, the Supplier may",
+        "Notwithstanding the foregoing, fees are due",
+    ),
+    counter=("Notwithstanding Section 5, fees are due",),
 )
 # The clause itself given precedence over the rest of the document: "to the extent that this
 # covenant conflicts with any other covenant contained in this Agreement, ...", "this Section
@@ -151,46 +281,111 @@ _OTHER_PARTS = (
     r"(?:any|all|the)\s+other\s+(?:provisions?|covenants?|terms?|sections?|clauses?|"
     r"obligations?|agreements?\s+(?:contained|set\s+forth)\s+(?:in|herein))"
 )
-_OWN_PRECEDENCE = re.compile(
-    rf"\b{_OWN_PART}\b[^.;]{{0,80}}?\b(?:conflicts?|is\s+inconsistent)\s+with\s+{_OTHER_PARTS}\b"
-    rf"|\b{_OWN_PART}\s+(?:shall|will)\s+(?:prevail|control|govern|take\s+precedence)\s+over\s+"
-    rf"{_OTHER_PARTS}\b",
-    re.IGNORECASE,
+OWN_PRECEDENCE = rule(
+    "overrides.own_precedence",
+    "cue",
+    "a clause that gives itself precedence over the rest of its document",
+    edge_type="overrides",
+    confidence=0.75,
+    pattern=(
+        rf"\b{_OWN_PART}\b[^.;]{{0,80}}?\b(?:conflicts?|is\s+inconsistent)\s+with\s+"
+        rf"{_OTHER_PARTS}\b"
+        rf"|\b{_OWN_PART}\s+(?:shall|will)\s+(?:prevail|control|govern|take\s+precedence)\s+over\s+"
+        rf"{_OTHER_PARTS}\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=("This Section shall prevail over any other provisions of the Agreement",),
+    counter=("The Agreement shall prevail over the Exhibits",),
 )
 # What makes a vague cue specific after all: a citation, or another document named
 # ("notwithstanding any provision of the Enterprise License").
-_SPECIFIC = re.compile(
-    r"^\W*(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+(?:the|any)\s+[A-Z]|"
-    r"(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:Sections?|Articles?|Clauses?|§))"
+SPECIFIC = rule(
+    "cue.specific_target",
+    "cue",
+    "what follows a vague cue and makes it specific: a citation or a named document (veto)",
+    pattern=(
+        r"^\W*(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+(?:the|any)\s+[A-Z]|"
+        r"(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:Sections?|Articles?|Clauses?|§))"
+    ),
+    examples=(" of the Supply Agreement", " in Section 5"),
+    counter=(", the Supplier may",),
 )
-_AMENDED_AFTER = re.compile(
-    r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied|replaced|"
-    r"restated|deleted)\b",
-    re.IGNORECASE,
+AMENDED_AFTER = rule(
+    "amends.amended_after",
+    "cue",
+    "the citation followed by 'is hereby amended' (or supplemented, replaced, deleted ...)",
+    edge_type="amends",
+    confidence=0.9,
+    pattern=(
+        r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied|replaced|"
+        r"restated|deleted)\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=(" is hereby amended to read as follows",),
+    counter=(" is hereby approved",),
 )
-_AMENDS = re.compile(
-    r"\b(?:amends|supplements|modifies|varies)\s+(?:and\s+\w+\s+)?$", re.IGNORECASE
+AMENDS_BEFORE = rule(
+    "amends.amends_cited",
+    "cue",
+    "a text that 'amends' (supplements, modifies, varies) the citation that follows",
+    edge_type="amends",
+    confidence=0.9,
+    pattern=r"\b(?:amends|supplements|modifies|varies)\s+(?:and\s+\w+\s+)?$",
+    flags=re.IGNORECASE,
+    examples=("This Amendment amends ", "This letter amends and restates "),
+    counter=("This Amendment amends the price list",),
 )
+# A concessive clause states a fact the rule holds in spite of, not a condition of it.
+CONCESSION = rule(
+    "cue.concession",
+    "cue",
+    "a concession ('even though', 'notwithstanding that') before a cue: no condition (veto)",
+    pattern=(
+        r"\b(?:notwithstanding|even\s+though|although|despite)\s+(?:that|the\s+fact\s+that)\b"
+        r"|\beven\s+(?:if|though)\b|\balthough\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=("Even though the goods may be",),
+    counter=("the goods may be",),
+)
+# A saving ("without limitation of the indemnity obligations under this Section 7") says the
+# citation is left as it is: no condition on it.
+SAVING = rule(
+    "cue.saving",
+    "cue",
+    "a saving ('without limitation of', 'shall not affect') between a mark and its cue (veto)",
+    pattern=(
+        r"\b(?:without\s+(?:limitation\s+of|limiting|prejudice\s+to|derogating\s+from)|"
+        r"(?:shall|will|does)\s+not\s+(?:limit|affect|prejudice|impair))\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=("without prejudice to the warranty",),
+    counter=("the warranty",),
+)
+
+Target = tuple[tuple[str, str | None], float, str]  # ((doc_id, section_id), confidence, normalized)
+
+
+@dataclass(frozen=True)
+class _Clause:
+    """Where a citation stands: the clause before it and the rest of its sentence after it
+    (both masked), and its sentence as written."""
+
+    start: int  # of the clause before the citation, in the section's text
+    before: str
+    after: str
+    sentence: str
+    defines: bool  # the sentence states a definition
 
 
 def section_edges(
     section: SectionInfo, corpus: Corpus
 ) -> tuple[list[Edge], list[Unresolved], list[tuple[int, int, Mention]]]:
     """Layer 1 for one section. Also returns each mention with its sentence span, for Layer 2."""
-    text = section.text
-    edges: list[Edge] = []
-    parked: list[Unresolved] = []
     if is_contents(section):
-        return edges, parked, []  # a table of contents cites nothing
-    spans = list(iter_sentences(text))
-    mentions: list[tuple[int, int, Mention]] = []
-    doc = corpus.docs.get(section.doc_id)
-    # a document's own title ("Amendment 1 to the Leave Policy") names it, and cites nothing
-    is_title = doc is not None and section.heading == doc.title
-    heading_mentions = [
-        replace(m, start=0, end=0) for m in ([] if is_title else find_mentions(section.heading))
-    ]
-    found = [*heading_mentions, *find_mentions(text)]
+        return [], [], []  # a table of contents cites nothing
+    text = section.text
+    found = _section_mentions(section, corpus)
     resolved = [resolve(m, section, corpus) for m in found]
     # a name that resolves to no document here ("the Patent License", a defined term) is not
     # masked as a citation
@@ -199,94 +394,162 @@ def section_edges(
     )
     contents = contents_spans(text)
     containers = _ancestors(section, corpus)
+    spans = list(iter_sentences(text))
+    edges: list[Edge] = []
+    parked: list[Unresolved] = []
+    mentions: list[tuple[int, int, Mention]] = []
     for m, (targets, unresolved) in zip(found, resolved, strict=True):
-        if any(a <= m.start < b for a, b in contents):
+        if inside(m.start, contents):
             continue  # a table of contents lists headings; it cites nothing
         s_start, s_end = next(((a, b) for a, b in spans if a <= m.start < b), (0, 0))
         mentions.append((s_start, s_end, m))
         parked.extend(unresolved)
-        # the clause before the citation: back to the sentence start or the last ";"
-        clause_start = max(s_start, masked.rfind(";", s_start, m.start) + 1)
-        before = masked[clause_start : m.start]
-        after = masked[m.end : s_end]
-        sentence = text[s_start:s_end].strip()
-        defines_here = states_definition(sentence)
-        for dst, confidence, normalized in targets:
-            base = {
-                "layer": 1,
-                "src_doc_id": section.doc_id,
-                "src_section_id": section.section_id,
-                "matched_text": m.text,
-                "normalized_target": normalized,
-                "dst_doc_id": dst[0],
-                "dst_section_id": dst[1],
-                "raw_target": m.raw,
-                "position": m.start,
-            }
-            edges.append(Edge("references", confidence=confidence, **base))
-            if m.end == 0:
-                continue  # a heading's citation has no clause around it
-            # "the rights granted under this Article 4 shall terminate ..." in 4.1: a part does
-            # not displace the article it belongs to, as a section does not itself (it may be
-            # conditioned on the rest of it: "subject to the other sections of this Article VI")
-            own_part = dst[0] == section.doc_id and dst[1] in containers
-            if own_part:
-                override = None
-            elif override := _OVERRIDE_CUE.search(before):
-                cue = text[clause_start + override.start() : m.end]
-                edges.append(
-                    Edge("overrides", confidence=0.9 * confidence, **{**base, "matched_text": cue})
-                )
-            # what is said after the citation ("... Section 8.2 does not apply") is a condition
-            # inside one ("so long as ...", "where ..."), else a displacement of the citation
-            conditioned = bool(_CONDITION_MARK.search(before) or _WHEN.search(before))
-            after_condition = conditioned and _DEPENDS_AFTER.match(after)
-            if after_condition:
-                pass
-            elif not override and not own_part and (displaced := _OVERRIDES_AFTER.match(after)):
-                override = displaced
-                edges.append(Edge("overrides", confidence=0.8 * confidence, **base))
-            depends = _DEPENDS_CUE.search(before) or _UNDER_MODAL.search(before)
-            weak = None
-            if depends is None and (weak := _DEPENDS_WEAK.search(before)):
-                depends = weak if _framed(before, weak.start()) else None
-            if depends is None and (weak := _COMPLIES.search(before)):
-                depends = weak if _framed(before, weak.start(), _STATED_CONDITION) else None
-            described = depends and _DESCRIBED.search(before[max(0, depends.start() - 40) :])
-            # a weak cue after a participle ("sums payable pursuant to Section 5.4") describes a
-            # thing even inside a condition ("if an audit reveals underpayment of sums ...")
-            if described and (weak or not _CONDITION_MARK.search(before[: depends.start()])):
-                depends = None
-            if depends and _CONCESSION.search(before, 0, depends.start()):
-                depends = None  # "Notwithstanding that such rights may be subject to ...": conceded
-            if defines_here and not (depends and _EXPLICIT_CONDITION.match(depends.group())):
-                depends = None  # a definition's "except ..." scopes a meaning, not a duty
-            if override:
-                depends = None
-            if depends or (not override and after_condition):
-                start = clause_start + depends.start() if depends else m.start
-                end = m.end if depends else m.end + after_condition.end()
-                edges.append(
-                    Edge(
-                        "depends_on",
-                        confidence=0.85 * confidence,
-                        condition=sentence,
-                        **{**base, "matched_text": " ".join(text[start:end].split())},
-                    )
-                )
-            # a whole document amended is the document's relation (graph/documents.py)
-            if dst[1] and (_AMENDED_AFTER.match(after) or _AMENDS.search(before)):
-                edges.append(Edge("amends", confidence=0.9 * confidence, **base))
+        clause = _clause(text, masked, m, s_start, s_end)
+        for target in targets:
+            edges.extend(_citation_edges(section, m, target, clause, containers))
     edges.extend(vague_relations(section, masked))
     return edges, parked, mentions
 
 
-# A concessive clause states a fact the rule holds in spite of, not a condition of it.
-_CONCESSION = re.compile(
-    r"\b(?:notwithstanding|even\s+though|although|despite)\s+(?:that|the\s+fact\s+that)\b"
-    r"|\beven\s+(?:if|though)\b|\balthough\b",
-    re.IGNORECASE,
-)
+def _section_mentions(section: SectionInfo, corpus: Corpus) -> list[Mention]:
+    """The citations of a section's heading (at offset 0, no clause around them), then of its
+    text. A document's own title ("Amendment 1 to the Leave Policy") names it, and cites
+    nothing."""
+    doc = corpus.docs.get(section.doc_id)
+    is_title = doc is not None and section.heading == doc.title
+    heading = [] if is_title else find_mentions(section.heading)
+    return [*(replace(m, start=0, end=0) for m in heading), *find_mentions(section.text)]
+
+
+def _clause(text: str, masked: str, m: Mention, s_start: int, s_end: int) -> _Clause:
+    """The clause before the citation (back to the sentence start or the last ";") and the
+    rest of its sentence."""
+    start = max(s_start, masked.rfind(";", s_start, m.start) + 1)
+    sentence = text[s_start:s_end].strip()
+    return _Clause(
+        start, masked[start : m.start], masked[m.end : s_end], sentence, states_definition(sentence)
+    )
+
+
+def _citation_edges(
+    section: SectionInfo, m: Mention, target: Target, clause: _Clause, containers: set[str]
+) -> list[Edge]:
+    """The edges of one resolved citation: its `references` edge, and the overrides,
+    depends_on and amends edges its clause's cues give it."""
+    (dst_doc, dst_section), confidence, normalized = target
+    base: dict[str, object] = {
+        "src_doc_id": section.doc_id,
+        "src_section_id": section.section_id,
+        "matched_text": m.text,
+        "normalized_target": normalized,
+        "dst_doc_id": dst_doc,
+        "dst_section_id": dst_section,
+        "raw_target": m.raw,
+        "position": m.start,
+    }
+    edges = [citation_rule(m).edge(confidence=confidence, **base)]
+    if m.end == 0:
+        return edges  # a heading's citation has no clause around it
+    text, before, after = section.text, clause.before, clause.after
+    # "the rights granted under this Article 4 shall terminate ..." in 4.1: a part does not
+    # displace the article it belongs to, as a section does not itself (it may be conditioned
+    # on the rest of it: "subject to the other sections of this Article VI")
+    own_part = dst_doc == section.doc_id and dst_section in containers
+    override = None if own_part else OVERRIDE_BEFORE.search(before)
+    if override:
+        cue = text[clause.start + override.start() : m.end]
+        edges.append(_scaled(OVERRIDE_BEFORE, confidence, base, matched_text=cue))
+    # what is said after the citation ("... Section 8.2 does not apply") is a condition inside
+    # one ("so long as ...", "where ..."), else a displacement of the citation
+    after_condition = _after_condition(before, after)
+    if not (after_condition or override or own_part):
+        override = OVERRIDE_AFTER.search(after)
+        if override:
+            edges.append(_scaled(OVERRIDE_AFTER, confidence, base))
+    if not override:
+        edges.extend(_dependency_edge(section, m, clause, after_condition, confidence, base))
+    # a whole document amended is the document's relation (graph/documents.py)
+    amendment = _amendment(before, after) if dst_section else None
+    if amendment:
+        edges.append(_scaled(amendment, confidence, base))
+    return edges
+
+
+def _scaled(r: Rule, confidence: float, base: dict[str, object], **fields: object) -> Edge:
+    """An edge of cue rule `r` on a citation resolved with `confidence`: the rule's confidence
+    scaled by the citation's."""
+    return r.edge(confidence=confidence_of(r) * confidence, **{**base, **fields})
+
+
+def _after_condition(before: str, after: str) -> re.Match[str] | None:
+    """Inside a condition, what the citation must be or do: "so long as Section 8.2 is not
+    invoked"."""
+    conditioned = CONDITION_MARK.search(before) or WHEN.search(before)
+    return AFTER_CONDITION.search(after) if conditioned else None
+
+
+def _dependency_edge(
+    section: SectionInfo,
+    m: Mention,
+    clause: _Clause,
+    after_condition: re.Match[str] | None,
+    confidence: float,
+    base: dict[str, object],
+) -> list[Edge]:
+    """The depends_on edge of a citation no cue makes an override: from the cue before it
+    (its evidence runs from the cue to the citation) or the condition after it."""
+    cue = _dependency(clause)
+    if cue:
+        r, found = cue
+        start, end = clause.start + found.start(), m.end
+    elif after_condition:
+        r, start, end = AFTER_CONDITION, m.start, m.end + after_condition.end()
+    else:
+        return []
+    evidence = " ".join(section.text[start:end].split())
+    return [_scaled(r, confidence, base, condition=clause.sentence, matched_text=evidence)]
+
+
+def _dependency(clause: _Clause) -> tuple[Rule, re.Match[str]] | None:
+    """The cue before a citation that makes the clause conditional on it, unless it describes
+    a thing, is conceded, or scopes a definition's meaning."""
+    cue = _dependency_cue(clause.before)
+    if cue is None:
+        return None
+    r, found, weak = cue
+    before = clause.before[: found.start()]
+    described = DESCRIBED.search(clause.before[max(0, found.start() - 40) :])
+    # a weak cue after a participle ("sums payable pursuant to Section 5.4") describes a thing
+    # even inside a condition ("if an audit reveals underpayment of sums ...")
+    if described and (weak or not CONDITION_MARK.search(before)):
+        return None
+    if CONCESSION.search(before):
+        return None  # "Notwithstanding that such rights may be subject to ...": conceded
+    if clause.defines and not EXPLICIT_CONDITION.search(found.group()):
+        return None  # a definition's "except ..." scopes a meaning, not a duty
+    return r, found
+
+
+def _dependency_cue(before: str) -> tuple[Rule, re.Match[str], bool] | None:
+    """The dependency cue that ends a clause, and whether it is a weak one (a condition only
+    when a condition frames it)."""
+    for strong in (DEPENDS_CUE, UNDER_MODAL):
+        if found := strong.search(before):
+            return strong, found, False
+    weak = DEPENDS_WEAK.search(before)
+    if weak and _framed(before, weak.start()):
+        return DEPENDS_WEAK, weak, True
+    weak = COMPLIES.search(before)
+    if weak and _framed(before, weak.start(), STATED_CONDITION):
+        return COMPLIES, weak, True
+    return None
+
+
+def _amendment(before: str, after: str) -> Rule | None:
+    """The cue that says a cited section is amended: after it, or before it."""
+    if AMENDED_AFTER.search(after):
+        return AMENDED_AFTER
+    return AMENDS_BEFORE if AMENDS_BEFORE.search(before) else None
 
 
 def _ancestors(section: SectionInfo, corpus: Corpus) -> set[str]:
@@ -299,24 +562,17 @@ def _ancestors(section: SectionInfo, corpus: Corpus) -> set[str]:
     return out
 
 
-def _framed(before: str, at: int, marks_re: re.Pattern[str] = _CONDITION_MARK) -> bool:
+def _framed(before: str, at: int, marks_rule: Rule = CONDITION_MARK) -> bool:
     """A condition or exception frames the cue at `at`: its mark stands before it with no other
     citation between ("unless terminated as provided in Article X"). A mark already followed by
     its own citation ("Subject to Section 7.3, ... its obligations under Section 4.4") frames
     that one."""
-    marks = list(marks_re.finditer(before, 0, at))
+    marks = list(pattern_of(marks_rule).finditer(before, 0, at))
     if not marks or _MASK in before[marks[-1].end() : at]:
         return False
     # a saving ("without limitation of the indemnity obligations under this Section 7") says
     # the citation is left as it is: no condition on it
-    return not _SAVING.search(before, marks[-1].end(), at)
-
-
-_SAVING = re.compile(
-    r"\b(?:without\s+(?:limitation\s+of|limiting|prejudice\s+to|derogating\s+from)|"
-    r"(?:shall|will|does)\s+not\s+(?:limit|affect|prejudice|impair))\b",
-    re.IGNORECASE,
-)
+    return not pattern_of(SAVING).search(before, marks[-1].end(), at)
 
 
 def _masked(text: str, mentions: Sequence[Mention]) -> str:
@@ -332,104 +588,112 @@ def vague_relations(section: SectionInfo, masked: str) -> list[Edge]:
     """Overrides whose target is vague ("any other provision of this Agreement", "the
     foregoing"): the target is the document itself (GRAPH_GOLD.md). A condition on the whole
     document ("subject to the terms of this Agreement") is boilerplate, no dependency."""
-    edges = []
     found = [
-        (m.start(), m.start("rest"))
-        for m in _VAGUE_OVERRIDE.finditer(masked)
+        (m.start(), m.start("rest"), VAGUE_OVERRIDE)
+        for m in VAGUE_OVERRIDE.finditer(masked)
         # "notwithstanding anything in Section 5": the citation is the target
-        if not (_SPECIFIC.match(m.group("rest")) or _MASK in m.group("rest")[:25])
+        if not (SPECIFIC.search(m.group("rest")) or _MASK in m.group("rest")[:25])
     ]
-    found += [(m.start(), m.end()) for m in _OWN_PRECEDENCE.finditer(masked)]
-    for start, end in sorted(found):
-        edges.append(
-            Edge(
-                "overrides",
-                layer=1,
-                src_doc_id=section.doc_id,
-                src_section_id=section.section_id,
-                matched_text=" ".join(section.text[start:end].split()),
-                normalized_target=section.doc_id,
-                confidence=0.75,
-                dst_doc_id=section.doc_id,
-                position=start,
-            )
+    found += [(m.start(), m.end(), OWN_PRECEDENCE) for m in OWN_PRECEDENCE.finditer(masked)]
+    return [
+        r.edge(
+            src_doc_id=section.doc_id,
+            src_section_id=section.section_id,
+            matched_text=" ".join(section.text[start:end].split()),
+            normalized_target=section.doc_id,
+            dst_doc_id=section.doc_id,
+            position=start,
         )
-    return edges
-
-
-Target = tuple[tuple[str, str | None], float, str]  # ((doc_id, section_id), confidence, normalized)
+        for start, end, r in sorted(found, key=lambda f: (f[0], f[1]))
+    ]
 
 
 def resolve(
     m: Mention, section: SectionInfo, corpus: Corpus
 ) -> tuple[list[Target], list[Unresolved]]:
     """Resolve a mention: a named document first, else the citing document."""
-    doc_id, doc_conf = section.doc_id, 1.0
-    parked: list[Unresolved] = []
-
-    def park(reason: str, label: str | None = None) -> None:
-        if m.kind == "named_section":
-            target = m.title or m.text  # the heading Layer 3 will look for
-        else:
-            target = " of the ".join(x for x in (label, m.doc_name) if x) or m.text
-        parked.append(
-            Unresolved(
-                section.doc_id,
-                section.section_id,
-                m.text,
-                target,
-                m.doc_name,
-                label,
-                reason,
-                m.start,
-                kind=m.kind,
-            )
-        )
-
-    if m.doc_name:
-        doc_id, doc_conf = corpus.find_doc(m.doc_name)
-        if doc_id is None and m.kind == "labels" and _names_itself(m.doc_name, section, corpus):
-            # "Section 13.1 of the Agreement" with no other document of that bare name: the
-            # document that calls itself "the Agreement" (an amendment filed with it included)
-            doc_id, doc_conf = section.doc_id, 0.9
-        if doc_id is None:
-            park(
-                f"no document named {m.doc_name!r} in this tenant yet", ", ".join(m.labels) or None
-            )
-            return [], parked
+    doc_id, doc_conf = _cited_document(m, section, corpus)
+    if doc_id is None:
+        labels = ", ".join(m.labels) or None
+        reason = f"no document named {m.doc_name!r} in this tenant yet"
+        return [], [_parked(m, section, reason, labels)]
     if m.kind == "document":
         if doc_id == section.doc_id:
-            return [], parked  # a document naming itself
-        return [((doc_id, None), 0.9 * doc_conf, doc_id)], parked
+            return [], []  # a document naming itself
+        return [((doc_id, None), confidence_of(citation_rule(m)) * doc_conf, doc_id)], []
     if m.kind == "named_section":
-        found, conf = corpus.find_heading(doc_id if m.doc_name else None, m.title or "")
-        if found is None:
-            park(f"no section headed like {m.title!r}; left for semantic matching")
-            return [], parked
-        if found.doc_id == section.doc_id and found.label == FRONT_LABEL:
-            # 'the section entitled "GNU Free Documentation License"' in a licence of that
-            # name: the heading of its title block is the document's own name, not a section
-            return [], parked
-        return [
-            ((found.doc_id, found.section_id), conf * doc_conf, f"{found.doc_id} § {found.label}")
-        ], parked
+        return _resolve_heading(m, section, corpus, doc_id, doc_conf)
+    return _resolve_labels(m, section, corpus, doc_id, doc_conf)
+
+
+def _cited_document(m: Mention, section: SectionInfo, corpus: Corpus) -> tuple[str | None, float]:
+    """The document a mention cites, with a confidence: the one it names, else the citing one."""
+    if not m.doc_name:
+        return section.doc_id, 1.0
+    doc_id, doc_conf = corpus.find_doc(m.doc_name)
+    if doc_id is None and m.kind == "labels" and _names_itself(m.doc_name, section, corpus):
+        # "Section 13.1 of the Agreement" with no other document of that bare name: the
+        # document that calls itself "the Agreement" (an amendment filed with it included)
+        return section.doc_id, 0.9
+    return doc_id, doc_conf
+
+
+def _parked(m: Mention, section: SectionInfo, reason: str, label: str | None = None) -> Unresolved:
+    """A mention left unresolved, with what a later layer should look for."""
+    if m.kind == "named_section":
+        target = m.title or m.text  # the heading Layer 3 will look for
+    else:
+        target = " of the ".join(x for x in (label, m.doc_name) if x) or m.text
+    return Unresolved(
+        section.doc_id,
+        section.section_id,
+        m.text,
+        target,
+        m.doc_name,
+        label,
+        reason,
+        m.start,
+        kind=m.kind,
+    )
+
+
+def _resolve_heading(
+    m: Mention, section: SectionInfo, corpus: Corpus, doc_id: str, doc_conf: float
+) -> tuple[list[Target], list[Unresolved]]:
+    """A section cited by its heading, in the named document or anywhere in the tenant."""
+    found, conf = corpus.find_heading(doc_id if m.doc_name else None, m.title or "")
+    if found is None:
+        reason = f"no section headed like {m.title!r}; left for semantic matching"
+        return [], [_parked(m, section, reason)]
+    if found.doc_id == section.doc_id and found.label == FRONT_LABEL:
+        # 'the section entitled "GNU Free Documentation License"' in a licence of that name:
+        # the heading of its title block is the document's own name, not a section
+        return [], []
+    confidence = confidence_of(citation_rule(m)) * conf * doc_conf
+    return [((found.doc_id, found.section_id), confidence, f"{found.doc_id} § {found.label}")], []
+
+
+def _resolve_labels(
+    m: Mention, section: SectionInfo, corpus: Corpus, doc_id: str, doc_conf: float
+) -> tuple[list[Target], list[Unresolved]]:
+    """Each cited label of a document; an OCR-repaired citation is a little less certain."""
     targets: list[Target] = []
+    parked: list[Unresolved] = []
+    cited = confidence_of(citation_rule(m))
+    ocr = confidence_of(OCR_KEYWORD) if m.raw else 1.0
     for label in m.labels:
         found, conf = corpus.find_label(doc_id, label)
         if found is None:
-            park(f"no section {label!r} in {doc_id}", label)
+            parked.append(_parked(m, section, f"no section {label!r} in {doc_id}", label))
             continue
         if found.section_id == section.section_id:
             continue  # "this Section" style self-citation
-        ocr = 0.9 if m.raw else 1.0
+        confidence = round(cited * conf * doc_conf * ocr, 3)
         targets.append(
-            (
-                (found.doc_id, found.section_id),
-                round(conf * doc_conf * ocr, 3),
-                f"{found.doc_id} § {found.label}",
-            )
+            ((found.doc_id, found.section_id), confidence, f"{found.doc_id} § {found.label}")
         )
     return targets, parked
+
 
 def _names_itself(name: str, section: SectionInfo, corpus: Corpus) -> bool:
     """A bare "the Agreement" is the citing document itself, unless that document is an

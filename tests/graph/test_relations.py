@@ -1,0 +1,104 @@
+"""Layer 1 citations and their cues name the rule behind every edge: over real licence texts
+(GPL-3, Apache-2.0, split at their numbered sections) and a short contract, each edge
+section_edges makes and each mention it finds carries an id registered in graph.rules.RULES."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+from raag_assets.core.model import FRONT_LABEL, DocInfo, SectionInfo
+from raag_assets.graph.references import Corpus, find_mentions
+from raag_assets.graph.relations import section_edges
+from raag_assets.graph.rules import RULES
+
+LICENSES = Path("/usr/share/common-licenses")
+_NUMBERED = re.compile(r"^ {2,3}(\d{1,2})\. ([^.\n]+)\.", re.MULTILINE)
+
+# A short contract with the cue families the licences do not use.
+CONTRACT = {
+    "Recitals": "Recitals. The Customer wishes to buy services.",
+    "1": "Definitions. Terms used in Section 2 have the meanings given in the recitals.",
+    "2": (
+        "Services. Subject to Section 3, the Supplier shall provide the Services described "
+        "in Exhibit A. Notwithstanding Section 4, the Supplier may subcontract."
+    ),
+    "3": (
+        "Fees. The Customer shall pay the fees pursuant to 2.1. Section 4 is hereby amended "
+        "to read as follows. The licence may be revoked where Section 5 is not invoked."
+    ),
+    "2.1": "Payment. Invoices are due within thirty days.",
+    "4": "Term. On expiry, Section 2 shall terminate.",
+    "5": (
+        "General. Notwithstanding anything to the contrary in this Agreement, this Section "
+        "shall prevail over any other provisions of this Agreement."
+    ),
+    "Exhibit A": "Services. Support and maintenance.",
+}
+
+
+def _sections(doc_id: str, text: str) -> list[SectionInfo]:
+    """The title block, then one section per numbered heading ("  7. Additional Terms.")."""
+    heads = list(_NUMBERED.finditer(text))
+    out = [
+        SectionInfo(
+            f"{doc_id}-title", doc_id, 0, FRONT_LABEL, doc_id, 1, None, text[: heads[0].start()]
+        )
+    ]
+    for i, m in enumerate(heads):
+        end = heads[i + 1].start() if i + 1 < len(heads) else len(text)
+        body = text[m.end() : end].strip()
+        out.append(SectionInfo(f"{doc_id}-{m[1]}", doc_id, i + 1, m[1], m[2], 1, None, body))
+    return out
+
+
+def _corpus() -> tuple[Corpus, list[SectionInfo]]:
+    sections: list[SectionInfo] = []
+    docs: list[DocInfo] = []
+    for name in ("GPL-3", "Apache-2.0"):
+        path = LICENSES / name
+        if not path.exists():
+            pytest.skip(f"{path} is not installed here")
+        docs.append(DocInfo(name, name, name))
+        sections += _sections(name, path.read_text(encoding="utf-8"))
+    docs.append(DocInfo("contract", "contract.txt", "Services Agreement"))
+    sections += [
+        SectionInfo(f"contract-{label}", "contract", i, label, text.split(".")[0], 1, None, text)
+        for i, (label, text) in enumerate(CONTRACT.items())
+    ]
+    return Corpus(docs, sections), sections
+
+
+def test_every_citation_edge_names_a_registered_rule() -> None:
+    corpus, sections = _corpus()
+    edges = [e for s in sections for e in section_edges(s, corpus)[0]]
+    assert len(edges) > 40
+    for e in edges:
+        assert e.rule in RULES.rules, f"{e.edge_type} edge {e.matched_text!r}: rule {e.rule!r}"
+        made_by = RULES[e.rule]
+        assert made_by.edge_type == e.edge_type, e.rule
+        assert made_by.kind == ("citation" if e.edge_type == "references" else "cue"), e.rule
+    rules = {e.rule for e in edges}
+    assert {
+        "references.section_label",
+        "references.annex",
+        "references.bare_number",
+        "references.front_matter",
+        "overrides.notwithstanding",
+        "overrides.displaced_after",
+        "overrides.vague_notwithstanding",
+        "overrides.own_precedence",
+        "depends_on.subject_to",
+        "depends_on.after_condition",
+        "amends.amended_after",
+    } <= rules
+
+
+def test_every_mention_names_its_citation_form() -> None:
+    _, sections = _corpus()
+    mentions = [m for s in sections for m in find_mentions(s.text)]
+    assert mentions
+    for m in mentions:
+        assert RULES[m.rule].kind == "citation", m.rule
+    found = {m.rule for m in find_mentions("as required by RFC 2119 and by the HR Handbook")}
+    assert found == {"references.numbered_document", "references.named_document"}
