@@ -130,17 +130,6 @@ _COMPANY_FORMS = (
     r"corporation|company|incorporated|inc|ltd|limited|llc|llp|lp|plc|gmbh|ag|sa|s\.a|n\.v|"
     r"b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation|entity"
 )
-# A term ending in a company form is a company's name (over the term's words, joined).
-NOT_A_COMPANY_NAME = rule(
-    "term.not_a_company_name",
-    "term",
-    "a term that ends in a company form ('Acme Inc'): a company's name",
-    pattern=r"\s(?:inc|incorporated|ltd|limited|llc|llp|plc|gmbh|ag|corp|corporation)\.?$",
-    flags=re.IGNORECASE,
-    examples=("Acme Inc.", "Northwind Trading Ltd", "Blue Harbor Corporation"),
-    counter=("Inc", "Acme Incubator Program", "Licensed Product"),
-)
-_COMPANY_NAME = _pattern(NOT_A_COMPANY_NAME)
 PARTY_INTRODUCTION = rule(
     "term.party_introduction",
     "term",
@@ -155,6 +144,18 @@ PARTY_INTRODUCTION = rule(
     counter=("the mineral rights held in the northern valley ",),
 )
 _PARTY_INTRO = _pattern(PARTY_INTRODUCTION)
+
+# A term ending in a company form is a company's name (over the term's words, joined).
+NOT_A_COMPANY_NAME = rule(
+    "term.not_a_company_name",
+    "term",
+    "a term that ends in a company form ('Acme Inc'): a company's name",
+    pattern=r"\s(?:inc|incorporated|ltd|limited|llc|llp|plc|gmbh|ag|corp|corporation)\.?$",
+    flags=re.IGNORECASE,
+    examples=("Acme Inc.", "Northwind Trading Ltd", "Blue Harbor Corporation"),
+    counter=("Inc", "Acme Incubator Program", "Licensed Product"),
+)
+_COMPANY_NAME = _pattern(NOT_A_COMPANY_NAME)
 
 
 def party_names(front_text: str) -> set[str]:
@@ -176,8 +177,8 @@ def party_names(front_text: str) -> set[str]:
 NOT_A_PARTY_ALIAS = rule(
     "term.not_a_party_alias",
     "term",
-    "a definition that names a party ('means either the Buyer or the Seller'): the term is "
-    "another name of the parties, one of the parties' names itself",
+    "a single word defined by a party's short name ('means either Acme or its subsidiaries'): "
+    "another name of a party, so a party's name too (term.not_a_party_name)",
     pattern=r"^\s*(?:(?:shall\s+)?means?|refers?\s+to)\s+(?:either\s+)?(?:the\s+)?"
     r"(?P<first>[A-Z][\w.&-]*)",
     examples=(" shall mean either Acme or the applicable subsidiary", " refers to the Buyer"),
@@ -971,7 +972,7 @@ USES_BORROWED_DEFINITION = rule(
 NOT_USED_IN_A_COMPANY_NAME = rule(
     "term.not_used_in_a_company_name",
     "term",
-    "a match followed by a company form ('Entrust Technologies Inc.'): the company, not the term",
+    "a match followed by a company form ('Northwind Trading Inc.'): the company, not the term",
     pattern=_COMPANY_AFTER,
     examples=("Northwind Trading Inc. shall deliver", "Acme, Ltd."),
     counter=("the Licensed Product shall be delivered", "the Company shall pay"),
