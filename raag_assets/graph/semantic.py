@@ -8,10 +8,21 @@ import numpy as np
 
 from raag_assets.core.model import Edge, SectionInfo, Unresolved
 from raag_assets.graph.references import Corpus
+from raag_assets.graph.rules import rule
 
 THRESHOLD = 0.5  # cosine similarity a heading must reach
 MARGIN = 0.03  # ... and by how much it must beat the runner-up
 TOP = 3
+
+EMBEDDING_SIMILARITY = rule(
+    "references.embedding_similarity",
+    "semantic",
+    "a reference to a section by its subject ('the section on approvals') matched to the "
+    f"heading most similar in embedding (cosine at least {THRESHOLD}, ahead of the runner-up "
+    f"by {MARGIN}); the edge's confidence is the similarity",
+    edge_type="references",
+    layer=3,
+)
 
 
 def heading_text(s: SectionInfo) -> str:
@@ -62,9 +73,7 @@ def resolve_semantic(
         if best >= THRESHOLD and best - runner_up >= MARGIN:
             target = corpus.by_id[best_id]
             edges.append(
-                Edge(
-                    "references",
-                    layer=3,
+                EMBEDDING_SIMILARITY.edge(
                     src_doc_id=p.src_doc_id,
                     src_section_id=p.src_section_id,
                     matched_text=p.matched_text,

@@ -9,12 +9,22 @@ words.
 """
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from raag_assets.core.model import Edge, SectionInfo, Term
 from raag_assets.graph.keys import term_key
+from raag_assets.graph.overlaps import inside, longest_first
 from raag_assets.graph.references import contents_spans, is_contents
+from raag_assets.graph.rules import Rule, rule
 from raag_assets.graph.standards import is_bibliography
+
+
+def _pattern(r: Rule) -> re.Pattern[str]:
+    """A pattern rule's regex, applied as the code always has (match, search or fullmatch)."""
+    assert r.pattern is not None, r.id
+    return r.pattern
+
 
 # Closed grammatical classes, not vocabulary of any document.
 _PRONOUNS = {
@@ -89,18 +99,28 @@ def is_self_reference(term: str) -> bool:
     )
 
 
+NOT_A_POINTER = rule(
+    "term.not_a_pointer",
+    "term",
+    "a definition that only points at another part of the document, where the term is defined",
+    pattern=r"^\s*(?:shall\s+)?(?:ha(?:s|ve)\s+the\s+meanings?|is\s+defined|as\s+defined)\b"
+    r"[^.;]{0,40}?\b(?:in|under|by)\s+(?:Section|Article|Clause|Schedule|Exhibit|"
+    r"Paragraph|§|the\s+(?:preamble|recitals?)\b)",
+    flags=re.IGNORECASE,
+    examples=(
+        " has the meaning given to it in Section 4.2.",
+        " shall have the meanings set out in the Recitals;",
+        " as defined in Article 3 below.",
+    ),
+    counter=(" means the preamble of the purchase order.", " means any defined work."),
+)
+_POINTER = _pattern(NOT_A_POINTER)
+
+
 def is_pointer(body: str) -> bool:
     """A definition that only points at another part of the document: 'has the meaning
     specified in Section 8.02', 'as defined in Article 4'."""
-    return bool(
-        re.match(
-            r"\s*(?:shall\s+)?(?:ha(?:s|ve)\s+the\s+meanings?|is\s+defined|as\s+defined)\b"
-            r"[^.;]{0,40}?\b(?:in|under|by)\s+(?:Section|Article|Clause|Schedule|Exhibit|"
-            r"Paragraph|§|the\s+(?:preamble|recitals?)\b)",
-            body,
-            re.IGNORECASE,
-        )
-    )
+    return bool(_POINTER.match(body))
 
 
 # How a party is introduced before its short name: "ACME LIMITED, a Canadian corporation
@@ -110,11 +130,32 @@ _COMPANY_FORMS = (
     r"corporation|company|incorporated|inc|ltd|limited|llc|llp|lp|plc|gmbh|ag|sa|s\.a|n\.v|"
     r"b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation|entity"
 )
-_COMPANY_SUFFIX = r"(?:inc|incorporated|ltd|limited|llc|llp|plc|gmbh|ag|corp|corporation)\.?"
-_PARTY_INTRO = re.compile(
-    rf",\s+(?:a|an)\s+[^()]{{0,60}}?\b(?i:{_COMPANY_FORMS})\b[^()]*$"
-    rf"|\b(?i:{_COMPANY_FORMS})\.?\s*,?\s*$"
+PARTY_INTRODUCTION = rule(
+    "term.party_introduction",
+    "term",
+    "how a party is introduced before the parenthesis that gives its short name",
+    pattern=rf",\s+(?:a|an)\s+[^()]{{0,60}}?\b(?i:{_COMPANY_FORMS})\b[^()]*$"
+    rf"|\b(?i:{_COMPANY_FORMS})\.?\s*,?\s*$",
+    examples=(
+        "This agreement is made between Northwind Trading Limited, a Delaware corporation ",
+        "between Blue Harbor LLC ",
+        "and Jane Doe, an individual residing in Ohio ",
+    ),
+    counter=("the mineral rights held in the northern valley ",),
 )
+_PARTY_INTRO = _pattern(PARTY_INTRODUCTION)
+
+# A term ending in a company form is a company's name (over the term's words, joined).
+NOT_A_COMPANY_NAME = rule(
+    "term.not_a_company_name",
+    "term",
+    "a term that ends in a company form ('Acme Inc'): a company's name",
+    pattern=r"\s(?:inc|incorporated|ltd|limited|llc|llp|plc|gmbh|ag|corp|corporation)\.?$",
+    flags=re.IGNORECASE,
+    examples=("Acme Inc.", "Northwind Trading Ltd", "Blue Harbor Corporation"),
+    counter=("Inc", "Acme Incubator Program", "Licensed Product"),
+)
+_COMPANY_NAME = _pattern(NOT_A_COMPANY_NAME)
 
 
 def party_names(front_text: str) -> set[str]:
@@ -132,14 +173,24 @@ def party_names(front_text: str) -> set[str]:
     return out
 
 
+# The name a definition opens with, a party's when it is one of the parties' short names.
+NOT_A_PARTY_ALIAS = rule(
+    "term.not_a_party_alias",
+    "term",
+    "a single word defined by a party's short name ('means either Acme or its subsidiaries'): "
+    "another name of a party, so a party's name too (term.not_a_party_name)",
+    pattern=r"^\s*(?:(?:shall\s+)?means?|refers?\s+to)\s+(?:either\s+)?(?:the\s+)?"
+    r"(?P<first>[A-Z][\w.&-]*)",
+    examples=(" shall mean either Acme or the applicable subsidiary", " refers to the Buyer"),
+    counter=(" means the close of business on the date", " is any person"),
+)
+_PARTY_ALIAS = _pattern(NOT_A_PARTY_ALIAS)
+
+
 def names_a_party(body: str, parties: set[str]) -> bool:
     """A definition that points at a party: 'shall mean ETI and all Subsidiaries thereof',
     'means either NTL or ETI'."""
-    m = re.match(
-        r"\s*(?:(?:shall\s+)?means?|refers?\s+to)\s+(?:either\s+)?(?:the\s+)?"
-        r"(?P<first>[A-Z][\w.&-]*)",
-        body,
-    )
+    m = _PARTY_ALIAS.match(body)
     return bool(m and m.group("first").rstrip(".,") in parties)
 
 
@@ -195,10 +246,21 @@ _ENTITY_WORDS = re.compile(
 )
 # A definition borrowed from another document ('has the meaning ascribed thereto in the
 # Securities Act'): the word keeps the meaning the law gives it.
-_OUTSIDE_POINTER = re.compile(
-    r"^\s*(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?\b[^.;]{0,40}?\b(?:in|under|by)\s+(?:the\s+)?"
-    r"[A-Z][\w]*(?:\s+[A-Z][\w]*)*\s+(?:Act|Code|Law|Regulations?|Rules?|Treaty|Directive)\b"
+NOT_BORROWED_FROM_A_LAW = rule(
+    "term.not_borrowed_from_a_law",
+    "term",
+    "a definition borrowed from a statute or code ('has the meaning given in the Companies "
+    "Act'): the word keeps the meaning the law gives it",
+    pattern=r"^\s*(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?\b[^.;]{0,40}?\b(?:in|under|by)\s+"
+    r"(?:the\s+)?[A-Z][\w]*(?:\s+[A-Z][\w]*)*\s+(?:Act|Code|Law|Regulations?|Rules?|Treaty|"
+    r"Directive)\b",
+    examples=(
+        " shall have the meaning ascribed to it in the Companies Act",
+        " has the meaning given under the Internal Revenue Code of 1986",
+    ),
+    counter=(" has the meaning given in Section 4", " means the law of the place"),
 )
+_OUTSIDE_POINTER = _pattern(NOT_BORROWED_FROM_A_LAW)
 
 
 # Nouns that name a separate instrument, not a concept of this one: "the Separation
@@ -241,19 +303,351 @@ def names_instrument(term: str, body: str, before: str = "") -> bool:
 
 # A role a party plays ('"Receiving Party" means each Party in its capacity as the recipient
 # ...'): the parties under another name, read the same without the definition.
-_PARTY_ROLE = re.compile(r"^\s*(?:shall\s+)?means?\s+(?:each|either|any|the|a)\s+Party\b")
+NOT_A_PARTY_ROLE = rule(
+    "term.not_a_party_role",
+    "term",
+    "a '... Party' defined as a party in one of its roles ('Disclosing Party' means each Party "
+    "that discloses): the parties under another name",
+    pattern=r"^\s*(?:shall\s+)?means?\s+(?:each|either|any|the|a)\s+Party\b",
+    examples=(
+        " means each Party in its capacity as the recipient",
+        " shall mean the Party that pays",
+    ),
+    counter=(" means any person who is not a party", " means the other side"),
+)
+_PARTY_ROLE = _pattern(NOT_A_PARTY_ROLE)
 # A single word for a class of persons ('Investor. Any person who purchases Notes', 'Holder.
 # The registered owner of any Note'): who someone is, not a coined thing.
 # A qualifier may stand between "means" and the head ('"Affiliate" means, with respect to any
 # person, any other person that controls ...'): the head is what follows it.
-_PERSON_HEAD = re.compile(
-    r"^\s*(?:(?:shall\s+)?means?\s*,?\s+)?"
+NOT_A_CLASS_OF_PERSONS = rule(
+    "term.not_a_class_of_persons",
+    "term",
+    "a single word defined as a class of persons ('Holder. The registered owner of a Note'): who "
+    "someone is, not a coined thing",
+    pattern=r"^\s*(?:(?:shall\s+)?means?\s*,?\s+)?"
     r"(?:(?:with\s+respect\s+to|in\s+relation\s+to|as\s+to)\s[^,;:]{1,80},\s+)?"
     r"(?:\((?:[ivx]{1,4}|[a-z]|\d{1,2})\)\s*)?"  # an item marker: '(i) the employees, ...'
     r"(?i:the|a|an|any|each|every|all)?\s*(?:[a-z-]+\s+){0,2}?"
     r"(?:persons?|individuals?|owners?|holders?|purchasers?|entity|entities|employees|officers|"
-    r"directors|agents|representatives|personnel)\b"
+    r"directors|agents|representatives|personnel)\b",
+    examples=(
+        "Any person who buys a ticket",
+        " means, with respect to a company, the employees and agents of that company",
+        "The registered owner of any share",
+    ),
+    counter=(" means the price paid for a unit", "Any software delivered"),
 )
+_PERSON_HEAD = _pattern(NOT_A_CLASS_OF_PERSONS)
+
+
+# A definition that only points back at the document ("the transactions contemplated by this
+# Agreement", "the matters contemplated hereby"): the ordinary words, read the same without it.
+NOT_SELF_CONTEMPLATED = rule(
+    "term.not_self_contemplated",
+    "term",
+    "a definition that only points back at the document ('the transactions contemplated by "
+    "this Agreement'): the ordinary words, read the same without it",
+    pattern=r"^\s*(?:(?:shall\s+)?means?\s+)?(?:the|all|any)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+\s+"
+    r"(?:contemplated|described|referred\s+to)\s+(?:by|in|under)?\s*"
+    r"(?:this\s+(?:Agreement|Contract|License|Licence|Deed)|hereby|herein|hereunder)\s*[.;]",
+    examples=(
+        " means the transactions contemplated by this Agreement.",
+        " means all services described herein;",
+    ),
+    counter=(" means the sale of the shares to the buyer.",),
+)
+_SELF_CONTEMPLATED = _pattern(NOT_SELF_CONTEMPLATED)
+
+
+# The exclusions judged by a function rather than one pattern of their own.
+NOT_A_WORD = rule(
+    "term.not_a_word", "term", "a term with no letters (a number, a mark): nothing to look for"
+)
+NOT_A_PRONOUN = rule(
+    "term.not_a_pronoun", "term", "a pronoun defined ('you'): a closed class, not a term of art"
+)
+NOT_THE_DOCUMENT_ITSELF = rule(
+    "term.not_the_document_itself",
+    "term",
+    "the document naming itself ('this Agreement', 'the License'), unless a single word is "
+    "defined as a class of works ('\"Document\" refers to any such manual')",
+)
+NOT_A_PARTY_NAME = rule(
+    "term.not_a_party_name",
+    "term",
+    "a party's short name (term.party_introduction, term.not_a_party_alias) or 'Party' itself",
+)
+NOT_A_VERB = rule(
+    "term.not_a_verb",
+    "term",
+    "a verb or a phrase defined ('to \"convey\" a work', 'a work \"based on\" another'), not "
+    "a noun",
+)
+NOT_A_LABEL_FOR_OWN_WORDS = rule(
+    "term.not_a_label_for_own_words",
+    "term",
+    "a phrase defined in passing right after the same words in lower case ('the common stock of "
+    'the Company ("Common Stock")\')',
+)
+NOT_THE_ORDINARY_WORDS = rule(
+    "term.not_the_ordinary_words",
+    "term",
+    "a definition that repeats the term in lower case ('\"Patent\" means any patent'), unless it "
+    "recasts it in the document's own terms or narrows it to the document's own things",
+)
+NOT_ANOTHER_INSTRUMENT = rule(
+    "term.not_another_instrument",
+    "term",
+    "the name of another document (an agreement, indenture, prospectus, registration "
+    "statement, or one to be made in a given form): a citation, not a term of art",
+)
+# A statute's short name ("Securities Exchange Act"), over the term's words joined; not
+# "Code", which also ends coined terms ("Corresponding Application Code").
+NOT_A_STATUTE_NAME = rule(
+    "term.not_a_statute_name",
+    "term",
+    "a phrase ending in Act, Statute or Directive: a statute's short name",
+    pattern=r"\s(?:Act|Statute|Directive)$",
+    examples=("Securities Exchange Act", "Data Protection Directive"),
+    counter=("Act", "Corresponding Application Code", "Act of God"),
+)
+_STATUTE = _pattern(NOT_A_STATUTE_NAME)
+NOT_A_NOUN_PHRASE = rule(
+    "term.not_a_noun_phrase",
+    "term",
+    "a phrase ending in a particle or made of adverbs and participles ('relying on', 'normally "
+    "used'): ordinary English, a noun phrase ends in a noun",
+)
+NOT_A_SHORTENED_NAME = rule(
+    "term.not_a_shortened_name",
+    "term",
+    "a phrase defined by the longer name it shortens ('Securities Act. The Securities Act of "
+    "1933')",
+)
+NOT_AN_ENTITY = rule(
+    "term.not_an_entity",
+    "term",
+    "a definition that opens with kinds of entity or an organisation's name ('an individual, "
+    "partnership or corporation', 'Bank, National Association'): a party or a person",
+)
+NOT_A_COMMON_PHRASE = rule(
+    "term.not_a_common_phrase",
+    "term",
+    "a lower-case phrase ('source code') whose definition does not build on the document's "
+    "other terms",
+)
+NOT_A_LOWER_CASE_WORD = rule(
+    "term.not_a_lower_case_word",
+    "term",
+    "a single lower-case word defined: an ordinary word given a meaning",
+)
+NOT_A_NAMED_ACRONYM = rule(
+    "term.not_a_named_acronym",
+    "term",
+    "an acronym that names a body, a party or a statute, not a concept of the document (its "
+    "definition opens with a common noun and builds on the document's terms)",
+)
+NOT_A_CATEGORY_LIST = rule(
+    "term.not_a_category_list",
+    "term",
+    "a single word defined by a list of ordinary kinds ('means software, documentation, "
+    "designs, ...'): the ordinary category, widened",
+)
+
+
+@dataclass(frozen=True)
+class _Definition:
+    """A defined term with what the exclusions judge it by (the arguments of `distinctive`)."""
+
+    term: str
+    words: list[str]  # the term without a leading determiner
+    evidence: str
+    parties: set[str]
+    body: str
+    doc_terms: Iterable[str]
+    in_passing: bool
+    before: str
+    doc_text: str
+
+    @property
+    def folded(self) -> list[str]:
+        return [w.casefold() for w in self.words]
+
+
+def _pronoun(d: _Definition) -> bool:
+    return len(d.words) == 1 and d.folded[0] in _PRONOUNS
+
+
+def _itself(d: _Definition) -> bool:
+    # '"Document" refers to any such manual or work' names the works a licence covers, not
+    # the licence naming itself
+    return is_self_reference(d.term) and not (len(d.words) == 1 and _CLASS_BODY.match(d.body))
+
+
+def _party(d: _Definition) -> bool:
+    return (
+        d.term in d.parties
+        or " ".join(d.words) in d.parties
+        or d.folded in (["party"], ["parties"])
+    )
+
+
+def _verbal(d: _Definition) -> bool:
+    return definition_is_verbal(d.evidence, d.term)
+
+
+def _company(d: _Definition) -> bool:
+    return bool(_COMPANY_NAME.search(" ".join(d.words)))
+
+
+def _own_words(d: _Definition) -> bool:
+    # 'the common stock of the Company ("Common Stock")': a label for the ordinary words just
+    # written, as '"Board of Directors" means the board of directors of X'
+    return d.in_passing and len(d.words) > 1 and _labels_own_words(d.words, d.before)
+
+
+def _contemplated(d: _Definition) -> bool:
+    return bool(_SELF_CONTEMPLATED.match(d.body))
+
+
+def _ordinary(d: _Definition) -> bool:
+    # '"Board of Directors" means the board of directors of X' reads the same without it;
+    # '"Intellectual Property Rights" means all intellectual property rights in (i) Patents,
+    # (ii) Trademarks ...' is recast in the document's own terms, a term of art; so is a word
+    # narrowed to this document's own things ('"Product" means each product identified in a
+    # Statement of Work ... under this Agreement')
+    return tautological(d.term, d.body) and not _recast(
+        d.words, d.body, d.doc_terms, d.parties, d.doc_text
+    )
+
+
+def _instrument(d: _Definition) -> bool:
+    return names_instrument(d.term, d.body, d.before if d.in_passing else "")
+
+
+def _party_role(d: _Definition) -> bool:
+    # "Receiving Party": each Party in one of its roles, not a third party
+    return bool(re.fullmatch(r"part(?:y|ies)", d.folded[-1]) and _PARTY_ROLE.match(d.body))
+
+
+def _statute(d: _Definition) -> bool:
+    return bool(_STATUTE.search(" ".join(d.words)))
+
+
+def _not_noun_phrase(d: _Definition) -> bool:
+    # a noun phrase ends in a noun, not a -ly/-ed/-ing word or a particle
+    first, last = d.folded[0], d.folded[-1]
+    return last in ("on", "in", "to", "of", "by", "with", "for") or bool(
+        re.fullmatch(r"\w+(?:ly|ed|ing)", first) and re.fullmatch(r"\w+(?:ed|ing)", last)
+    )
+
+
+def _shortened_name(d: _Definition) -> bool:
+    name = rf"The\s+(?:[A-Z][\w.&-]*\s+|of\s+|and\s+)*{re.escape(d.words[-1])}\b"
+    return bool(re.match(name, d.body))
+
+
+def _entity_name(d: _Definition) -> bool:
+    return d.body[:1].isupper() and _names_entity(d.body)
+
+
+def _common_phrase(d: _Definition) -> bool:
+    # a lower-case phrase ("covered work") is coined when its definition builds on the
+    # document's other terms ("either the unmodified Program or ...")
+    lower = " ".join(d.words[1:]).islower()
+    return lower and not _mentions_terms(_first_sentence(d.body), d.doc_terms, d.term)
+
+
+def _category(d: _Definition) -> bool:
+    return _enumerates(d.body)
+
+
+def _entity(d: _Definition) -> bool:
+    return _names_entity(d.body)
+
+
+def _borrowed(d: _Definition) -> bool:
+    return bool(_OUTSIDE_POINTER.match(d.body))
+
+
+def _persons(d: _Definition) -> bool:
+    return bool(_PERSON_HEAD.match(d.body))
+
+
+Check = tuple[Rule, Callable[[_Definition], bool]]
+# In the order they are tried; the first that holds names the exclusion.
+_ANY_TERM: tuple[Check, ...] = (
+    (NOT_A_PRONOUN, _pronoun),
+    (NOT_THE_DOCUMENT_ITSELF, _itself),
+    (NOT_A_PARTY_NAME, _party),
+    (NOT_A_VERB, _verbal),
+    (NOT_A_COMPANY_NAME, _company),
+    (NOT_A_LABEL_FOR_OWN_WORDS, _own_words),
+    (NOT_SELF_CONTEMPLATED, _contemplated),
+    (NOT_THE_ORDINARY_WORDS, _ordinary),
+    (NOT_ANOTHER_INSTRUMENT, _instrument),
+    (NOT_A_PARTY_ROLE, _party_role),
+    (NOT_A_STATUTE_NAME, _statute),
+)
+_PHRASE: tuple[Check, ...] = (
+    (NOT_A_NOUN_PHRASE, _not_noun_phrase),
+    (NOT_A_SHORTENED_NAME, _shortened_name),
+    (NOT_AN_ENTITY, _entity_name),
+    (NOT_A_COMMON_PHRASE, _common_phrase),
+)
+_WORD: tuple[Check, ...] = (
+    (NOT_A_CATEGORY_LIST, _category),
+    (NOT_AN_ENTITY, _entity),
+    (NOT_BORROWED_FROM_A_LAW, _borrowed),
+    (NOT_A_CLASS_OF_PERSONS, _persons),
+)
+
+
+def _first(checks: Sequence[Check], d: _Definition) -> Rule | None:
+    return next((r for r, check in checks if check(d)), None)
+
+
+def _word_exclusion(d: _Definition) -> Rule | None:
+    """The exclusions of a single word, after those of any term."""
+    word = d.words[0]
+    if word.islower():
+        return NOT_A_LOWER_CASE_WORD
+    if word.isupper() and len(word) <= 6:
+        # an acronym is a name (party, body, statute) unless its definition opens with a
+        # common noun and builds on the document's own terms: '"PPV" means the difference
+        # between the price for a Product Unit ...' abbreviates a concept of this document
+        # ('"SEC" means the Securities and Exchange Commission' stays a name, '"GAAP" means
+        # generally accepted accounting principles' a concept from outside)
+        coined = bool(_CONCEPT_BODY.match(d.body)) and _mentions_terms(
+            _first_sentence(d.body), d.doc_terms, d.term
+        )
+        return None if coined else NOT_A_NAMED_ACRONYM
+    if d.in_passing:
+        return None  # a label for one particular thing
+    return _first(_WORD, d)
+
+
+def exclusion(
+    term: str,
+    evidence: str,
+    parties: set[str],
+    body: str = "",
+    doc_terms: Iterable[str] = (),
+    in_passing: bool = False,
+    before: str = "",
+    doc_text: str = "",
+) -> Rule | None:
+    """The rule that keeps `term` from the terms of art, or None for a term of art (the
+    arguments are `distinctive`'s)."""
+    words = _words(term)
+    if not words or not any(c.isalpha() for c in term):
+        return NOT_A_WORD
+    d = _Definition(term, words, evidence, parties, body, doc_terms, in_passing, before, doc_text)
+    found = _first(_ANY_TERM, d)
+    if found is None:
+        found = _first(_PHRASE, d) if len(words) > 1 else _word_exclusion(d)
+    return found
 
 
 def distinctive(
@@ -272,88 +666,10 @@ def distinctive(
     parties' short names in this document; `doc_terms`: the other terms the document defines;
     `in_passing`: defined in a parenthesis after what it names ('the right to buy ... (the
     "Option")'), a label for one particular thing; `before`: the text before that parenthesis;
-    `doc_text`: the document's text, to see how consistently it capitalises a word.
+    `doc_text`: the document's text, to see how consistently it capitalises a word. Which
+    exclusion holds, if one does: `exclusion`.
     """
-    words = _words(term)
-    if not words or not any(c.isalpha() for c in term):
-        return False
-    folded = [w.casefold() for w in words]
-    if len(words) == 1 and folded[0] in _PRONOUNS:
-        return False
-    if is_self_reference(term) and not (len(words) == 1 and _CLASS_BODY.match(body)):
-        # '"Document" refers to any such manual or work' names the works a licence covers,
-        # not the licence naming itself
-        return False
-    if term in parties or " ".join(words) in parties or folded in (["party"], ["parties"]):
-        return False  # the parties, by their short names or as "Party"
-    if definition_is_verbal(evidence, term):
-        return False
-    if len(words) > 1 and re.fullmatch(_COMPANY_SUFFIX, words[-1], re.IGNORECASE):
-        return False  # "Acme Inc": a company's name
-    if in_passing and len(words) > 1 and _labels_own_words(words, before):
-        # 'the common stock of the Company ("Common Stock")': a label for the ordinary words
-        # just written, as '"Board of Directors" means the board of directors of X'
-        return False
-    if _SELF_CONTEMPLATED.match(body):
-        return False  # '"Transactions" means the transactions contemplated by this Agreement'
-    if tautological(term, body) and not _recast(words, body, doc_terms, parties, doc_text):
-        # '"Board of Directors" means the board of directors of X' reads the same without
-        # it; '"Intellectual Property Rights" means all intellectual property rights in (i)
-        # Patents, (ii) Trademarks ...' is recast in the document's own terms, a term of art;
-        # so is a word narrowed to this document's own things ('"Product" means each product
-        # identified in a Statement of Work ... under this Agreement')
-        return False
-    if names_instrument(term, body, before if in_passing else ""):
-        return False
-    if re.fullmatch(r"part(?:y|ies)", folded[-1]) and _PARTY_ROLE.match(body):
-        return False  # "Receiving Party": each Party in one of its roles, not a third party
-    if len(words) > 1 and words[-1] in ("Act", "Statute", "Directive"):
-        # a statute's short name ("Securities Exchange Act"); not "Code", which also ends
-        # coined terms ("Corresponding Application Code")
-        return False
-    if len(words) > 1:
-        # a phrase of adverbs/participles ("normally used", "knowingly relying") reads as
-        # ordinary English: a noun phrase ends in a noun, not a -ly/-ed/-ing word or a particle
-        last = folded[-1]
-        if last in ("on", "in", "to", "of", "by", "with", "for") or (
-            re.fullmatch(r"\w+(?:ly|ed|ing)", folded[0]) and re.fullmatch(r"\w+(?:ed|ing)", last)
-        ):
-            return False
-        if re.match(rf"The\s+(?:[A-Z][\w.&-]*\s+|of\s+|and\s+)*{re.escape(words[-1])}\b", body):
-            return False  # 'Securities Act. The Securities Act of 1933': a name shortened
-        if body[:1].isupper() and _names_entity(body):
-            return False  # 'Paying Agent. Bank, National Association': a party's name
-        if " ".join(words[1:]).islower():
-            # a lower-case phrase ("covered work", "source code") is coined when its definition
-            # builds on the document's other terms ("either the unmodified Program or ...")
-            return _mentions_terms(_first_sentence(body), doc_terms, term)
-        return True
-    word = words[0]
-    if word.islower():
-        return False  # a lower-case single word defined: an ordinary word given a meaning
-    if word.isupper() and len(word) <= 6:
-        # an acronym is a name (party, body, statute) unless its definition opens with a
-        # common noun and builds on the document's own terms: '"PPV" means the difference
-        # between the price for a Product Unit ...' abbreviates a concept of this document
-        # ('"SEC" means the Securities and Exchange Commission' stays a name, '"GAAP" means
-        # generally accepted accounting principles' a concept from outside)
-        return bool(_CONCEPT_BODY.match(body)) and _mentions_terms(
-            _first_sentence(body), doc_terms, term
-        )
-    if in_passing:
-        return True
-    if _enumerates(body):
-        return False  # '"Technology" means Software, documentation, designs, ...': a category
-    return not (_names_entity(body) or _OUTSIDE_POINTER.match(body) or _PERSON_HEAD.match(body))
-
-
-# A definition that only points back at the document ("the transactions contemplated by this
-# Agreement", "the matters contemplated hereby"): the ordinary words, read the same without it.
-_SELF_CONTEMPLATED = re.compile(
-    r"^\s*(?:(?:shall\s+)?means?\s+)?(?:the|all|any)\s+(?:[a-z-]+\s+){0,2}?[a-z-]+\s+"
-    r"(?:contemplated|described|referred\s+to)\s+(?:by|in|under)?\s*"
-    r"(?:this\s+(?:Agreement|Contract|License|Licence|Deed)|hereby|herein|hereunder)\s*[.;]"
-)
+    return exclusion(term, evidence, parties, body, doc_terms, in_passing, before, doc_text) is None
 
 
 def _labels_own_words(words: list[str], before: str) -> bool:
@@ -601,12 +917,22 @@ def _mixed_case(found: str, term: str) -> bool:
 # been omitted and has been filed separately with the Securities and Exchange Commission",
 # "Confidential treatment has been requested for ..."): page furniture of the filing, not text
 # of the section it interrupts, so it uses no term.
-_FILING_LEGEND = re.compile(
-    r"\bfiled\s+separately\s+with\s+the\s+(?:Securities\s+and\s+Exchange\s+)?Commission\b"
+NOT_USED_IN_A_FILING_LEGEND = rule(
+    "term.not_used_in_a_filing_legend",
+    "term",
+    "a redaction legend of a filing (its anchor phrase; the span runs back to the start of "
+    "the sentence): page furniture, no use of a term",
+    pattern=r"\bfiled\s+separately\s+with\s+the\s+(?:Securities\s+and\s+Exchange\s+)?Commission\b"
     r"[^.\n]{0,80}\.?|\bconfidential\s+treatment\s+(?:has\s+been\s+|was\s+|is\s+)?requested\b"
     r"[^.\n]{0,120}\.?",
-    re.IGNORECASE,
+    flags=re.IGNORECASE,
+    examples=(
+        "[***] The omitted text has been filed separately with the Commission.",
+        "Confidential treatment has been requested for the marked portions.",
+    ),
+    counter=("The report is filed with the board each quarter.",),
 )
+_FILING_LEGEND = _pattern(NOT_USED_IN_A_FILING_LEGEND)
 _LEGEND_START = re.compile(r"[^.\n]{0,160}$")
 
 
@@ -623,6 +949,47 @@ def filing_legends(text: str) -> list[tuple[int, int]]:
             continue  # "filed separately with the Commission" alone reports a filing
         out.append((start, m.end()))
     return out
+
+
+# A use's edge names where its definition is: in the section's own document, or borrowed
+# from a document it cites (or the tenant's, where the document defines nothing itself).
+# The term is found by `term_pattern`: as drafted, in plural or possessive.
+USES_OWN_DEFINITION = rule(
+    "uses_term.own_definition",
+    "term",
+    "a term of art used in a section of the document that defines it",
+    edge_type="uses_term",
+    confidence=1.0,
+)
+USES_BORROWED_DEFINITION = rule(
+    "uses_term.borrowed_definition",
+    "term",
+    "a term of art used in a section of another document: one that cites the defining "
+    "document, or defines nothing itself",
+    edge_type="uses_term",
+    confidence=0.9,
+)
+NOT_USED_IN_A_COMPANY_NAME = rule(
+    "term.not_used_in_a_company_name",
+    "term",
+    "a match followed by a company form ('Northwind Trading Inc.'): the company, not the term",
+    pattern=_COMPANY_AFTER,
+    examples=("Northwind Trading Inc. shall deliver", "Acme, Ltd."),
+    counter=("the Licensed Product shall be delivered", "the Company shall pay"),
+)
+NOT_USED_WHEN_QUOTED = rule(
+    "term.not_used_when_quoted",
+    "term",
+    "a match in quotation marks ('\"Net Sales\" has the meaning ...'): the term named, not used",
+)
+NOT_USED_IN_MIXED_CASE = rule(
+    "term.not_used_in_mixed_case",
+    "term",
+    "a match whose capitals follow neither the definition nor lower case ('additional Shares' "
+    'for "Additional Shares"): an ordinary word before the term',
+)
+
+Match = tuple[int, int, str, Term]  # start, end, term key, definition
 
 
 def term_uses(
@@ -651,46 +1018,67 @@ def term_uses(
             vocab[s.doc_id] = _vocabulary(s.doc_id, by_key, related_docs, superseded, defining_docs)
         if is_contents(s) or is_bibliography(s):
             continue  # a table of contents lists headings, a bibliography titles: no uses
-        # a heading-only section ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms in
-        # its heading
-        text = s.text if s.text.strip() else s.heading
-        offset = len(text) - len(s.text)
-        contents = [*contents_spans(text), *filing_legends(text)]
-        found: list[tuple[int, int, str, Term]] = []
-        for key, definition in sorted(vocab[s.doc_id].items()):
-            if definition.term not in patterns:
-                patterns[definition.term] = term_pattern(definition.term)
-            for m in patterns[definition.term].finditer(text):
-                if not any(a <= m.start() < b for a, b in contents):
-                    found.append((m.start(), m.end(), key, definition))
-        taken: list[tuple[int, int]] = []
-        used: dict[str, tuple[int, str, Term]] = {}
-        for start, end, key, definition in sorted(found, key=lambda x: (x[0] - x[1], x[0])):
-            if any(start < b and a < end for a, b in taken):
-                continue  # inside a longer term
-            taken.append((start, end))
-            if _COMPANY_AFTER.match(text, end) or _mixed_case(text[start:end], definition.term):
-                continue
-            if _quoted(text, start, end):
-                continue  # '"Net Sales" has the meaning ...': the term named, not used
-            if key not in used or start < used[key][0]:
-                used[key] = (start, text[start:end], definition)
-        for key, (start, matched, definition) in sorted(used.items(), key=lambda x: x[1][0]):
-            if definition.section_id == s.section_id or key in defined_in.get(s.section_id, ()):
-                continue  # the section defines it itself
-            edges.append(
-                Edge(
-                    "uses_term",
-                    layer=1,
-                    src_doc_id=s.doc_id,
-                    src_section_id=s.section_id,
-                    matched_text=matched,
-                    normalized_target=key,
-                    confidence=1.0 if definition.doc_id == s.doc_id else 0.9,
-                    dst_doc_id=definition.doc_id,
-                    dst_section_id=definition.section_id,
-                    term=definition.term,
-                    position=max(0, start - offset),
-                )
-            )
+        defined_here = defined_in.get(s.section_id, set())
+        edges.extend(_section_uses(s, vocab[s.doc_id], patterns, defined_here))
     return edges
+
+
+def _section_uses(
+    s: SectionInfo,
+    vocab: dict[str, Term],
+    patterns: dict[str, re.Pattern[str]],
+    defined_here: set[str],
+) -> list[Edge]:
+    """The first use of each term in one section, in text order, but of those it defines."""
+    # a heading-only section ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms in
+    # its heading
+    text = s.text if s.text.strip() else s.heading
+    offset = len(text) - len(s.text)
+    first: dict[str, tuple[int, str, Term]] = {}
+    # the longest match wins an overlap, even where it is then no use
+    for start, end, key, definition in longest_first(
+        _matches(text, vocab, patterns), lambda f: (f[0], f[1])
+    ):
+        if key not in first and not _no_use(text, start, end, definition.term):
+            first[key] = (start, text[start:end], definition)
+    return [
+        (USES_OWN_DEFINITION if definition.doc_id == s.doc_id else USES_BORROWED_DEFINITION).edge(
+            src_doc_id=s.doc_id,
+            src_section_id=s.section_id,
+            matched_text=matched,
+            normalized_target=key,
+            dst_doc_id=definition.doc_id,
+            dst_section_id=definition.section_id,
+            term=definition.term,
+            position=max(0, start - offset),
+        )
+        for key, (start, matched, definition) in first.items()
+        # the section defines it itself
+        if definition.section_id != s.section_id and key not in defined_here
+    ]
+
+
+def _matches(
+    text: str, vocab: dict[str, Term], patterns: dict[str, re.Pattern[str]]
+) -> list[Match]:
+    """Every match of every term of the vocabulary, outside contents lines and filing legends
+    (`patterns` caches each term's pattern)."""
+    furniture = [*contents_spans(text), *filing_legends(text)]
+    found: list[Match] = []
+    for key, definition in sorted(vocab.items()):
+        if definition.term not in patterns:
+            patterns[definition.term] = term_pattern(definition.term)
+        for m in patterns[definition.term].finditer(text):
+            if not inside(m.start(), furniture):
+                found.append((m.start(), m.end(), key, definition))
+    return found
+
+
+def _no_use(text: str, start: int, end: int, term: str) -> bool:
+    """A match that is no use of the term: part of a company's name, in mixed case, or
+    quoted (NOT_USED_*)."""
+    return (
+        bool(_COMPANY_AFTER.match(text, end))
+        or _mixed_case(text[start:end], term)
+        or _quoted(text, start, end)
+    )

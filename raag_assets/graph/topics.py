@@ -5,6 +5,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from raag_assets.core.model import Edge, SectionInfo
+from raag_assets.graph.rules import rule
 
 MAX_TOPICS = 8
 MIN_JACCARD = 0.15  # measured on golden/graph/topic_pairs.jsonl (make graph-eval)
@@ -42,6 +43,15 @@ _GENERIC = {
     "days",
     "person",
 }
+
+SHARED_TOPICS = rule(
+    "topically_related.shared_topics",
+    "topic",
+    f"a section of another document sharing at least {MIN_SHARED} topics, with a Jaccard "
+    f"overlap of at least {MIN_JACCARD} (the {MAX_LINKS} best per section); the edge's "
+    "confidence is the overlap",
+    edge_type="topically_related",
+)
 
 
 def topics_from_chunks(noun_chunks: Sequence[Sequence[tuple[str, str, bool]]]) -> list[str]:
@@ -101,14 +111,12 @@ def topic_links(sections: Sequence[SectionInfo], topics: dict[str, list[str]]) -
             score = jaccard(mine, sets[o.section_id])
             if len(shared) >= MIN_SHARED and score >= MIN_JACCARD:
                 scored.append((-score, o.doc_id, o.ordinal, o, sorted(shared)))
-        for neg, _, _, o, shared in sorted(scored)[:MAX_LINKS]:
+        for neg, _, _, o, words in sorted(scored)[:MAX_LINKS]:
             edges.append(
-                Edge(
-                    "topically_related",
-                    layer=1,
+                SHARED_TOPICS.edge(
                     src_doc_id=s.doc_id,
                     src_section_id=s.section_id,
-                    matched_text="shared topics: " + ", ".join(shared),
+                    matched_text="shared topics: " + ", ".join(words),
                     normalized_target=f"{o.doc_id} § {o.label}",
                     confidence=round(-neg, 3),
                     dst_doc_id=o.doc_id,

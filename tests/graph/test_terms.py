@@ -1,0 +1,245 @@
+"""Terms of art, their uses and topic links as rules: each exclusion from the terms of art is a
+named rule that keeps its verdict, and every uses_term, topically_related and Layer 3 edge made
+over real text carries the id of a registered rule of its edge type."""
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from raag_assets.core.model import DocInfo, Edge, SectionInfo, Unresolved
+from raag_assets.graph.build import extract
+from raag_assets.graph.references import Corpus
+from raag_assets.graph.rules import RULES
+from raag_assets.graph.semantic import heading_text, resolve_semantic
+from raag_assets.graph.terms import distinctive, exclusion, term_uses
+from raag_assets.graph.topics import topic_links
+from raag_assets.ingest.parsing import parse_file
+from raag_assets.ingest.sectioning import build_sections
+from resources.nlp import load_pipeline
+from tests.conftest import EXAMPLES, LICENSES
+
+PARTIES = {"Acme", "Supplier"}
+TERMS = ["Services", "Fees", "Deliverables", "Statement of Work"]
+
+
+@pytest.mark.parametrize(
+    ("term", "evidence", "body", "in_passing", "rule"),
+    [
+        ("42", '"42" means', "means the answer", False, "term.not_a_word"),
+        ("you", 'called "you"', "", False, "term.not_a_pronoun"),
+        (
+            "this Agreement",
+            '(this "Agreement")',
+            "is made on",
+            True,
+            "term.not_the_document_itself",
+        ),
+        ("Supplier", '(the "Supplier")', "", True, "term.not_a_party_name"),
+        ("Parties", '"Parties" means', "means both of them", False, "term.not_a_party_name"),
+        ("modify", 'To "modify" a work means', "means to adapt it", False, "term.not_a_verb"),
+        ("Acme Holdings Inc", '"Acme Holdings Inc"', "", True, "term.not_a_company_name"),
+        (
+            "Ordinary Shares",
+            '("Ordinary Shares")',
+            "",
+            True,
+            "term.not_a_label_for_own_words",
+        ),
+        (
+            "Transactions",
+            '"Transactions" means',
+            "means the transactions contemplated by this Agreement.",
+            False,
+            "term.not_self_contemplated",
+        ),
+        (
+            "Laws",
+            '"Laws" means',
+            "means all applicable laws and regulations.",
+            False,
+            "term.not_the_ordinary_words",
+        ),
+        (
+            "Loan Agreement",
+            '"Loan Agreement" means',
+            "means the credit facility dated 1 May between the lender and Acme.",
+            False,
+            "term.not_another_instrument",
+        ),
+        (
+            "Disclosing Party",
+            '"Disclosing Party" means',
+            "means each Party that discloses information.",
+            False,
+            "term.not_a_party_role",
+        ),
+        (
+            "Companies Act",
+            '"Companies Act" means',
+            "means the statute",
+            False,
+            "term.not_a_statute_name",
+        ),
+        ("relying on", '"relying on" means', "means trusting", False, "term.not_a_noun_phrase"),
+        (
+            "Exchange Act",
+            "Exchange Act.",
+            "The Securities Exchange Act of 1934, as amended.",
+            False,
+            "term.not_a_statute_name",
+        ),
+        (
+            "Tax Code",
+            "Tax Code.",
+            "The Federal Tax Code, as amended.",
+            False,
+            "term.not_a_shortened_name",
+        ),
+        (
+            "Paying Agent",
+            "Paying Agent.",
+            "Northwind Bank, National Association, or its successor.",
+            False,
+            "term.not_an_entity",
+        ),
+        (
+            "object code",
+            '"object code" means',
+            "means the machine form",
+            False,
+            "term.not_a_common_phrase",
+        ),
+        ("licensee", '"licensee" means', "means the person", False, "term.not_a_lower_case_word"),
+        (
+            "FTC",
+            '"FTC" means',
+            "means the Federal Trade Commission",
+            False,
+            "term.not_a_named_acronym",
+        ),
+        (
+            "Materials",
+            '"Materials" means',
+            "means software, documentation, drawings, designs, tools and reports.",
+            False,
+            "term.not_a_category_list",
+        ),
+        (
+            "Entity",
+            '"Entity" means',
+            "means a corporation, partnership, trust or other organization.",
+            False,
+            "term.not_an_entity",
+        ),
+        (
+            "Affiliate",
+            '"Affiliate" shall',
+            "shall have the meaning given to it in the Companies Act",
+            False,
+            "term.not_borrowed_from_a_law",
+        ),
+        (
+            "Customer",
+            "Customer.",
+            "Any person who buys a Service",
+            False,
+            "term.not_a_class_of_persons",
+        ),
+        # terms of art
+        ("Fees", '"Fees" means', "means the amounts payable for the Services", False, None),
+        ("Acceptance Date", '"Acceptance Date" means', "means the day the tests pass", False, None),
+        ("SOW", '"SOW" means', "means a written statement of the Services and Fees", False, None),
+        ("Option", '(the "Option")', "to buy further units", True, None),
+    ],
+)
+def test_each_exclusion_names_its_rule_and_keeps_its_verdict(
+    term, evidence, body, in_passing, rule
+):
+    before = "Acme issues its ordinary shares of stock " if in_passing else ""
+    found = exclusion(term, evidence, PARTIES, body, [*TERMS, term], in_passing, before)
+    assert (found.id if found else None) == rule
+    assert found is None or found.kind == "term" and found.edge_type is None
+    assert distinctive(term, evidence, PARTIES, body, [*TERMS, term], in_passing, before) is (
+        rule is None
+    )
+
+
+def _real_corpus() -> tuple[list[DocInfo], list[SectionInfo]]:
+    docs, sections = [], []
+    for path in [*sorted(EXAMPLES.iterdir()), LICENSES / "GPL-3", LICENSES / "Apache-2.0"]:
+        if path.name.endswith(".meta.json"):
+            continue
+        parsed = parse_file(Path(path), 50_000_000)
+        docs.append(DocInfo(parsed.meta.doc_id, parsed.source_name, parsed.meta.title))
+        for s in build_sections(parsed.meta.doc_id, parsed.lines, parsed.format):
+            sections.append(
+                SectionInfo(
+                    s.section_id,
+                    s.doc_id,
+                    s.ordinal,
+                    s.label,
+                    s.heading,
+                    s.level,
+                    s.parent_id,
+                    s.text,
+                )
+            )
+    return docs, sections
+
+
+def _assert_ruled(edges: list[Edge], edge_type: str, kind: str) -> None:
+    assert edges, f"no {edge_type} edges over the real text"
+    for e in edges:
+        assert e.edge_type == edge_type
+        assert e.rule in RULES.rules, f"{e.rule!r} is not a registered rule"
+        assert (RULES[e.rule].edge_type, RULES[e.rule].kind) == (edge_type, kind), e.rule
+
+
+def test_every_term_use_topic_link_and_semantic_edge_over_real_text_carries_its_rule():
+    nlp = load_pipeline("en_core_web_sm")
+    docs, sections = _real_corpus()
+    result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
+    defined_at = [
+        (e.src_section_id or "", e.normalized_target)
+        for e in result.edges
+        if e.edge_type == "defines"
+    ]
+    uses = term_uses(sections, result.terms, {}, set(), defined_at)
+    _assert_ruled(uses, "uses_term", "term")
+    # a document that defines nothing borrows the tenant's terms
+    assert {e.rule for e in uses} == {"uses_term.own_definition", "uses_term.borrowed_definition"}
+    _assert_ruled(topic_links(sections, result.topics), "topically_related", "topic")
+
+    # Layer 3 with a bag-of-words embedding: a reference by a heading's own words finds it
+    corpus = Corpus(docs, sections)
+    headed = [s for s in sections if s.heading]
+    vocab = sorted({w for s in headed for w in heading_text(s).lower().split()})
+    index = {w: i for i, w in enumerate(vocab)}
+
+    def embed(texts: list[str]) -> np.ndarray:
+        out = np.zeros((len(texts), len(vocab)), dtype=np.float32)
+        for row, text in enumerate(texts):
+            for w in text.lower().split():
+                if w in index:
+                    out[row, index[w]] += 1
+        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
+
+    source = headed[0]
+    parked = [
+        Unresolved(
+            source.doc_id,
+            source.section_id,
+            f"the section on {s.heading}",
+            heading_text(s),
+            None,
+            None,
+            "no label",
+            kind="named_section",
+        )
+        for s in headed
+        if s.doc_id != source.doc_id
+    ][:20]
+    edges, _ = resolve_semantic(parked, corpus, embed)
+    _assert_ruled(edges, "references", "semantic")
+    assert {(e.layer, e.rule) for e in edges} == {(3, "references.embedding_similarity")}
