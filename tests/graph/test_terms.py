@@ -4,7 +4,6 @@ over real text carries the id of a registered rule of its edge type."""
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from raag_assets.core.model import DocInfo, Edge, SectionInfo, Unresolved
@@ -196,7 +195,7 @@ def _assert_ruled(edges: list[Edge], edge_type: str, kind: str) -> None:
         assert (RULES[e.rule].edge_type, RULES[e.rule].kind) == (edge_type, kind), e.rule
 
 
-def test_every_term_use_topic_link_and_semantic_edge_over_real_text_carries_its_rule():
+def test_every_term_use_topic_link_and_semantic_edge_over_real_text_carries_its_rule(embedder):
     nlp = load_pipeline("en_core_web_sm")
     docs, sections = _real_corpus()
     result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
@@ -211,20 +210,9 @@ def test_every_term_use_topic_link_and_semantic_edge_over_real_text_carries_its_
     assert {e.rule for e in uses} == {"uses_term.own_definition", "uses_term.borrowed_definition"}
     _assert_ruled(topic_links(sections, result.topics), "topically_related", "topic")
 
-    # Layer 3 with a bag-of-words embedding: a reference by a heading's own words finds it
+    # Layer 3 with the real embedding model: a reference by a heading's own words finds it
     corpus = Corpus(docs, sections)
     headed = [s for s in sections if s.heading]
-    vocab = sorted({w for s in headed for w in heading_text(s).lower().split()})
-    index = {w: i for i, w in enumerate(vocab)}
-
-    def embed(texts: list[str]) -> np.ndarray:
-        out = np.zeros((len(texts), len(vocab)), dtype=np.float32)
-        for row, text in enumerate(texts):
-            for w in text.lower().split():
-                if w in index:
-                    out[row, index[w]] += 1
-        return out / np.maximum(np.linalg.norm(out, axis=1, keepdims=True), 1e-9)
-
     source = headed[0]
     parked = [
         Unresolved(
@@ -240,6 +228,6 @@ def test_every_term_use_topic_link_and_semantic_edge_over_real_text_carries_its_
         for s in headed
         if s.doc_id != source.doc_id
     ][:20]
-    edges, _ = resolve_semantic(parked, corpus, embed)
+    edges, _ = resolve_semantic(parked, corpus, embedder.embed)
     _assert_ruled(edges, "references", "semantic")
     assert {(e.layer, e.rule) for e in edges} == {(3, "references.embedding_similarity")}
