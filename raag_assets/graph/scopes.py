@@ -6,15 +6,10 @@ import re
 
 from raag_assets.core.model import Edge, SectionInfo
 from raag_assets.graph.keys import split_scopes
+from raag_assets.graph.lexicon import PEOPLE_NOUNS
 from raag_assets.graph.overlaps import Span, overlaps
 from raag_assets.graph.rules import Rule, rule
 
-_SCOPE_NOUNS = (
-    r"employees?|staff|workers?|contractors?|managers?|members?|users?|roles?|persons?|"
-    r"people|individuals?|licensees?|recipients?|customers?|students?|residents?|tenants?|"
-    r"consultants?|agents?|suppliers?|vendors?|visitors?|volunteers?|interns?|officers?|"
-    r"directors?|subscribers?|patients?"
-)
 # Where the people are ("Customers located in the European Union", "employees based in France")
 # is part of who is in scope.
 _SCOPE_PLACE = (
@@ -31,9 +26,9 @@ APPLIES_TO_PEOPLE = rule(
     pattern=(
         r"\b(?:appl(?:y|ies)|is\s+available|are\s+available|extends?|is\s+limited|are\s+limited)"
         r"\s+(?:only\s+)?to\s+(?P<scope>(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){0,3}?"
-        rf"(?:{_SCOPE_NOUNS}){_SCOPE_PLACE}"
+        rf"(?:{PEOPLE_NOUNS}){_SCOPE_PLACE}"
         rf"(?:{_SCOPE_JOIN}(?:to\s+)?(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){{0,3}}?"
-        rf"(?:{_SCOPE_NOUNS}){_SCOPE_PLACE})*)\b"
+        rf"(?:{PEOPLE_NOUNS}){_SCOPE_PLACE})*)\b"
     ),
     flags=re.IGNORECASE,
     examples=(
