@@ -76,6 +76,10 @@ PEOPLE_SINGULAR = {
     },
 }
 
+# The people nouns as a regex alternation (match case-insensitively): each singular or plural
+# ("employees?"), and the collective nouns ("staff", "people").
+PEOPLE_NOUNS = "|".join([*(f"{w}s?" for w in PEOPLE_SINGULAR.values()), "staff", "people"])
+
 # Nouns a document title ends with: what makes "the HR Handbook" a document name.
 DOC_NOUNS = {
     "policy",

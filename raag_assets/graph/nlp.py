@@ -1,6 +1,7 @@
 """Layer 2: what patterns miss, found in spaCy's POS tags and dependency parse (structure
 only, never similarity): conditional clauses, scope phrases, and references phrased without a
-number ("the preceding section", "the clause above")."""
+number ("the preceding section", "the clause above"). Each relation is a structural rule of
+graph.rules (no pattern: the parse decides), whose id its edges carry."""
 
 import re
 from collections.abc import Sequence
@@ -8,6 +9,7 @@ from collections.abc import Sequence
 from raag_assets.core.model import Edge, SectionInfo
 from raag_assets.graph.keys import normalize_scope
 from raag_assets.graph.references import Corpus, Mention
+from raag_assets.graph.rules import rule
 from raag_assets.graph.topics import topics_from_chunks
 
 # "the previous paragraph" points inside the same section, so paragraphs are not followed;
@@ -21,12 +23,50 @@ _CONDITION_MARKS = {"if", "unless", "provided", "when", "where"}
 # conditioned on the cited section applying.
 # So does a thing's source after a participle or adjective ("any sums payable pursuant to
 # Section 5.4"); a passive verb ("is terminated pursuant to Section 10.02") is a condition.
-_DESCRIBES = re.compile(
-    r"\b(?:described|specified|set\s+(?:forth|out)|referred\s+to|listed|identified|defined|"
-    r"contained|mentioned)\s+(?:in|under|by)\s+(?:the\s+)?(?:provisions\s+of\s+)?$"
-    r"|(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)"
-    r"\b(?:\w+ed|\w{3,}able|due)\s+(?:pursuant\s+to|under|in\s+accordance\s+with)\s+$",
-    re.IGNORECASE,
+DESCRIBES = rule(
+    "cue.describes_subject",
+    "cue",
+    "before a citation in a condition, words that make it describe the condition's subject "
+    "('the matters described in', 'sums payable pursuant to'), not a condition on it",
+    pattern=(
+        r"\b(?:described|specified|set\s+(?:forth|out)|referred\s+to|listed|identified|defined|"
+        r"contained|mentioned)\s+(?:in|under|by)\s+(?:the\s+)?(?:provisions\s+of\s+)?$"
+        r"|(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)"
+        r"\b(?:\w+ed|\w{3,}able|due)\s+(?:pursuant\s+to|under|in\s+accordance\s+with)\s+$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("if a claim concerns the goods listed in ", "any fees payable under "),
+    counter=("if this agreement is terminated pursuant to ", "unless otherwise agreed in "),
+)
+POSITIONAL = rule(
+    "references.parse_positional",
+    "citation",
+    "a section / clause / article named by position, not number ('the preceding section', "
+    "'the clause below'): the parse's modifiers give the direction, the neighbour is the target",
+    edge_type="references",
+    confidence=0.7,
+    layer=2,
+    examples=("The limits in the preceding section apply.", "as set out in the clause below"),
+)
+CONDITION = rule(
+    "depends_on.parse_condition",
+    "cue",
+    "a citation inside an if / unless / provided / when / where clause (the parse's 'mark' and "
+    "its head's subtree): the section depends on the cited one",
+    edge_type="depends_on",
+    confidence=0.75,
+    layer=2,
+    examples=("If the buyer fails to pay under Section 4, the seller may suspend delivery.",),
+)
+SCOPE_SUBJECT = rule(
+    "applies_to_scope.parse_subject",
+    "scope",
+    "the modified subject of 'is entitled / eligible / qualifies' whose head is a kind of "
+    "person: the rule's scope",
+    edge_type="applies_to_scope",
+    confidence=0.75,
+    layer=2,
+    examples=("A part-time employee is entitled to paid leave.",),
 )
 _SCOPE_HEADS = {
     "employee",
@@ -107,14 +147,11 @@ def _positional_references(section: SectionInfo, doc, corpus: Corpus) -> list[Ed
             min(t.i for t in token.subtree) : max(token.i + 1, max(t.i for t in token.subtree) + 1)
         ]
         edges.append(
-            Edge(
-                "references",
-                layer=2,
+            POSITIONAL.edge(
                 src_doc_id=section.doc_id,
                 src_section_id=section.section_id,
                 matched_text=span.text,
                 normalized_target=f"{target.doc_id} § {target.label}",
-                confidence=0.7,
                 dst_doc_id=target.doc_id,
                 dst_section_id=target.section_id,
                 position=span.start_char,
@@ -143,19 +180,16 @@ def _conditional_dependencies(
         clause = list(token.head.subtree)
         start, end = clause[0].idx, clause[-1].idx + len(clause[-1].text)
         for ref in refs:
-            if _DESCRIBES.search(doc.text[max(0, ref.position - 40) : ref.position]):
+            if DESCRIBES.search(doc.text[max(0, ref.position - 40) : ref.position]):
                 continue
             if start <= ref.position < end and (ref.dst_section_id, ref.dst_doc_id) not in have:
                 have.add((ref.dst_section_id, ref.dst_doc_id))
                 edges.append(
-                    Edge(
-                        "depends_on",
-                        layer=2,
+                    CONDITION.edge(
                         src_doc_id=section.doc_id,
                         src_section_id=section.section_id,
                         matched_text=ref.matched_text,
                         normalized_target=ref.normalized_target,
-                        confidence=0.75,
                         dst_doc_id=ref.dst_doc_id,
                         dst_section_id=ref.dst_section_id,
                         condition=doc.text[start:end],
@@ -184,14 +218,11 @@ def _scope_subjects(section: SectionInfo, doc) -> list[Edge]:
             phrase = doc[words[0].i : words[-1].i + 1].text
             scope = normalize_scope(phrase)
             edges.append(
-                Edge(
-                    "applies_to_scope",
-                    layer=2,
+                SCOPE_SUBJECT.edge(
                     src_doc_id=section.doc_id,
                     src_section_id=section.section_id,
                     matched_text=doc[words[0].i : token.i + 1].text,
                     normalized_target=scope,
-                    confidence=0.75,
                     scope=scope,
                     position=words[0].idx,
                 )

@@ -1,15 +1,17 @@
 """A document's one effective date: stated phrases, precision, and the human CUAD answers for
-the eight dev contracts."""
+the eight dev contracts; the date forms of a section as rules whose ids their edges carry."""
 
 import datetime as dt
 import json
 import re
+from pathlib import Path
 
 import pytest
 
-from raag_assets.graph.dates import document_effective_date
+from raag_assets.graph.dates import date_edges, document_effective_date
 from raag_assets.ingest.parsing import parse_file
 from tests.conftest import DEV_LEGAL
+from tests.graph._texts import licence, policy, rule_ids
 
 
 @pytest.mark.parametrize(
@@ -81,3 +83,25 @@ def test_effective_dates_of_the_dev_contracts_match_cuad():
         if day is None and found is not None:
             assert found.precision == "year"  # a blank day is not made up
     assert sum(right) == 8
+
+
+def test_every_date_edge_names_its_form(tmp_path: Path) -> None:
+    """A policy's effective date, period, open-ended limit and whole year: each edge carries
+    its form's id ("Receipts dated prior to ..." dates receipts: no limit)."""
+    edges = [e for s in policy(tmp_path) for e in date_edges(s)]
+    assert rule_ids(edges) == {
+        "effective_on.effective_from",
+        "applies_to.period",
+        "applies_to.calendar_limit",
+        "applies_to.whole_year",
+    }
+    assert sorted((e.rule, e.normalized_target) for e in edges) == [
+        ("applies_to.calendar_limit", "/2025-03-31"),
+        ("applies_to.period", "2021-01-01/2023-12-31"),
+        ("applies_to.whole_year", "2024-01-01/2024-12-31"),
+        ("effective_on.effective_from", "2025-03-01"),
+    ]
+    # a licence's calendar limit ("prior to 28 March 2007")
+    assert rule_ids(e for s in licence("GPL-3") for e in date_edges(s)) == {
+        "applies_to.calendar_limit"
+    }
