@@ -250,11 +250,12 @@ def score_rules(gold: Sequence[GoldDoc], edges: Iterable[Mapping[str, Any]]) -> 
 
 
 def rule_table(scores: Mapping[str, Score], title: str = "rule") -> str:
-    """One line a rule: its edges found, right, precision and its share of its types' gold."""
-    lines = [f"{title:<40} {'found':>6} {'tp':>5} {'P':>6} {'R':>6}"]
+    """One line a rule: its edges found, right (certain or likely gold), precision, and its
+    share of its types' certain gold."""
+    lines = [f"{title:<40} {'found':>6} {'right':>6} {'P':>6} {'R':>6}"]
     for rule_id, s in sorted(scores.items()):
         lines.append(
-            f"{rule_id:<40} {s.found:>6} {s.true_positives + s.likely_found:>5} "
+            f"{rule_id:<40} {s.found:>6} {s.true_positives + s.likely_found:>6} "
             f"{s.precision:>6.2f} {s.recall:>6.2f}"
         )
     return "\n".join(lines)
