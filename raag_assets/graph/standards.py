@@ -95,8 +95,8 @@ _EXAMPLE_PARAGRAPH = re.compile(rf"{_TRANSCRIPT}|\s*[A-Za-z][\w-]*\s+=/?\s")
 
 # The requirement-language boilerplate that specifications beyond the IETF's adopt (W3C,
 # freedesktop.org, industry standards): 'The key words "MUST", ... are to be interpreted as
-# described in RFC 2119' (or BCP 14).
-_KEY_WORDS = re.compile(
+# described in RFC 2119' (or BCP 14), the key words quoted or not.
+_KEY_WORDS_ADOPTED = re.compile(
     r"key\s*words\b.{0,400}?\binterpreted\s+as\s+described\s+in\s+(?:\[?RFC\s*-?2119|BCP\s*14)",
     re.IGNORECASE | re.DOTALL,
 )
@@ -106,7 +106,9 @@ def is_standard(sections: Sequence[SectionInfo]) -> bool:
     """A specification: an RFC / Internet-Draft header in its opening block, or a section that
     adopts the RFC 2119 key words."""
     head = "\n".join(s.text[:3000] for s in sections[:2])
-    return bool(_STANDARD_HEADER.search(head)) or any(_KEY_WORDS.search(s.text) for s in sections)
+    return bool(_STANDARD_HEADER.search(head)) or any(
+        _KEY_WORDS_ADOPTED.search(s.text) for s in sections
+    )
 
 
 _BIBLIOGRAPHY_HEADING = re.compile(r"\b(?:references|bibliography)\s*$", re.IGNORECASE)
@@ -306,7 +308,7 @@ def prose_definitions(section: SectionInfo) -> list[Edge]:
 
 # BCP 14's boilerplate (RFC 2119/8174): 'The key words "MUST", "MUST NOT", ... in this document
 # are to be interpreted as described in ...' defines each quoted key word.
-_KEY_WORDS = re.compile(
+_KEY_WORDS_LIST = re.compile(
     r"(?P<list>(?:[\"“][A-Z][A-Z ]{1,20}[\"”],?\s+(?:and\s+|or\s+)?){2,})"
     r"(?:[^.]{0,80}?)\bare\s+to\s+be\s+interpreted\s+as\b"
 )
@@ -392,7 +394,7 @@ def terminology(section: SectionInfo) -> list[tuple[int, str, str]]:
     """(position, term, evidence) of the key words and quoted terminology entries."""
     text = " ".join(section.text.split())
     found = []
-    for m in _KEY_WORDS.finditer(text):
+    for m in _KEY_WORDS_LIST.finditer(text):
         for w in re.finditer(r"[\"“]([A-Z][A-Z ]{1,20})[\"”]", m.group("list")):
             found.append((m.start(), w.group(1).strip(), m.group(0)))
     for m in _QUOTED_REFERS.finditer(text):
@@ -439,7 +441,7 @@ def standard_term(term: str, evidence: str) -> bool:
     capitalised protocol token ("NIL") or name; never one of BCP 14's key words, and never a
     single lower-case word ("tag", "string": ordinary words in a protocol sense)."""
     words = term.split()
-    if _KEY_WORDS.search(" ".join(evidence.split())):
+    if _KEY_WORDS_LIST.search(" ".join(evidence.split())):
         return False  # MUST, SHOULD NOT: modal verbs, read the same without the definition
     if 2 <= len(words) <= 4 and all(re.fullmatch(r"[a-z][a-z-]*", w) for w in words):
         return True

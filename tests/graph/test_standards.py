@@ -99,6 +99,31 @@ def test_an_rfc_header_marks_a_standard_and_a_contract_is_not_one():
     assert not is_standard(contract)
 
 
+def test_only_the_rfc_2119_key_words_sentence_marks_a_standard():
+    # a contract's words "to be interpreted as" its parties are no key words; the RFC 2119
+    # sentence marks a standard whether its key words are quoted or not
+    contract = [
+        _sec(
+            "1",
+            "1. Parties",
+            'In this Agreement the words "SELLER" and "BUYER" are to be interpreted as '
+            "referring to the parties named above.",
+        )
+    ]
+    assert not is_standard(contract)
+    unquoted = [
+        _sec(
+            "1.1",
+            "1.1. Conventions",
+            "The key words MUST, MUST NOT, REQUIRED, SHALL, SHALL NOT, SHOULD, SHOULD NOT, "
+            "RECOMMENDED, MAY, and OPTIONAL in this document are to be interpreted as "
+            "described in RFC 2119.",
+        )
+    ]
+    assert is_standard(unquoted)
+    assert is_standard([SECTIONS[1]])  # the quoted form, without the RFC header
+
+
 def test_a_section_is_cited_by_its_headings_name_behind_a_pointer():
     index = heading_index(SECTIONS)
     cited = {e.dst_section_id for e in name_citations(SECTIONS[4], index)}
