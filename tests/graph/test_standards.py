@@ -144,7 +144,7 @@ def test_the_section_entitled_and_the_heading_suffix_resolve():
 
 
 def test_the_terminology_section_defines_key_words_and_quoted_terms():
-    terms = [t for _, t, _ in terminology(SECTIONS[1])]
+    terms = [f.term for f in terminology(SECTIONS[1])]
     assert terms == ["MUST", "MUST NOT", "REQUIRED", "SHALL", "SHOULD", "MAY", "Client"]
 
 
@@ -156,7 +156,7 @@ def test_a_paragraph_opening_with_a_quoted_term_and_a_form_that_represents_defin
         'The special form "NIL" represents the non-existence of a data item.\n\n'
         'The mailbox "foo" is not subscribed.',
     )
-    assert [t for _, t, _ in terminology(s)] == ["NIL", "Conventions"]
+    assert [f.term for f in terminology(s)] == ["NIL", "Conventions"]
 
 
 def test_a_definition_list_in_a_terminology_section_defines_its_entries():
@@ -169,14 +169,14 @@ def test_a_definition_list_in_a_terminology_section_defines_its_entries():
         "client An application making protected resource requests.\n\n"
         "Note: The interaction between the servers is beyond the scope.",
     )
-    assert [t for _, t, _ in list_definitions(roles)] == ["resource owner", "client"]
+    assert [f.term for f in list_definitions(roles)] == ["resource owner", "client"]
     jwt = _sec(
         "2",
         "2. Terminology",
         "JSON Web Token (JWT) A string representing a set of claims.\n\n"
         "stream error:  An error on the individual HTTP/2 stream.",
     )
-    assert [t for _, t, _ in list_definitions(jwt)] == ["JSON Web Token", "JWT", "stream error"]
+    assert [f.term for f in list_definitions(jwt)] == ["JSON Web Token", "JWT", "stream error"]
 
 
 def test_definition_lists_of_http_and_tls_terminology():
@@ -190,7 +190,7 @@ def test_definition_lists_of_http_and_tls_terminology():
         "request An HTTP request message, as defined in section 5.\n\n"
         "user agent The client which initiates a request.",
     )
-    assert [t for _, t, _ in list_definitions(http)] == ["request", "user agent"]
+    assert [f.term for f in list_definitions(http)] == ["request", "user agent"]
     tls = _sec(
         "1.1",
         "1.1. Terminology",
@@ -198,7 +198,7 @@ def test_definition_lists_of_http_and_tls_terminology():
         "frame identifier:  A number that names one frame in a stream.\n\n"
         "Note:  The reader should be familiar with TLS 1.2.",
     )
-    assert [t for _, t, _ in list_definitions(tls)] == ["endpoint", "frame identifier"]
+    assert [f.term for f in list_definitions(tls)] == ["endpoint", "frame identifier"]
 
 
 def test_the_term_x_is_used_to_refer_to_defines_x():
@@ -208,21 +208,21 @@ def test_the_term_x_is_used_to_refer_to_defines_x():
         'This document uses the term "endpoint" to refer to either the client or the '
         'server. The term "client" does not imply any particular implementation.',
     )
-    assert [t for _, t, _ in terminology(s)] == ["endpoint"]
+    assert [f.term for f in terminology(s)] == ["endpoint"]
     both = _sec(
         "2.3.9",
         "2.3.9. Message Content and Mail Data",
         'The terms "message content" and "mail data" are used interchangeably in this '
         "document to describe the material transmitted after the DATA command.",
     )
-    assert [t for _, t, _ in terminology(both)] == ["message content", "mail data"]
+    assert [f.term for f in terminology(both)] == ["message content", "mail data"]
     agents = _sec(
         "2.3.3",
         "2.3.3. Mail Agents and Message Stores",
         'SMTP servers act as "Mail Transfer Agents" (MTAs). "Mail User Agents" (MUAs or UAs) '
         'are thought of as the sources of mail. Implementations use "Transport Layer" (the TLS).',
     )
-    assert [t for _, t, _ in terminology(agents)] == [
+    assert [f.term for f in terminology(agents)] == [
         "Mail Transfer Agents",
         "MTA",
         "Mail User Agents",
