@@ -6,6 +6,7 @@ import pytest
 from raag_assets.core.model import DocInfo, Edge, SectionInfo, Term
 from raag_assets.graph.build import extract
 from raag_assets.graph.references import is_contents
+from raag_assets.graph.rules import RULES
 from raag_assets.graph.standards import (
     appendix_citations,
     bare_number_citations,
@@ -20,11 +21,15 @@ from raag_assets.graph.standards import (
     name_citations,
     prose_definitions,
     protocol_definition,
+    standard_edges,
     standard_term,
     terminology,
 )
 from raag_assets.graph.terms import term_pattern, term_uses
+from raag_assets.ingest.parsing import parse_file
+from raag_assets.ingest.sectioning import build_sections
 from resources.nlp import load_pipeline
+from tests.conftest import DEV_LEGAL
 
 HEADER = (
     "Network Working Group                                         J. Klensin\n"
@@ -593,3 +598,21 @@ def test_a_bibliography_uses_no_terms():
     prose = _sec("7", "7. Tokens", "A bearer token is sent.", n=2)
     uses = term_uses([refs, prose], [term], {}, set())
     assert [e.src_section_id for e in uses] == ["rfc-7"]
+
+
+def test_every_standard_edge_names_its_registered_rule():
+    rfc = parse_file(DEV_LEGAL / "rfc" / "rfc3501.txt", 50_000_000)
+    real = [
+        SectionInfo(
+            s.section_id, s.doc_id, s.ordinal, s.label, s.heading, s.level, s.parent_id, s.text
+        )
+        for s in build_sections("rfc3501", rfc.lines, rfc.format)
+    ]
+    for sections in (SECTIONS, real):
+        edges = standard_edges(sections)
+        assert edges
+        for e in edges:
+            assert e.rule in RULES.rules, f"{e.edge_type} {e.matched_text!r}: rule {e.rule!r}"
+            assert RULES[e.rule].edge_type == e.edge_type, e.rule
+    families = {e.rule.split(".")[0] for e in standard_edges(real)}
+    assert families == {"references", "defines"}
