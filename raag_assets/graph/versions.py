@@ -9,17 +9,55 @@ of heading and text, when that match is good enough to be the same clause reword
 """
 
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from rapidfuzz import fuzz
 
 from raag_assets.core.model import Edge, SectionInfo
+from raag_assets.graph.rules import Rule, rule
+
+SAME_LABEL_AND_HEADING = rule(
+    "supersedes.same_label_and_heading",
+    "document",
+    "the section of the new version with the old section's label and heading replaces it",
+    edge_type="supersedes",
+    confidence=1.0,
+)
+SAME_LABEL = rule(
+    "supersedes.same_label",
+    "document",
+    "the section of the new version with the old section's label, its heading reworded, "
+    "replaces it (unless it reads nothing alike and another section clearly matches better)",
+    edge_type="supersedes",
+    confidence=0.9,
+)
+# A fuzzy counterpart is a likely reading, never as certain as a same label: its confidence is
+# its match score, capped at the rule's.
+FUZZY_CAP = 0.95
+HEADING_TEXT_MATCH = rule(
+    "supersedes.heading_text_match",
+    "document",
+    "the section of the new version whose heading and opening text best match an old "
+    "section's (score at least MIN_MATCH) replaces it",
+    edge_type="supersedes",
+    confidence=FUZZY_CAP,
+)
 
 # A fuzzy counterpart must score at least this (0-100) on heading and text together.
 MIN_MATCH = 60.0
 # Text is compared on its opening, which is where a reworded clause still reads the same.
 _TEXT_CHARS = 1500
 _HEADING_WEIGHT = 0.4
-FUZZY_CAP = 0.95  # a fuzzy counterpart is a likely reading, never as certain as a same label
+
+
+class Counterpart(NamedTuple):
+    """The section of a new version that replaces an old one, how sure, why, and the rule."""
+
+    new: SectionInfo
+    old: SectionInfo
+    confidence: float
+    evidence: str
+    rule: Rule
 
 
 def version_links(pairs: Iterable[tuple[str, str]], sections: Sequence[SectionInfo]) -> list[Edge]:
@@ -32,30 +70,24 @@ def version_links(pairs: Iterable[tuple[str, str]], sections: Sequence[SectionIn
     for new_doc, old_doc in sorted(set(pairs)):
         if new_doc == old_doc:
             continue
-        for new, old, confidence, how in match_sections(
-            by_doc.get(new_doc, []), by_doc.get(old_doc, [])
-        ):
+        for c in match_sections(by_doc.get(new_doc, []), by_doc.get(old_doc, [])):
             out.append(
-                Edge(
-                    "supersedes",
-                    layer=1,
-                    src_doc_id=new.doc_id,
-                    src_section_id=new.section_id,
-                    matched_text=how,
-                    normalized_target=f"{old.doc_id} § {old.label}",
-                    confidence=confidence,
-                    dst_doc_id=old.doc_id,
-                    dst_section_id=old.section_id,
+                c.rule.edge(
+                    src_doc_id=c.new.doc_id,
+                    src_section_id=c.new.section_id,
+                    matched_text=c.evidence,
+                    normalized_target=f"{c.old.doc_id} § {c.old.label}",
+                    confidence=c.confidence,
+                    dst_doc_id=c.old.doc_id,
+                    dst_section_id=c.old.section_id,
                 )
             )
     return out
 
 
-def match_sections(
-    new: Sequence[SectionInfo], old: Sequence[SectionInfo]
-) -> list[tuple[SectionInfo, SectionInfo, float, str]]:
-    """(new section, old section, confidence, evidence) for every old section that has a
-    counterpart in `new`, in the old version's order."""
+def match_sections(new: Sequence[SectionInfo], old: Sequence[SectionInfo]) -> list[Counterpart]:
+    """The counterpart in `new` of every old section that has one, in the old version's
+    order."""
     by_label: dict[str, list[SectionInfo]] = {}
     for s in new:
         by_label.setdefault(s.label, []).append(s)
@@ -75,19 +107,21 @@ def match_sections(
             value = _similarity(o, s)
             if value >= MIN_MATCH or best is None or best[1] < value + 20:
                 same_heading = s.heading.casefold() == o.heading.casefold()
-                out.append((s, o, 1.0 if same_heading else 0.9, f"same label {o.label}"))
+                r = SAME_LABEL_AND_HEADING if same_heading else SAME_LABEL
+                out.append(Counterpart(s, o, _confidence(r), f"same label {o.label}", r))
                 continue
         if best is not None:
             s, value = best
-            out.append(
-                (
-                    s,
-                    o,
-                    round(min(value / 100, FUZZY_CAP), 3),
-                    f"heading and text match {value:.0f}: {s.heading}",
-                )
-            )
+            evidence = f"heading and text match {value:.0f}: {s.heading}"
+            confidence = round(min(value / 100, FUZZY_CAP), 3)
+            out.append(Counterpart(s, o, confidence, evidence, HEADING_TEXT_MATCH))
     return out
+
+
+def _confidence(r: Rule) -> float:
+    if r.confidence is None:
+        raise TypeError(f"rule {r.id} makes no edge")
+    return r.confidence
 
 
 def _similarity(a: SectionInfo, b: SectionInfo) -> float:

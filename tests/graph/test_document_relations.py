@@ -3,9 +3,11 @@ section, successors, 'supersedes all prior agreements', dated version families i
 
 import datetime as dt
 
-from raag_assets.core.model import DocInfo, SectionInfo
-from raag_assets.graph.build import extract
-from raag_assets.graph.documents import version_of
+from raag_assets.core.model import DocInfo, Edge, SectionInfo
+from raag_assets.graph.build import extract, titled
+from raag_assets.graph.documents import document_edges, text_document_edges, version_of
+from raag_assets.graph.references import Corpus
+from raag_assets.graph.rules import RULES
 from raag_assets.ingest.parsing import parse_file
 from raag_assets.ingest.sectioning import build_sections
 from resources.nlp import load_pipeline
@@ -23,7 +25,27 @@ def _parse(texts: list[str]) -> list:
     return list(load_pipeline("en_core_web_sm").pipe(texts))
 
 
+def _document_level(docs: list[DocInfo], sections: list[SectionInfo]) -> list[Edge]:
+    """What document_edges and text_document_edges make, as extract calls them."""
+    docs = titled(docs, sections)
+    corpus = Corpus([d for d in docs if d.superseded_by is None], sections)
+    return [
+        *document_edges(docs, corpus),
+        *(e for s in sections for e in text_document_edges(s, corpus)),
+    ]
+
+
+def _assert_ruled(edges: list[Edge]) -> None:
+    """Every edge names the registered rule that made it, of the edge's type."""
+    for e in edges:
+        assert e.rule in RULES.rules, f"{e.edge_type} {e.matched_text!r}: rule {e.rule!r}"
+        assert RULES[e.rule].edge_type == e.edge_type, e.rule
+
+
 def _graph(docs: list[DocInfo], sections: list[SectionInfo]) -> set[tuple]:
+    made = _document_level(docs, sections)
+    assert made
+    _assert_ruled(made)
     out = extract(docs, sections, _parse)
     by_id = {s.section_id: s.label for s in sections}
     return {
@@ -132,3 +154,24 @@ def test_version_families_in_file_names():
     assert version_of("terms-v2")[1] < version_of("terms-v10")[1]  # numeric, not text order
     assert version_of("leave-policy-rev-a") == ("leave-policy", (1,))
     assert version_of("6157837") is None
+
+
+def test_metadata_and_file_name_relations_name_their_rules():
+    docs = [
+        DocInfo("leave-policy-rev-a", "leave.md", superseded_by="leave-policy-rev-b"),
+        DocInfo("leave-policy-rev-b", "leave.md", effective_from=dt.date(2024, 1, 1)),
+        DocInfo("travel-v1", "travel-v1.md"),
+        DocInfo("travel-v2", "travel-v2.md", supersedes="travel-v1"),
+        DocInfo("travel-note", "note.md", metadata={"amends": "travel-v2"}),
+        DocInfo("guide-2023", "guide-2023.md"),
+        DocInfo("guide-2024", "guide-2024.md"),
+    ]
+    edges = _document_level(docs, [])
+    _assert_ruled(edges)
+    assert {e.rule for e in edges} == {
+        "supersedes.new_version",
+        "effective_on.metadata",
+        "supersedes.metadata",
+        "amends.metadata",
+        "supersedes.file_name_version",
+    }

@@ -6,6 +6,7 @@ import pytest
 from raag_assets.core.model import DocInfo, Edge, SectionInfo, Term
 from raag_assets.graph.build import extract
 from raag_assets.graph.references import is_contents
+from raag_assets.graph.rules import RULES
 from raag_assets.graph.standards import (
     appendix_citations,
     bare_number_citations,
@@ -20,11 +21,15 @@ from raag_assets.graph.standards import (
     name_citations,
     prose_definitions,
     protocol_definition,
+    standard_edges,
     standard_term,
     terminology,
 )
 from raag_assets.graph.terms import term_pattern, term_uses
+from raag_assets.ingest.parsing import parse_file
+from raag_assets.ingest.sectioning import build_sections
 from resources.nlp import load_pipeline
+from tests.conftest import DEV_LEGAL
 
 HEADER = (
     "Network Working Group                                         J. Klensin\n"
@@ -99,6 +104,31 @@ def test_an_rfc_header_marks_a_standard_and_a_contract_is_not_one():
     assert not is_standard(contract)
 
 
+def test_only_the_rfc_2119_key_words_sentence_marks_a_standard():
+    # a contract's words "to be interpreted as" its parties are no key words; the RFC 2119
+    # sentence marks a standard whether its key words are quoted or not
+    contract = [
+        _sec(
+            "1",
+            "1. Parties",
+            'In this Agreement the words "SELLER" and "BUYER" are to be interpreted as '
+            "referring to the parties named above.",
+        )
+    ]
+    assert not is_standard(contract)
+    unquoted = [
+        _sec(
+            "1.1",
+            "1.1. Conventions",
+            "The key words MUST, MUST NOT, REQUIRED, SHALL, SHALL NOT, SHOULD, SHOULD NOT, "
+            "RECOMMENDED, MAY, and OPTIONAL in this document are to be interpreted as "
+            "described in RFC 2119.",
+        )
+    ]
+    assert is_standard(unquoted)
+    assert is_standard([SECTIONS[1]])  # the quoted form, without the RFC header
+
+
 def test_a_section_is_cited_by_its_headings_name_behind_a_pointer():
     index = heading_index(SECTIONS)
     cited = {e.dst_section_id for e in name_citations(SECTIONS[4], index)}
@@ -119,7 +149,7 @@ def test_the_section_entitled_and_the_heading_suffix_resolve():
 
 
 def test_the_terminology_section_defines_key_words_and_quoted_terms():
-    terms = [t for _, t, _ in terminology(SECTIONS[1])]
+    terms = [f.term for f in terminology(SECTIONS[1])]
     assert terms == ["MUST", "MUST NOT", "REQUIRED", "SHALL", "SHOULD", "MAY", "Client"]
 
 
@@ -131,7 +161,7 @@ def test_a_paragraph_opening_with_a_quoted_term_and_a_form_that_represents_defin
         'The special form "NIL" represents the non-existence of a data item.\n\n'
         'The mailbox "foo" is not subscribed.',
     )
-    assert [t for _, t, _ in terminology(s)] == ["NIL", "Conventions"]
+    assert [f.term for f in terminology(s)] == ["NIL", "Conventions"]
 
 
 def test_a_definition_list_in_a_terminology_section_defines_its_entries():
@@ -144,14 +174,14 @@ def test_a_definition_list_in_a_terminology_section_defines_its_entries():
         "client An application making protected resource requests.\n\n"
         "Note: The interaction between the servers is beyond the scope.",
     )
-    assert [t for _, t, _ in list_definitions(roles)] == ["resource owner", "client"]
+    assert [f.term for f in list_definitions(roles)] == ["resource owner", "client"]
     jwt = _sec(
         "2",
         "2. Terminology",
         "JSON Web Token (JWT) A string representing a set of claims.\n\n"
         "stream error:  An error on the individual HTTP/2 stream.",
     )
-    assert [t for _, t, _ in list_definitions(jwt)] == ["JSON Web Token", "JWT", "stream error"]
+    assert [f.term for f in list_definitions(jwt)] == ["JSON Web Token", "JWT", "stream error"]
 
 
 def test_definition_lists_of_http_and_tls_terminology():
@@ -165,7 +195,7 @@ def test_definition_lists_of_http_and_tls_terminology():
         "request An HTTP request message, as defined in section 5.\n\n"
         "user agent The client which initiates a request.",
     )
-    assert [t for _, t, _ in list_definitions(http)] == ["request", "user agent"]
+    assert [f.term for f in list_definitions(http)] == ["request", "user agent"]
     tls = _sec(
         "1.1",
         "1.1. Terminology",
@@ -173,7 +203,7 @@ def test_definition_lists_of_http_and_tls_terminology():
         "frame identifier:  A number that names one frame in a stream.\n\n"
         "Note:  The reader should be familiar with TLS 1.2.",
     )
-    assert [t for _, t, _ in list_definitions(tls)] == ["endpoint", "frame identifier"]
+    assert [f.term for f in list_definitions(tls)] == ["endpoint", "frame identifier"]
 
 
 def test_the_term_x_is_used_to_refer_to_defines_x():
@@ -183,21 +213,21 @@ def test_the_term_x_is_used_to_refer_to_defines_x():
         'This document uses the term "endpoint" to refer to either the client or the '
         'server. The term "client" does not imply any particular implementation.',
     )
-    assert [t for _, t, _ in terminology(s)] == ["endpoint"]
+    assert [f.term for f in terminology(s)] == ["endpoint"]
     both = _sec(
         "2.3.9",
         "2.3.9. Message Content and Mail Data",
         'The terms "message content" and "mail data" are used interchangeably in this '
         "document to describe the material transmitted after the DATA command.",
     )
-    assert [t for _, t, _ in terminology(both)] == ["message content", "mail data"]
+    assert [f.term for f in terminology(both)] == ["message content", "mail data"]
     agents = _sec(
         "2.3.3",
         "2.3.3. Mail Agents and Message Stores",
         'SMTP servers act as "Mail Transfer Agents" (MTAs). "Mail User Agents" (MUAs or UAs) '
         'are thought of as the sources of mail. Implementations use "Transport Layer" (the TLS).',
     )
-    assert [t for _, t, _ in terminology(agents)] == [
+    assert [f.term for f in terminology(agents)] == [
         "Mail Transfer Agents",
         "MTA",
         "Mail User Agents",
@@ -568,3 +598,21 @@ def test_a_bibliography_uses_no_terms():
     prose = _sec("7", "7. Tokens", "A bearer token is sent.", n=2)
     uses = term_uses([refs, prose], [term], {}, set())
     assert [e.src_section_id for e in uses] == ["rfc-7"]
+
+
+def test_every_standard_edge_names_its_registered_rule():
+    rfc = parse_file(DEV_LEGAL / "rfc" / "rfc3501.txt", 50_000_000)
+    real = [
+        SectionInfo(
+            s.section_id, s.doc_id, s.ordinal, s.label, s.heading, s.level, s.parent_id, s.text
+        )
+        for s in build_sections("rfc3501", rfc.lines, rfc.format)
+    ]
+    for sections in (SECTIONS, real):
+        edges = standard_edges(sections)
+        assert edges
+        for e in edges:
+            assert e.rule in RULES.rules, f"{e.edge_type} {e.matched_text!r}: rule {e.rule!r}"
+            assert RULES[e.rule].edge_type == e.edge_type, e.rule
+    families = {e.rule.split(".")[0] for e in standard_edges(real)}
+    assert families == {"references", "defines"}

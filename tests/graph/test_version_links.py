@@ -1,6 +1,7 @@
 """Section-level version links (pure): same label first, else heading and text."""
 
 from raag_assets.core.model import SectionInfo
+from raag_assets.graph.rules import RULES
 from raag_assets.graph.versions import match_sections, version_links
 
 
@@ -24,7 +25,7 @@ NEW = [
 
 
 def test_same_label_then_best_heading_and_text_match():
-    pairs = {(o.label, n.label): conf for n, o, conf, _ in match_sections(NEW, OLD)}
+    pairs = {(c.old.label, c.new.label): c.confidence for c in match_sections(NEW, OLD)}
     assert pairs[("1", "1")] == 1.0 and pairs[("2", "2")] == 1.0
     assert ("Travel", "3") in pairs and 0.6 <= pairs[("Travel", "3")] < 1.0
     # renumbered: old 4 "Gifts" is new 5, not the unrelated new 4 "Sick Leave"
@@ -42,3 +43,16 @@ def test_version_links_are_supersedes_edges_from_new_to_old_sections():
     assert {(e.src_section_id, e.dst_section_id) for e in edges} >= {("new-1", "old-1")}
     assert all(e.src_doc_id == "new" and e.dst_doc_id == "old" for e in edges)
     assert version_links([("new", "old")], [*OLD, *NEW]) == edges  # deterministic
+
+
+def test_version_links_name_their_rules():
+    # plus a clause kept under its number with its heading reworded
+    old = sec("old", 4, "7", "Expenses", "Receipts are kept for seven years for audit.")
+    new = sec("new", 5, "7", "Expense Claims", "Receipts are kept for seven years for audit.")
+    edges = version_links([("new", "old")], [*OLD, old, *NEW, new])
+    assert {e.rule for e in edges} == {
+        "supersedes.same_label_and_heading",
+        "supersedes.same_label",
+        "supersedes.heading_text_match",
+    }
+    assert all(RULES[e.rule].edge_type == e.edge_type for e in edges)
