@@ -139,9 +139,12 @@ def test_edges_json(cli, demo_store):
     edges = json.loads(result.stdout)
     keys = {"type", "src", "dst", "term", "layer", "confidence", "matched_text", "rule"}
     assert all(keys <= set(e) for e in edges)
-    # every edge names the registered rule that made it
-    registered = {r.id for r in all_rules()}
-    assert {e["rule"] for e in edges} <= registered
+    # every edge of every stage names the registered rule that made it, of the edge's type
+    rules = {r.id: r for r in all_rules()}
+    for tenant in ("demo", "licenses", "gold"):
+        stored = json.loads(cli(demo_store, "edges", "--tenant", tenant, "--json").stdout)
+        assert stored and all(e["rule"] in rules for e in stored), tenant
+        assert all(rules[e["rule"]].edge_type == e["type"] for e in stored), tenant
     overrides = [e for e in edges if e["type"] == "overrides"]
     assert {"doc_id": "leave-policy", "label": "3.3"} in [e["dst"] for e in overrides]
     result = cli(demo_store, "edges", "--tenant", "demo", "--type", "defines", "--json")
