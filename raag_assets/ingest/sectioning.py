@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from rapidfuzz import fuzz
 
 from raag_assets.core.identity import section_id
-from raag_assets.core.model import FRONT_LABEL, Line
+from raag_assets.core.model import FRONT_LABEL, Line, SectionInfo
 from raag_assets.graph.lexicon import MONTH_NAME
 from raag_assets.graph.rules import rule
 from raag_assets.ingest.normalize import join_lines, join_lines_mapped
@@ -242,15 +242,10 @@ _HEADING_MAX_CHARS = 120
 
 
 @dataclass(frozen=True)
-class Section:
-    section_id: str
-    doc_id: str
-    ordinal: int
-    label: str
-    heading: str
-    level: int
-    parent_id: str | None
-    text: str
+class Section(SectionInfo):
+    """A section as sectioning builds it: what the graph reads (`SectionInfo`), plus where it
+    lies in the document (pages, raw-text offsets) for chunks and passages."""
+
     page_start: int | None
     page_end: int | None
     # Where the section (heading to last line) lies in the document's raw text, and for each

@@ -291,7 +291,7 @@ def table(scores: Mapping[str, Score], title: str = "") -> str:
 def extract_files(paths: Sequence[Path], parse: Any) -> list[dict[str, Any]]:
     """The graph of some files without a store (Layers 1 and 2, term uses, topic links): for
     quick measurement while developing; `make graph-eval` measures the real pipeline."""
-    from raag_assets.core.model import DocInfo, SectionInfo
+    from raag_assets.core.model import DocInfo
     from raag_assets.graph.build import extract
     from raag_assets.graph.terms import term_uses
     from raag_assets.graph.topics import topic_links
@@ -319,19 +319,7 @@ def extract_files(paths: Sequence[Path], parse: Any) -> list[dict[str, Any]]:
                 effective_evidence=parsed.effective.evidence if parsed.effective else None,
             )
         )
-        for s in build_sections(m.doc_id, parsed.lines, parsed.format):
-            sections.append(
-                SectionInfo(
-                    s.section_id,
-                    s.doc_id,
-                    s.ordinal,
-                    s.label,
-                    s.heading,
-                    s.level,
-                    s.parent_id,
-                    s.text,
-                )
-            )
+        sections.extend(build_sections(m.doc_id, parsed.lines, parsed.format))
     result = extract(docs, sections, parse)
     cited: dict[str, set[str]] = {}
     for e in result.edges:
