@@ -238,8 +238,3 @@ def inputs_fingerprint(
         *extra,
     )
 
-
-def earlier_sections(conn: psycopg.Connection, tenant: str) -> list[SectionInfo]:
-    """Sections of earlier versions of changed documents (for section-level version links)."""
-    rows = conn.execute(load_sql("select_earlier_sections"), {"tenant": tenant}).fetchall()
-    return [SectionInfo(*row) for row in rows]
