@@ -200,7 +200,7 @@ def show(
         row = cur.fetchone()
         if row is None:
             raise DocumentNotFound(f"tenant {tenant!r} has no document {doc_id!r}")
-        found = dict(zip([c.name for c in cur.description], row, strict=True))
+        found = dict(zip(db.columns(cur), row, strict=True))
     text = found["text"] if count is None or count > 0 else ""
     return {**found, "char_start": start, "char_end": start + len(text), "text": text}
 
@@ -210,7 +210,7 @@ def _section(conn: psycopg.Connection, tenant: str, section_id: str) -> dict[str
     row = cur.fetchone()
     if row is None:
         raise DocumentNotFound(f"tenant {tenant!r} has no section {section_id!r}")
-    return dict(zip([c.name for c in cur.description], row, strict=True))
+    return dict(zip(db.columns(cur), row, strict=True))
 
 
 def _edges(
