@@ -36,8 +36,11 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
+# lint, types (both packages, pyproject's [tool.mypy]), then the tests (the import direction
+# and SQL-only-in-sql/ among them)
 test: install
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 	$(BIN)/pytest
 
 bench: install

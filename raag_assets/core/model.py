@@ -5,14 +5,14 @@ beyond identity and order."""
 import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from raag_assets.core.identity import sha256_hex
 
 # The label of everything before a document's first heading (GRAPH_GOLD.md).
 FRONT_LABEL = "Title"
 
-EDGE_TYPES = (
+EdgeType = Literal[
     "references",
     "overrides",
     "supersedes",
@@ -25,7 +25,8 @@ EDGE_TYPES = (
     "effective_on",
     "topically_related",
     "applies_to_scope",
-)
+]
+EDGE_TYPES: tuple[EdgeType, ...] = get_args(EdgeType)
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,7 @@ def dedupe(edges: Iterable[Edge]) -> list[Edge]:
 def ordered(edges: Iterable[Edge], section_order: dict[str, int]) -> list[Edge]:
     """Deterministic order: by source (documents before their sections, in document order),
     then evidence position, edge type, target."""
-    type_rank = {t: i for i, t in enumerate(EDGE_TYPES)}
+    type_rank: dict[str, int] = {t: i for i, t in enumerate(EDGE_TYPES)}
     return sorted(
         edges,
         key=lambda e: (

@@ -7,7 +7,7 @@ import sys
 import threading
 import warnings
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 import psycopg
@@ -23,6 +23,9 @@ from raag_assets.interfaces.lifecycle import STOP_GRACE, supervise
 from raag_assets.store import db
 from raag_assets.store import documents as store
 from raag_assets.store import graph as graph_store
+
+if TYPE_CHECKING:  # the retrieval library loads on first use: `raag --help` stays quick
+    from raag_assets.retrieval.candidates import Mode
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -130,7 +133,7 @@ def search(
     tags_any: tuple[str, ...],
     tags_all: tuple[str, ...],
     meta: tuple[str, ...],
-    mode: str,
+    mode: "Mode",
     as_json: bool,
     hops: int,
     as_of: str | None,
@@ -149,7 +152,7 @@ def search(
         tags_any=tags_any,
         tags_all=tags_all,
         metadata=_parse_meta(meta),
-        mode=mode,  # type: ignore[arg-type]
+        mode=mode,
         max_expansion_hops=hops,
         as_of_date=as_of,
         scope_context=scope,
@@ -201,7 +204,7 @@ def retrieve(
     tags_any: tuple[str, ...],
     tags_all: tuple[str, ...],
     meta: tuple[str, ...],
-    mode: str,
+    mode: "Mode",
     as_json: bool,
 ) -> None:
     """The plain candidate stage: hybrid (vector + full-text, RRF) chunks, no graph."""
@@ -211,7 +214,7 @@ def retrieve(
 
     plan = RetrievalPlan(
         k=k or 12, mode=mode, tags_any=tags_any, tags_all=tags_all, metadata=_parse_meta(meta)
-    )  # type: ignore[arg-type]
+    )
     with db.connect() as conn:
         results = run_retrieve(conn, query, tenant, default_embed(), plan)
     if as_json:
@@ -358,7 +361,7 @@ def unresolved(tenant: str, show_all: bool, as_json: bool) -> None:
     with db.connect() as conn:
         db.require_tenant(conn, tenant)
         labels = {s.section_id: s.label for s in graph_store.sections(conn, tenant)}
-        rows = [
+        rows: list[dict[str, Any]] = [
             {
                 "src": {"doc_id": ref.src_doc_id, "label": labels.get(ref.src_section_id)},
                 "kind": ref.kind,
@@ -603,7 +606,7 @@ def eval_(
             **evaluation.raag_rankers(conn, tenant, embed),
         }
         scores = evaluation.evaluate(data, rankers)
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "system": s.name,
             "ndcg@10": round(s.ndcg, 4),
@@ -660,10 +663,8 @@ def _eval_spans(
         raise RaagError(f"ingest failed: {summary.error}")
     embed = default_embed()
     with db.connect() as conn:
-        file_of = dict(
-            conn.execute(
-                "SELECT doc_id, source_name FROM documents WHERE tenant_id = %s", [tenant]
-            ).fetchall()
+        file_of: dict[str, str] = dict(
+            conn.execute(db.load_sql("select_document_source_names"), {"tenant": tenant}).fetchall()
         )
         # A file the pipeline refused (its reason is in the ingest summary) is left out for
         # every system, so all are scored on the same files.

@@ -5,7 +5,7 @@ follow_edge), over `raag_assets.interfaces.service`, for one tenant fixed when t
 import datetime as dt
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -83,21 +83,22 @@ def build_server(tenant: str, database_url: str | None = None) -> MCPServer:
     return server
 
 
-F = TypeVar("F", bound=Callable[..., Any])
+P = ParamSpec("P")
+R = TypeVar("R")
 
 
-def _clear_errors(tool: F) -> F:
+def _clear_errors(tool: Callable[P, R]) -> Callable[P, R]:
     """raag's own errors (a bad argument, an unknown section) reach the agent with their
     message, so it can correct the call; anything else stays a crash, logged on the server."""
 
     @functools.wraps(tool)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return tool(*args, **kwargs)
         except (RaagError, ValueError) as exc:
             raise ToolError(str(exc)) from exc
 
-    return wrapper  # type: ignore[return-value]
+    return wrapper
 
 
 def _brief(r: dict[str, Any]) -> dict[str, Any]:

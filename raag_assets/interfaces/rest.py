@@ -4,10 +4,11 @@ are JSON of one shape: {"error": {"code": "...", "message": "..."}} (plus "detai
 request that fails validation)."""
 
 import datetime as dt
+from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
 import psycopg
-from fastapi import Depends, FastAPI, Path, Query, Request
+from fastapi import APIRouter, Depends, FastAPI, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import APIKeyHeader
@@ -23,7 +24,7 @@ from raag_assets.core.errors import (
     RaagError,
     TenantNotFound,
 )
-from raag_assets.core.model import EDGE_TYPES
+from raag_assets.core.model import EdgeType
 from raag_assets.interfaces import service
 
 TenantId = Annotated[str, Path(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$", examples=["demo"])]
@@ -94,13 +95,33 @@ def create_app(database_url: str | None = None) -> FastAPI:
         summary="Relationship-aware retrieval: retrieve, search, context packs, sections, edges.",
         responses={code: {"model": ErrorResponse} for code in (400, 401, 404, 409, 422, 503)},
     )
+    _add_error_handlers(app)
+    access = _tenant_access(database_url)
+    for router in (
+        _service_router(),
+        _ingest_router(access, database_url),
+        _retrieval_router(access, database_url),
+        _graph_router(access, database_url),
+    ):
+        app.include_router(router)
+    return app
+
+
+def _tenant_access(database_url: str | None) -> Callable[..., str]:
+    """The dependency every tenant route has: the tenant of the path, if the request's
+    X-API-Key is one of its keys."""
     api_key = APIKeyHeader(name="X-API-Key", auto_error=False)
 
     def tenant_access(tenant: TenantId, key: Annotated[str | None, Depends(api_key)]) -> str:
         service.authorize(key, tenant, database_url)
         return tenant
 
-    Tenant = Annotated[str, Depends(tenant_access)]
+    return tenant_access
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    """Every error as {"error": {"code", "message"}}: raag's own by ERRORS, a database that
+    cannot be reached as 503, a request that fails validation as 422 with its details."""
 
     @app.exception_handler(RaagError)
     async def raag_error(_: Request, exc: RaagError) -> JSONResponse:
@@ -124,16 +145,34 @@ def create_app(database_url: str | None = None) -> FastAPI:
     async def http_error(_: Request, exc: HTTPException) -> JSONResponse:
         return _error(exc.status_code, "http_error", str(exc.detail))
 
-    @app.get("/v1/health", tags=["service"])
+
+def _service_router() -> APIRouter:
+    router = APIRouter(tags=["service"])
+
+    @router.get("/v1/health")
     def health() -> dict[str, str]:
         return {"status": "ok"}
 
-    @app.get("/v1/tenants/{tenant}/status", tags=["ingest"])
+    return router
+
+
+def _ingest_router(access: Callable[..., str], database_url: str | None) -> APIRouter:
+    router = APIRouter(tags=["ingest"])
+    Tenant = Annotated[str, Depends(access)]
+
+    @router.get("/v1/tenants/{tenant}/status")
     def status(tenant: Tenant) -> dict[str, Any]:
         """Document, section and chunk counts, earlier versions, skipped files."""
         return service.status(tenant, database_url)
 
-    @app.post("/v1/tenants/{tenant}/retrieve", tags=["retrieval"])
+    return router
+
+
+def _retrieval_router(access: Callable[..., str], database_url: str | None) -> APIRouter:
+    router = APIRouter(tags=["retrieval"])
+    Tenant = Annotated[str, Depends(access)]
+
+    @router.post("/v1/tenants/{tenant}/retrieve")
     def retrieve(tenant: Tenant, body: Filters) -> dict[str, Any]:
         """Hybrid (vector + full-text, RRF) chunk candidates, no graph."""
         results = service.retrieve(
@@ -148,12 +187,12 @@ def create_app(database_url: str | None = None) -> FastAPI:
         )
         return {"query": body.query, "tenant": tenant, "results": results}
 
-    @app.post("/v1/tenants/{tenant}/search", tags=["retrieval"])
+    @router.post("/v1/tenants/{tenant}/search")
     def search(tenant: Tenant, body: SearchRequest) -> dict[str, Any]:
         """Relationship-aware search: expansion, explained scores, conflicts, result graph."""
         return service.search_results(tenant, body.query, database_url, **body.options())
 
-    @app.post("/v1/tenants/{tenant}/context", tags=["retrieval"])
+    @router.post("/v1/tenants/{tenant}/context")
     def context(tenant: Tenant, body: ContextRequest) -> dict[str, Any]:
         """search() results packed under a token budget, each passage with its [n] citation."""
         return service.context(
@@ -165,25 +204,32 @@ def create_app(database_url: str | None = None) -> FastAPI:
             **body.options(),
         )
 
-    @app.get("/v1/tenants/{tenant}/documents", tags=["graph"])
+    return router
+
+
+def _graph_router(access: Callable[..., str], database_url: str | None) -> APIRouter:
+    router = APIRouter(tags=["graph"])
+    Tenant = Annotated[str, Depends(access)]
+
+    @router.get("/v1/tenants/{tenant}/documents")
     def documents(tenant: Tenant) -> list[dict[str, Any]]:
         """Every document and earlier version: effective_from, in_force_to, version,
         supersedes, superseded_by, amends, amended_by, tags, metadata."""
         return service.documents(tenant, database_url)
 
-    @app.get("/v1/tenants/{tenant}/sections", tags=["graph"])
+    @router.get("/v1/tenants/{tenant}/sections")
     def sections(
         tenant: Tenant, doc_id: Annotated[str | None, Query(max_length=200)] = None
     ) -> list[dict[str, Any]]:
         """The section tree, of one document or all."""
         return service.sections(tenant, doc_id, database_url)
 
-    @app.get("/v1/tenants/{tenant}/sections/{section_id}", tags=["graph"])
+    @router.get("/v1/tenants/{tenant}/sections/{section_id}")
     def section(tenant: Tenant, section_id: Annotated[str, Path(max_length=64)]) -> dict[str, Any]:
         """One section's text and every edge that touches it."""
         return service.section(tenant, section_id, database_url)
 
-    @app.get("/v1/tenants/{tenant}/documents/{doc_id}/text", tags=["graph"])
+    @router.get("/v1/tenants/{tenant}/documents/{doc_id}/text")
     def document_text(
         tenant: Tenant,
         doc_id: Annotated[str, Path(max_length=200)],
@@ -194,17 +240,17 @@ def create_app(database_url: str | None = None) -> FastAPI:
         char_end index (the file as read; for PDFs the extracted text)."""
         return service.show(tenant, doc_id, start, end, database_url)
 
-    @app.get("/v1/tenants/{tenant}/edges", tags=["graph"])
+    @router.get("/v1/tenants/{tenant}/edges")
     def edges(
         tenant: Tenant,
-        edge_type: Annotated[Literal[EDGE_TYPES] | None, Query(alias="type")] = None,  # type: ignore[valid-type]
+        edge_type: Annotated[EdgeType | None, Query(alias="type")] = None,
         section_id: Annotated[str | None, Query(max_length=64)] = None,
         limit: Annotated[int, Query(ge=1, le=5000)] = 500,
     ) -> list[dict[str, Any]]:
         """Typed edges with their evidence, of one type or touching one section."""
         return service.edges(tenant, edge_type, section_id, limit, database_url)
 
-    return app
+    return router
 
 
 def _error(

@@ -129,6 +129,7 @@ def context(
 
 
 def sections(tenant: str, doc_id: str | None = None, url: str | None = None) -> list[dict]:
+    retrieval.check_text(doc_id, "doc_id")
     with reading(tenant, url) as conn:
         return store.sections(conn, tenant, doc_id)
 
@@ -141,6 +142,7 @@ def documents(tenant: str, url: str | None = None) -> list[dict[str, Any]]:
 
 def section(tenant: str, section_id: str, url: str | None = None) -> dict[str, Any]:
     """One section's text with every edge that touches it."""
+    retrieval.check_text(section_id, "section_id")
     with reading(tenant, url) as conn:
         found = _section(conn, tenant, section_id)
         found["edges"] = [_edge(e) for e in graph_store.edges(conn, tenant, None, section_id)]
@@ -154,6 +156,7 @@ def edges(
     limit: int = 500,
     url: str | None = None,
 ) -> list[dict[str, Any]]:
+    retrieval.check_text(section_id, "section_id")
     with reading(tenant, url) as conn:
         return _edges(conn, tenant, edge_type, section_id, limit)
 
@@ -162,6 +165,7 @@ def follow(
     tenant: str, section_id: str, edge_type: str | None = None, url: str | None = None
 ) -> list[dict[str, Any]]:
     """The sections one edge away from `section_id` (either direction), with the edge."""
+    retrieval.check_text(section_id, "section_id")
     out = []
     with reading(tenant, url) as conn:
         for e in _edges(conn, tenant, edge_type, section_id, 500):
@@ -182,6 +186,7 @@ def show(
     """A document's raw text, or the slice [start, end) of it: the text search results'
     char_start/char_end point into (the file as read for text and Markdown, the extracted
     text for PDFs, pages separated by form feeds)."""
+    retrieval.check_text(doc_id, "doc_id")
     if start < 0 or (end is not None and end < start):
         raise InvalidFilter(f"need 0 <= from <= to, got from={start} to={end}")
     limit = 2**31 - 2  # Postgres substr takes int positions; no text is longer
@@ -200,7 +205,7 @@ def show(
         row = cur.fetchone()
         if row is None:
             raise DocumentNotFound(f"tenant {tenant!r} has no document {doc_id!r}")
-        found = dict(zip([c.name for c in cur.description], row, strict=True))
+        found = dict(zip(db.columns(cur), row, strict=True))
     text = found["text"] if count is None or count > 0 else ""
     return {**found, "char_start": start, "char_end": start + len(text), "text": text}
 
@@ -210,7 +215,7 @@ def _section(conn: psycopg.Connection, tenant: str, section_id: str) -> dict[str
     row = cur.fetchone()
     if row is None:
         raise DocumentNotFound(f"tenant {tenant!r} has no section {section_id!r}")
-    return dict(zip([c.name for c in cur.description], row, strict=True))
+    return dict(zip(db.columns(cur), row, strict=True))
 
 
 def _edges(

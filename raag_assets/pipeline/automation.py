@@ -3,13 +3,19 @@ references. Both start runs of the same `ingest_tenant` job `raag ingest` runs."
 
 import json
 import os
+from typing import TYPE_CHECKING
 
 import dagster as dg
 
 from raag_assets.pipeline.assets.documents import LANDING_STATE, documents
 from raag_assets.pipeline.assets.resolved_references import resolved_references
-from raag_assets.pipeline.partitions import tenants
+from raag_assets.pipeline.partitions import TENANTS, tenants
 from resources import LandingResource
+
+if TYPE_CHECKING:  # what define_asset_job returns; Dagster does not export the name
+    from dagster._core.definitions.unresolved_asset_job_definition import (
+        UnresolvedAssetJobDefinition,
+    )
 
 resolve_references_job = dg.define_asset_job(
     "resolve_references",
@@ -20,10 +26,10 @@ resolve_references_job = dg.define_asset_job(
 )
 
 
-def landing_sensor_for(job: object) -> dg.SensorDefinition:
+def landing_sensor_for(job: "UnresolvedAssetJobDefinition") -> dg.SensorDefinition:
     @dg.sensor(
         name="landing_sensor",
-        job=job,  # type: ignore[arg-type]
+        job=job,
         minimum_interval_seconds=30,
         # RAAG_LANDING_SENSOR=stopped: a deployment (or a test) that starts runs only itself
         default_status=(
@@ -39,7 +45,7 @@ def landing_sensor_for(job: object) -> dg.SensorDefinition:
     ) -> dg.SensorResult | dg.SkipReason:
         seen = json.loads(context.cursor) if context.cursor else {}
         current = landing.fingerprints()
-        known = set(context.instance.get_dynamic_partitions(tenants.name))
+        known = set(context.instance.get_dynamic_partitions(TENANTS))
         new_tenants = sorted(set(current) - known)
         changed = [
             t
@@ -72,7 +78,7 @@ def covered_state(instance: dg.DagsterInstance, tenant: str) -> str | None:
     if not records or records[0].asset_materialization is None:
         return None
     value = records[0].asset_materialization.metadata.get(LANDING_STATE)
-    return value.value if value is not None else None  # type: ignore[return-value]
+    return value.value if isinstance(value, dg.TextMetadataValue) else None
 
 
 @dg.schedule(
@@ -86,5 +92,5 @@ def retry_parked_references(context: dg.ScheduleEvaluationContext) -> list[dg.Ru
     day = context.scheduled_execution_time.strftime("%Y-%m-%d")
     return [
         dg.RunRequest(partition_key=t, run_key=f"{t}:{day}")
-        for t in sorted(context.instance.get_dynamic_partitions(tenants.name))
+        for t in sorted(context.instance.get_dynamic_partitions(TENANTS))
     ]

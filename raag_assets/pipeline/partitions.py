@@ -2,4 +2,7 @@
 
 import dagster as dg
 
-tenants = dg.DynamicPartitionsDefinition(name="tenants")
+# The partitions' name, for the instance's dynamic-partition calls (`tenants.name` is typed
+# optional: Dagster's definitions built from a function have none).
+TENANTS = "tenants"
+tenants = dg.DynamicPartitionsDefinition(name=TENANTS)

@@ -18,7 +18,7 @@ from raag_assets.core.errors import DocumentNotFound
 from raag_assets.core.identity import validate_tenant
 from raag_assets.core.settings import dagster_home
 from raag_assets.ingest.parsing import is_sidecar
-from raag_assets.pipeline.partitions import tenants
+from raag_assets.pipeline.partitions import TENANTS
 from raag_assets.store import db
 from raag_assets.store import documents as store
 from resources import LandingResource, PostgresResource
@@ -144,8 +144,18 @@ def register_tenant(tenant: str, postgres: PostgresResource, instance: dg.Dagste
     validate_tenant(tenant)
     with postgres.connect() as conn:
         db.add_tenant(conn, tenant)
-    if not instance.has_dynamic_partition(tenants.name, tenant):
-        instance.add_dynamic_partitions(tenants.name, [tenant])
+    if not instance.has_dynamic_partition(TENANTS, tenant):
+        instance.add_dynamic_partitions(TENANTS, [tenant])
+
+
+def store_resources(
+    resources: Mapping[str, dg.ConfigurableResource],
+) -> tuple[PostgresResource, LandingResource]:
+    """The database and landing folders of a resource set (the environment's, or a test's)."""
+    postgres, landing = resources["postgres"], resources["landing"]
+    if not isinstance(postgres, PostgresResource) or not isinstance(landing, LandingResource):
+        raise TypeError("resources need a PostgresResource 'postgres', a LandingResource 'landing'")
+    return postgres, landing
 
 
 def ingest(
@@ -161,8 +171,7 @@ def ingest(
     validate_tenant(tenant)
     resources = dict(resources or default_resources())
     instance = instance or local_instance()
-    postgres: PostgresResource = resources["postgres"]  # type: ignore[assignment]
-    landing: LandingResource = resources["landing"]  # type: ignore[assignment]
+    postgres, landing = store_resources(resources)
     register_tenant(tenant, postgres, instance)
     landed, refused = land(paths, landing.tenant_dir(tenant))
     summary = IngestSummary(tenant, landed=landed)
@@ -198,8 +207,7 @@ def _execute(
     from raag_assets.definitions import build_defs, resources_config, step_concurrency
     from raag_assets.pipeline.automation import covered_state
 
-    postgres: PostgresResource = resources["postgres"]  # type: ignore[assignment]
-    landing: LandingResource = resources["landing"]  # type: ignore[assignment]
+    postgres, landing = store_resources(resources)
     # A landing state a materialisation already read leaves every stage with nothing new to do
     # (at most a code-version re-run): loading both models into a forkserver would cost more.
     covered = covered_state(instance, tenant) == landing.fingerprint(tenant)
@@ -282,8 +290,7 @@ def delete_document(
 
     validate_tenant(tenant)
     resources = dict(resources or default_resources())
-    postgres: PostgresResource = resources["postgres"]  # type: ignore[assignment]
-    landing: LandingResource = resources["landing"]  # type: ignore[assignment]
+    postgres, landing = store_resources(resources)
     with postgres.connect() as conn:
         db.require_tenant(conn, tenant)
         row = conn.execute(
@@ -315,12 +322,11 @@ def drop_tenant(
 
     validate_tenant(tenant)
     resources = dict(resources or default_resources())
-    postgres: PostgresResource = resources["postgres"]  # type: ignore[assignment]
-    landing: LandingResource = resources["landing"]  # type: ignore[assignment]
+    postgres, landing = store_resources(resources)
     instance = instance or local_instance()
     with postgres.connect() as conn:
         db.require_tenant(conn, tenant)
         db.drop_tenant(conn, tenant)
-    if instance.has_dynamic_partition(tenants.name, tenant):
-        instance.delete_dynamic_partition(tenants.name, tenant)
+    if instance.has_dynamic_partition(TENANTS, tenant):
+        instance.delete_dynamic_partition(TENANTS, tenant)
     shutil.rmtree(landing.tenant_dir(tenant), ignore_errors=True)

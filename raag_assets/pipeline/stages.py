@@ -123,9 +123,10 @@ def chunks_frame(
     tags: list[str],
     metadata: object,
     kept: Mapping[str, object],
-    live: bool,
+    live: bool | None,
 ) -> pl.DataFrame:
-    """A document's chunks; `kept` maps content hashes to embeddings still valid."""
+    """A document's chunks; `kept` maps content hashes to embeddings still valid. `live` is
+    None before the store says (replace_sections sets it from the document's version)."""
     rows = [
         {
             **frames.columns_of(c, frames.CHUNKS),

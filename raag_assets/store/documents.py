@@ -13,7 +13,7 @@ from psycopg.types.json import Jsonb
 
 from raag_assets.core.model import Line, ParsedDocument
 from raag_assets.store import frames
-from raag_assets.store.db import load_sql
+from raag_assets.store.db import columns, load_sql, one, records
 from raag_assets.store.frames import copy_frame
 
 
@@ -80,7 +80,8 @@ def archive_version(
     in force until the new version starts (`declared` effective_from, else `today`). Returns
     the archived id (None if the document is new)."""
     params = {"tenant": tenant, "doc_id": doc_id, "declared": declared, "today": today}
-    return conn.execute(load_sql("archive_version"), params).fetchone()[0]
+    archived: str | None = one(conn.execute(load_sql("archive_version"), params))[0]
+    return archived
 
 
 def upsert_document(
@@ -96,11 +97,17 @@ def upsert_document(
 
 
 def insert_earlier_version(
-    conn: psycopg.Connection, tenant: str, doc: ParsedDocument, starts: dt.date, version: int
+    conn: psycopg.Connection,
+    tenant: str,
+    doc: ParsedDocument,
+    starts: dt.date | None,
+    version: int,
 ) -> str:
-    """Keep a late-arriving file as an earlier version of its document; returns its id."""
+    """Keep a late-arriving file as an earlier version of its document, in force from the
+    date it states, else `starts`; returns its id."""
     row = _document_row(tenant, doc, starts, version)
-    return conn.execute(load_sql("insert_earlier_version"), row).fetchone()[0]
+    doc_id: str = one(conn.execute(load_sql("insert_earlier_version"), row))[0]
+    return doc_id
 
 
 def _document_row(
@@ -176,9 +183,11 @@ def replace_sections(
     Returns how many chunks kept an embedding (were not changed).
     """
     key = {"tenant": tenant, "doc_id": doc_id}
-    kept = dict(conn.execute(load_sql("select_chunk_embeddings_of_document"), key).fetchall())
+    kept: dict[str, Any] = dict(
+        conn.execute(load_sql("select_chunk_embeddings_of_document"), key).fetchall()
+    )
     # a chunk is live (found by retrieval) when its document is the live version
-    (live,) = conn.execute(load_sql("select_document_is_live"), key).fetchone()
+    (live,) = one(conn.execute(load_sql("select_document_is_live"), key))
     conn.execute(load_sql("delete_chunks_of_document"), key)
     conn.execute(load_sql("delete_sections_of_document"), key)
     copy_frame(conn, "sections", frames.SECTIONS, sections)
@@ -211,8 +220,7 @@ def write_embeddings(
 
 def tenant_summary(conn: psycopg.Connection, tenant: str) -> dict[str, int]:
     cur = conn.execute(load_sql("select_tenant_summary"), {"tenant": tenant})
-    row = cur.fetchone()
-    return {col.name: int(v) for col, v in zip(cur.description, row, strict=True)}
+    return {name: int(v) for name, v in zip(columns(cur), one(cur), strict=True)}
 
 
 def skipped_files(conn: psycopg.Connection, tenant: str) -> list[tuple[str, str]]:
@@ -223,9 +231,7 @@ def sections(
     conn: psycopg.Connection, tenant: str, doc_id: str | None = None
 ) -> list[dict[str, Any]]:
     """The section tree (of one document, or all), without texts."""
-    cur = conn.execute(load_sql("select_sections"), {"tenant": tenant, "doc_id": doc_id})
-    names = [c.name for c in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    return records(conn.execute(load_sql("select_sections"), {"tenant": tenant, "doc_id": doc_id}))
 
 
 def count_live_chunks(conn: psycopg.Connection, tenant: str) -> None:
@@ -236,11 +242,8 @@ def count_live_chunks(conn: psycopg.Connection, tenant: str) -> None:
 def documents(conn: psycopg.Connection, tenant: str) -> list[dict[str, Any]]:
     """Every document and earlier version with its dates, version and document relations;
     versions of one document together in numeric order, the live one last."""
-    cur = conn.execute(load_sql("select_documents"), {"tenant": tenant})
-    names = [c.name for c in cur.description]
     out = []
-    for row in cur.fetchall():
-        r = dict(zip(names, row, strict=True))
+    for r in records(conn.execute(load_sql("select_documents"), {"tenant": tenant})):
         for key in ("effective_from", "in_force_to"):
             r[key] = r[key].isoformat() if r[key] else None
         r["tags"] = list(r["tags"] or [])

@@ -11,7 +11,7 @@ from psycopg.types.json import Jsonb
 from raag_assets.core.identity import canonical_json, sha256_hex
 from raag_assets.core.model import DocInfo, Edge, SectionInfo, Term, Unresolved
 from raag_assets.store import frames
-from raag_assets.store.db import load_sql
+from raag_assets.store.db import load_sql, records
 from raag_assets.store.frames import copy_frame
 
 
@@ -178,9 +178,7 @@ def edges(
     """The tenant's edges (of one type, or touching one section), in graph order; the first
     `limit` of them if given."""
     params = {"tenant": tenant, "edge_type": edge_type, "section_id": section_id, "limit": limit}
-    cur = conn.execute(load_sql("select_edges"), params)
-    names = [c.name for c in cur.description]
-    return [dict(zip(names, r, strict=True)) for r in cur.fetchall()]
+    return records(conn.execute(load_sql("select_edges"), params))
 
 
 def edge_counts(conn: psycopg.Connection, tenant: str) -> dict[str, dict[int, int]]:
@@ -237,9 +235,3 @@ def inputs_fingerprint(
         ),
         *extra,
     )
-
-
-def earlier_sections(conn: psycopg.Connection, tenant: str) -> list[SectionInfo]:
-    """Sections of earlier versions of changed documents (for section-level version links)."""
-    rows = conn.execute(load_sql("select_earlier_sections"), {"tenant": tenant}).fetchall()
-    return [SectionInfo(*row) for row in rows]

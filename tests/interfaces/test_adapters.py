@@ -92,6 +92,16 @@ def test_keys_tenants_and_errors_have_one_json_shape(server):
         nul = http.post(
             "/v1/tenants/demo/search", headers={"X-API-Key": keys["demo"]}, json={"query": "a\x00b"}
         )
+        # a NUL in an id (Postgres text cannot hold one) is the client's error, not a 500
+        nul_ids = [
+            http.get(path, params=params, headers={"X-API-Key": keys["demo"]})
+            for path, params in (
+                ("/v1/tenants/demo/sections", {"doc_id": "a\x00b"}),
+                ("/v1/tenants/demo/sections/a%00b", {}),
+                ("/v1/tenants/demo/documents/a%00b/text", {}),
+                ("/v1/tenants/demo/edges", {"section_id": "a\x00b"}),
+            )
+        ]
         unknown = http.get("/v1/tenants/demo/sections/nope", headers={"X-API-Key": keys["demo"]})
         own = http.get("/v1/tenants/licenses/status", headers={"X-API-Key": keys["licenses"]})
     assert (missing.status_code, missing.json()["error"]["code"]) == (401, "unauthorized")
@@ -99,9 +109,11 @@ def test_keys_tenants_and_errors_have_one_json_shape(server):
     assert (bad_tenant.status_code, bad_tenant.json()["error"]["code"]) == (422, "validation_error")
     assert invalid.status_code == 422 and invalid.json()["error"]["details"]
     assert (nul.status_code, nul.json()["error"]["code"]) == (400, "invalid_request")
+    for r in nul_ids:
+        assert (r.status_code, r.json()["error"]["code"]) == (400, "invalid_request"), r.url
     assert (unknown.status_code, unknown.json()["error"]["code"]) == (404, "not_found")
     assert own.status_code == 200 and own.json()["tenant"] == "licenses"
-    for r in (missing, other, bad_tenant, invalid, nul, unknown):
+    for r in (missing, other, bad_tenant, invalid, nul, *nul_ids, unknown):
         assert set(r.json()) == {"error"} and {"code", "message"} <= set(r.json()["error"])
 
 

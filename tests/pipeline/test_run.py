@@ -66,6 +66,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("010_char_offsets",),
         ("011_supersedes_index",),
         ("012_chunks_generation",),
+        ("013_edge_rules",),
     ]
     # search() looks up superseded documents on every query: a partial index, not a scan
     (edge_index,) = demo_store.rows(

@@ -4,7 +4,7 @@ writes, so the UI shows a failed guarantee next to the materialisation that brok
 import dagster as dg
 import psycopg
 
-from raag_assets.store.db import load_sql
+from raag_assets.store.db import load_sql, one
 
 ENDPOINTS_CHECK = "edge_endpoints_exist"
 VERSIONS_CHECK = "no_earlier_version_live"
@@ -17,9 +17,9 @@ def endpoints_check(
     conn: psycopg.Connection, tenant: str, stage: str | None = None
 ) -> dg.AssetCheckResult:
     """Every edge's source and target section or document exists in the tenant."""
-    (dangling,) = conn.execute(
-        load_sql("check_edge_endpoints"), {"tenant": tenant, "stage": stage}
-    ).fetchone()
+    (dangling,) = one(
+        conn.execute(load_sql("check_edge_endpoints"), {"tenant": tenant, "stage": stage})
+    )
     return dg.AssetCheckResult(
         check_name=ENDPOINTS_CHECK,
         passed=dangling == 0,
@@ -30,7 +30,7 @@ def endpoints_check(
 
 def versions_check(conn: psycopg.Connection, tenant: str) -> dg.AssetCheckResult:
     """Earlier versions of changed documents are out of live retrieval; live ones are in."""
-    (wrong,) = conn.execute(load_sql("check_versions_live"), {"tenant": tenant}).fetchone()
+    (wrong,) = one(conn.execute(load_sql("check_versions_live"), {"tenant": tenant}))
     return dg.AssetCheckResult(
         check_name=VERSIONS_CHECK,
         passed=wrong == 0,
@@ -41,7 +41,7 @@ def versions_check(conn: psycopg.Connection, tenant: str) -> dg.AssetCheckResult
 
 def sections_check(conn: psycopg.Connection, tenant: str) -> dg.AssetCheckResult:
     """Every document has sections and every chunk's section exists."""
-    unsectioned, orphans = conn.execute(load_sql("check_sections"), {"tenant": tenant}).fetchone()
+    unsectioned, orphans = one(conn.execute(load_sql("check_sections"), {"tenant": tenant}))
     return dg.AssetCheckResult(
         check_name=SECTIONS_CHECK,
         passed=unsectioned == 0 and orphans == 0,
@@ -52,9 +52,9 @@ def sections_check(conn: psycopg.Connection, tenant: str) -> dg.AssetCheckResult
 
 def parked_check(conn: psycopg.Connection, tenant: str) -> dg.AssetCheckResult:
     """Parked references each carry a reason; each Layer 3 edge marks its reference resolved."""
-    parked, resolved, no_reason, unmarked = conn.execute(
-        load_sql("check_parked"), {"tenant": tenant}
-    ).fetchone()
+    parked, resolved, no_reason, unmarked = one(
+        conn.execute(load_sql("check_parked"), {"tenant": tenant})
+    )
     return dg.AssetCheckResult(
         check_name=PARKED_CHECK,
         passed=no_reason == 0 and unmarked == 0,
@@ -69,9 +69,7 @@ def parked_check(conn: psycopg.Connection, tenant: str) -> dg.AssetCheckResult:
 
 
 def embeddings_check(conn: psycopg.Connection, tenant: str, dims: int) -> dg.AssetCheckResult:
-    (missing,) = conn.execute(
-        load_sql("check_embeddings"), {"tenant": tenant, "dims": dims}
-    ).fetchone()
+    (missing,) = one(conn.execute(load_sql("check_embeddings"), {"tenant": tenant, "dims": dims}))
     return dg.AssetCheckResult(
         check_name=EMBEDDINGS_CHECK,
         passed=missing == 0,

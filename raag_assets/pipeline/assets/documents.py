@@ -47,7 +47,10 @@ def documents(
     today = dt.date.today()  # a new version that states no date is in force from today
     # read before the files: a change made while this runs makes the sensor run again
     folder_state = landing.fingerprint(tenant)
-    added, changed, unchanged, versions = [], [], [], []
+    added: list[str] = []
+    changed: list[str] = []
+    unchanged: list[str] = []
+    versions: list[str | None] = []  # archived or inserted earlier versions
     returned: dict[str, str] = {}
     parsed: dict[str, ParsedDocument] = {}
     skipped: dict[str, str] = {}

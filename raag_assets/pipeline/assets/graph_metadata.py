@@ -2,6 +2,7 @@
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import dagster as dg
 import psycopg
@@ -21,7 +22,7 @@ def _cell(text: str | None, limit: int = 70) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dict[str, object]:
+def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dict[str, Any]:
     """Counts per edge type and layer, and a sample of edges with their evidence."""
     labels = {s.section_id: f"{s.doc_id} § {s.label}" for s in sections}
     # every edge as given (duplicates too: the counts are of what the stage found)

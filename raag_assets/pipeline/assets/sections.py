@@ -10,7 +10,7 @@ from raag_assets.pipeline import stages
 from raag_assets.pipeline.metadata import SECTIONS_LINEAGE, table_metadata
 from raag_assets.pipeline.partitions import tenants
 from raag_assets.store import frames
-from raag_assets.store.db import load_sql
+from raag_assets.store.db import load_sql, one
 from raag_assets.store.documents import count_live_chunks, documents_to_section, replace_sections
 from resources import EmbedderResource, PostgresResource
 
@@ -57,25 +57,23 @@ def sections(
                 kept_embeddings += replace_sections(conn, tenant, doc_id, secs, chunks, version)
         with conn.transaction():
             count_live_chunks(conn, tenant)
-        totals = conn.execute(
-            "SELECT (SELECT count(*) FROM sections WHERE tenant_id = %(t)s),"
-            " (SELECT count(*) FROM chunks WHERE tenant_id = %(t)s)",
-            {"t": tenant},
-        ).fetchone()
+        n_sections, n_chunks = one(
+            conn.execute(load_sql("select_section_counts"), {"tenant": tenant})
+        )
         check = sections_check(conn, tenant)
         preview = frames.read_frame(conn, load_sql("select_sections_preview"), {"tenant": tenant})
     return dg.MaterializeResult(
         check_results=[check],
         metadata={
-            "sections": totals[0],
-            "chunks": totals[1],
+            "sections": n_sections,
+            "chunks": n_chunks,
             "documents_resectioned": rebuilt.height,
             "embeddings_kept": kept_embeddings,
             "failed": dg.MetadataValue.json(out.failed),
             "max_chunk_tokens": policy.max_tokens,
             "preview": dg.MetadataValue.md(_preview(rebuilt)),
             "seconds": round(time.perf_counter() - started, 2),
-            **table_metadata(frames.SECTIONS, totals[0], SECTIONS_LINEAGE, preview),
+            **table_metadata(frames.SECTIONS, n_sections, SECTIONS_LINEAGE, preview),
         },
     )
 

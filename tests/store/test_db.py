@@ -1,0 +1,37 @@
+"""store.db: migrations (their own named queries) and the row helpers."""
+
+import pytest
+
+from raag_assets.core.errors import TenantNotFound
+from raag_assets.store import db
+
+
+def test_migrate_records_each_migration_once(new_database):
+    with db.connect(new_database()) as conn:
+        applied = [r[0] for r in conn.execute(db.load_sql("select_schema_migrations"))]
+        stems = sorted(p.stem for p in (db.sql_dir() / "migrations").glob("[0-9][0-9][0-9]_*.sql"))
+        assert sorted(applied) == stems
+        assert db.migrate(conn) == []  # nothing left to apply
+
+
+def test_one_columns_records(new_database):
+    with db.connect(new_database()) as conn:
+        assert db.one(conn.execute("SELECT 1 AS a, 'x' AS b")) == (1, "x")
+        cur = conn.execute("SELECT n, n * 2 AS twice FROM generate_series(1, 2) AS n")
+        assert db.columns(cur) == ["n", "twice"]
+        assert db.records(cur) == [{"n": 1, "twice": 2}, {"n": 2, "twice": 4}]
+        with pytest.raises(RuntimeError, match="no row"):
+            db.one(conn.execute("SELECT 1 WHERE false"))
+        with pytest.raises(RuntimeError, match="no result"):
+            db.columns(conn.execute("SET search_path = public"))
+
+
+def test_tenant_reader_sets_role_and_schema(new_database):
+    with db.connect(new_database()) as conn:
+        db.add_tenant(conn, "acme")
+        role, schema = db.one(conn.execute(db.load_sql("select_reader"), {"tenant": "acme"}))
+        with db.tenant_reader(conn, "acme") as reader:
+            assert db.one(reader.execute("SELECT current_user"))[0] == role
+            assert schema in db.one(reader.execute("SHOW search_path"))[0]
+        with pytest.raises(TenantNotFound), db.tenant_reader(conn, "nobody"):
+            pass
