@@ -86,7 +86,7 @@ def without_rules(value: Any, key: str | None = None) -> Any:
         return {k: without_rules(v, k) for k, v in value.items() if not (edge and k == "rule")}
     if isinstance(value, list):
         return [without_rules(v) for v in value]
-    if isinstance(value, str) and key in ("retrieval_reason", "detail"):
+    if isinstance(value, str) and key in ("retrieval_reason", "detail", "reason"):
         return _RULE_ID.sub("", value)
     if isinstance(value, str) and key == "text":  # a section's whole text: its digest will do
         return "sha256:" + hashlib.sha256(value.encode()).hexdigest()[:16]
