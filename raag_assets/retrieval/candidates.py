@@ -3,6 +3,9 @@
 Vector top-k by cosine through HNSW and Postgres full-text top-k ranked by BM25, pool 50 each,
 fused by Reciprocal Rank Fusion (k=60), final 12; filters tags_any, tags_all and top-level
 metadata equality; ties broken by (doc_id, chunk_index). No Dagster here.
+
+For search(), `primary_hits` turns the chunks into section hits (or takes the caller's own
+candidates), and the query embedder of a process is `default_embed()`.
 """
 
 import functools
@@ -12,7 +15,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
@@ -20,6 +23,10 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from raag_assets.core.errors import InvalidFilter
+from raag_assets.ingest.embedding import DEFAULT_MODEL, Embedder
+from raag_assets.retrieval.model import Hit
+from raag_assets.retrieval.query import QueryAnalysis
+from raag_assets.retrieval.reads import Reads
 from raag_assets.store.db import conninfo, load_sql, side_pool, tenant_reader
 
 Mode = Literal["hybrid", "vector", "fulltext"]
@@ -234,11 +241,7 @@ def retrieve_as_reader(
 def _vector_keys(conn: psycopg.Connection, embedding: np.ndarray, params: dict) -> list[Key]:
     # Enough of the HNSW graph is searched to fill the pool, and with filters the scan goes on
     # (iteratively, in exact distance order) until the pool is full or the index is exhausted.
-    conn.execute(
-        "SELECT set_config('hnsw.ef_search', %s, true), "
-        "set_config('hnsw.iterative_scan', 'strict_order', true)",
-        [str(max(40, params["pool"]))],
-    )
+    conn.execute(load_sql("set_vector_search"), {"ef_search": str(max(40, params["pool"]))})
     rows = conn.execute(load_sql("retrieve_vector"), {**params, "embedding": embedding}).fetchall()
     rows.sort(key=lambda r: (r[2], r[0], r[1]))  # distance, then the canonical tie-break
     return [(r[0], r[1]) for r in rows]
@@ -369,3 +372,100 @@ def _load(conn: psycopg.Connection, tenant: str, fused: list[Fused]) -> list[Can
             )
         )
     return out
+
+
+# --- section hits, for search() --------------------------------------------------------
+
+
+def primary_hits(
+    reads: Reads,
+    analysis: QueryAnalysis,
+    plan: RetrievalPlan,
+    embed: EmbedFn,
+    k: int,
+    query_results: Sequence[Mapping[str, Any]] | None = None,
+    concurrent: bool = False,
+) -> list[Hit]:
+    """search()'s candidates, one hit per section, best first: the caller's own search
+    (`query_results`), else retrieval's. A document the query names answers first; the best
+    of the others stay, fewer, so a question that also needs another document can still
+    reach it."""
+    if query_results is not None:
+        return caller_hits(query_results, reads.chunk_sections)[:k]
+    conn, tenant = reads.conn, reads.tenant
+    hits = section_hits(conn, analysis.asked, tenant, embed, plan, concurrent)[:k]
+    if analysis.named is None:
+        return hits
+    in_named = replace(plan, doc_ids=analysis.named.doc_ids)
+    named = section_hits(conn, analysis.asked, tenant, embed, in_named, concurrent)[:k]
+    seen = {h.section_id for h in named}
+    others = [h for h in hits if h.section_id not in seen][: max(1, k // 2)]
+    return named + others
+
+
+def section_hits(
+    conn: psycopg.Connection,
+    query: str,
+    tenant: str,
+    embed: EmbedFn,
+    plan: RetrievalPlan,
+    concurrent: bool = False,
+) -> list[Hit]:
+    """retrieve_as_reader()'s chunks as section hits: a section's best chunk speaks for it."""
+    hits: dict[str, Hit] = {}
+    for cand in retrieve_as_reader(conn, query, tenant, embed, plan, concurrent=concurrent):
+        if cand.section_id not in hits:
+            span = None if cand.char_start is None else (cand.char_start, cand.char_end or 0)
+            hits[cand.section_id] = Hit(
+                cand.section_id,
+                cand.score,
+                cand.vector_rank,
+                cand.fulltext_rank,
+                cand.chunk_index,
+                span,
+            )
+    return list(hits.values())
+
+
+def caller_hits(
+    query_results: Sequence[Mapping[str, Any]],
+    chunk_sections: Callable[[list[tuple[str, int]]], Mapping[tuple[str, int], str]],
+) -> list[Hit]:
+    """The caller's own candidates: {"section_id", "score"} or {"doc_id", "chunk_index",
+    "score"}, best first; a chunk stands for its section (`chunk_sections`)."""
+    by_chunk = chunk_sections(
+        [(r["doc_id"], int(r["chunk_index"])) for r in query_results if "section_id" not in r]
+    )
+    hits: dict[str, Hit] = {}
+    for r in query_results:
+        try:
+            score = float(r["score"])
+            section_id = r.get("section_id") or by_chunk.get((r["doc_id"], int(r["chunk_index"])))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidFilter(
+                "query_results items need a score and either section_id or doc_id + chunk_index"
+            ) from exc
+        if section_id and section_id not in hits:
+            hits[section_id] = Hit(section_id, score, chunk_index=r.get("chunk_index"))
+    return list(hits.values())
+
+
+# --- the query embedder -------------------------------------------------------------------
+
+
+def default_embedder() -> Embedder:
+    """The configured embedding model (RAAG_EMBED_MODEL), loaded once per process."""
+    from raag_assets.ingest.embedding import shared_embedder
+
+    return shared_embedder(os.environ.get("RAAG_EMBED_MODEL", DEFAULT_MODEL), 32)
+
+
+def default_embed() -> EmbedFn:
+    """The configured model's embed(), remembering the last QUERY_CACHE single-text calls:
+    a repeated query skips the model (about a third of a warm search's time)."""
+    return _cached_embed(os.environ.get("RAAG_EMBED_MODEL", DEFAULT_MODEL))
+
+
+@functools.lru_cache(maxsize=4)
+def _cached_embed(model: str) -> EmbedFn:
+    return cached_queries(default_embedder().embed)

@@ -1,6 +1,7 @@
-"""Optional blocks after search (ragd): compress results to the sentences around the query's
-words, and pack them for the caller's LLM under a token budget with [n] citations and
-optional PII redaction."""
+"""Passages: the sentences of a section that answer the query (search()'s passages stage,
+`section_passages`), and the optional blocks after search (ragd): compress results to the
+sentences around the query's words, and pack them for the caller's LLM under a token budget
+with [n] citations and optional PII redaction."""
 
 import functools
 import math
@@ -11,8 +12,10 @@ from typing import Any
 
 from raag_assets.graph.lexicon import DATE, MONTH
 from raag_assets.ingest.chunking import SENTENCE_END
+from raag_assets.retrieval.model import ScoredSection
 
 TokenCounter = Callable[[str], int]
+Span = tuple[int, int, float]  # start, end, weight relative to the section's best passage
 _WORD = re.compile(r"[A-Za-z][A-Za-z-]{2,}")
 _STOP = {
     "the",
@@ -116,7 +119,7 @@ def best_passages(
     prefer: tuple[int, int] | None = None,
     heading: str = "",
     limit: int = 1,
-) -> list[tuple[int, int, float]]:
+) -> list[Span]:
     """Up to `limit` non-overlapping spans of `raw` (a section's body as written) that
     answer `query`, best first, each with its weight relative to the best (1.0 for the
     first). A passage is a window of at most MAX_PASSAGE_SENTENCES sentences sharing the
@@ -126,46 +129,84 @@ def best_passages(
     passages must reach SEPARATE_ANSWER_SHARE of the best one's weight. With no shared
     word, the first sentence of `prefer`, else of the section. A sentence that only repeats
     the heading (a run-in title: "Section 11.03. Governing Law.") is not a passage."""
+    spans = _answer_sentences(raw, heading)
+    if not spans:
+        return []
+    found = _query_terms(raw, spans, query)
+    windows = _windows(spans, found, _weights(found), prefer)
+    return _separate_answers(windows, spans, limit) or [_first_sentence(spans, prefer)]
+
+
+def _answer_sentences(raw: str, heading: str) -> list[tuple[int, int]]:
+    """The sentences of `raw`, less those that only repeat the heading (all of them if
+    nothing else is left)."""
     titled = _words(heading) | {"section", "article", "clause"}
-    spans = [
+    return [
         sp
         for sp in raw_sentences(raw)
         if not (_words(raw[sp[0] : sp[1]]) <= titled and sp[1] - sp[0] <= 150)
     ] or raw_sentences(raw)
-    if not spans:
-        return []
+
+
+def _query_terms(raw: str, spans: Sequence[tuple[int, int]], query: str) -> list[set[str]]:
+    """The query's terms each sentence holds; a question of when finds DATE_WORD in a
+    sentence stating a date."""
     wanted = passage_terms(query)
-    stems = [passage_terms(raw[s:e]) & wanted for s, e in spans]
-    if _ASKS_DATE.search(query):  # a question of when: a sentence stating a date answers
-        wanted.add(DATE_WORD)
+    found = [passage_terms(raw[s:e]) & wanted for s, e in spans]
+    if _ASKS_DATE.search(query):
         for n, (s, e) in enumerate(spans):
             if _DATE_MENTION.search(raw, s, e):
-                stems[n].add(DATE_WORD)
+                found[n].add(DATE_WORD)
+    return found
+
+
+def _weights(found: Sequence[set[str]]) -> dict[str, float]:
+    """A term's weight: the fewer sentences hold it, the more it tells them apart."""
     df: dict[str, int] = {}
-    for found in stems:
-        for t in found:
+    for terms in found:
+        for t in terms:
             df[t] = df.get(t, 0) + 1
-    weight = {t: math.log(1 + len(spans) / n) for t, n in df.items()}
-    windows: list[tuple[tuple[float, int, bool, int], int, int]] = []
+    return {t: math.log(1 + len(found) / n) for t, n in df.items()}
+
+
+# A window of sentences i..j: its sort key (weight, -width, inside `prefer`, -i), i and j.
+Window = tuple[tuple[float, int, bool, int], int, int]
+
+
+def _windows(
+    spans: Sequence[tuple[int, int]],
+    found: Sequence[set[str]],
+    weight: dict[str, float],
+    prefer: tuple[int, int] | None,
+) -> list[Window]:
+    """Every window that answers something, best first: from each sentence, grown while
+    a sentence adds a query term, up to MAX_PASSAGE_SENTENCES and MAX_PASSAGE_CHARS."""
+    windows: list[Window] = []
     for i in range(len(spans)):
         matched: set[str] = set()
-        for width in range(1, MAX_PASSAGE_SENTENCES + 1):
-            j = i + width - 1
-            if j >= len(spans):
+        for j in range(i, min(i + MAX_PASSAGE_SENTENCES, len(spans))):
+            wide = j > i
+            if wide and spans[j][1] - spans[i][0] > MAX_PASSAGE_CHARS:
                 break
-            if width > 1 and spans[j][1] - spans[i][0] > MAX_PASSAGE_CHARS:
-                break
-            grown = matched | stems[j]
-            if width > 1 and grown == matched:
+            grown = matched | found[j]
+            if wide and grown == matched:
                 break  # a sentence that adds no query word only loosens the passage
             matched = grown
             value = round(sum(weight[t] for t in matched), 9)
             if value <= 0:
                 break
             inside = prefer is not None and prefer[0] <= spans[i][0] and spans[j][1] <= prefer[1]
-            windows.append(((value, -width, inside, -i), i, j))
+            windows.append(((value, -(j - i + 1), inside, -i), i, j))
     windows.sort(key=lambda w: w[0], reverse=True)
-    chosen: list[tuple[int, int, float]] = []
+    return windows
+
+
+def _separate_answers(
+    windows: Sequence[Window], spans: Sequence[tuple[int, int]], limit: int
+) -> list[Span]:
+    """The best windows that do not overlap, while they reach SEPARATE_ANSWER_SHARE of the
+    best one's weight, each with its share of it."""
+    chosen: list[Span] = []
     used: set[int] = set()
     for key, i, j in windows:
         if len(chosen) >= limit:
@@ -176,13 +217,43 @@ def best_passages(
             continue  # overlapping windows are one answer, not two
         used.update(range(i, j + 1))
         chosen.append((spans[i][0], spans[j][1], key[0] / windows[0][0][0]))
-    if chosen:
-        return chosen
+    return chosen
+
+
+def _first_sentence(spans: Sequence[tuple[int, int]], prefer: tuple[int, int] | None) -> Span:
+    """With no query word shared: the first sentence of the retrieved chunk, else of the
+    section."""
     if prefer is not None:
         inside = [sp for sp in spans if prefer[0] <= sp[0] < prefer[1]]
         if inside:
-            return [(inside[0][0], inside[0][1], 1.0)]
-    return [(spans[0][0], spans[0][1], 1.0)]
+            return (inside[0][0], inside[0][1], 1.0)
+    return (spans[0][0], spans[0][1], 1.0)
+
+
+# With granularity "passage", a section gives up to this many passages, each a result of its
+# own, when they answer separately (see assemble.passage_results).
+PASSAGES_PER_SECTION = 3
+
+
+def section_passages(
+    ordered: Sequence[ScoredSection], query: str, granularity: str
+) -> list[list[Span]]:
+    """Each section's passages, as spans of its document's raw text: the sentences of the
+    section that answer the query (the retrieved chunk breaks ties), one per section, or up
+    to PASSAGES_PER_SECTION with granularity "passage"; none for a section whose raw text is
+    not known."""
+    limit = PASSAGES_PER_SECTION if granularity == "passage" else 1
+    out: list[list[Span]] = []
+    for c in ordered:
+        s = c.section
+        if s.body_raw is None or s.text_start is None:
+            out.append([])
+            continue
+        prefer = c.hit.chunk_span if c.hit else None
+        local = (prefer[0] - s.text_start, prefer[1] - s.text_start) if prefer else None
+        found = best_passages(s.body_raw, query, local, s.heading, limit)
+        out.append([(s.text_start + a, s.text_start + b, share) for a, b, share in found])
+    return out
 
 
 def compress(
@@ -272,7 +343,9 @@ def context_pack(
     A passage that does not fit is skipped (a later, shorter one may still fit)."""
     if budget_tokens < 1:
         raise ValueError(f"budget_tokens must be positive, got {budget_tokens}")
-    blocks, citations, dropped = [], [], []
+    blocks: list[str] = []
+    citations: list[dict[str, Any]] = []
+    dropped: list[dict[str, Any]] = []
     used = 0
     redactions = {"email": 0, "ssn": 0, "card": 0, "phone": 0}
     for r in results:

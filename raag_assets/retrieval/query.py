@@ -72,6 +72,12 @@ class QueryAnalysis:
     doc_ids: tuple[str, ...]
     named: DocumentResolution | None = None  # the document the query names, if any
 
+    @property
+    def asked(self) -> str:
+        """What is asked: with a named document, the query without its name words (the
+        document is a filter now)."""
+        return self.named.rest if self.named else self.query
+
 
 def naming_words(query: str) -> list[str]:
     """The words of a query that can name a document: capitalised words that do not open a
@@ -153,21 +159,7 @@ def analyze(
     `descriptors` (read only when the query has naming words) resolves a named document."""
     tags = tuple(dict.fromkeys(m.group(1) for m in _TAG.finditer(query)))
     text = _TAG.sub(" ", query)
-    doc_ids: list[str] = []
-    mentions = list(_DOC.finditer(text))
-    if mentions and callable(docs):
-        docs = docs()
-    corpus = Corpus(docs, []) if mentions else None  # type: ignore[arg-type]
-    for m in mentions:
-        name = m.group("name").strip()
-        doc_id = next((d.doc_id for d in docs if d.doc_id.casefold() == name.casefold()), None)
-        if doc_id is None:
-            doc_id, _ = corpus.find_doc(name)  # type: ignore[union-attr]
-        if doc_id is None:
-            raise InvalidFilter(
-                f"no document matching {name!r} in this tenant (from 'in document')"
-            )
-        doc_ids.append(doc_id)
+    doc_ids = _document_filters(list(_DOC.finditer(text)), docs)
     text = _DOC.sub(" ", text)
     clean = " ".join(text.split())
     if not clean:
@@ -176,3 +168,25 @@ def analyze(
     if not doc_ids and descriptors is not None and naming_words(clean) and _DOC_KIND.search(clean):
         named = resolve_document(clean, descriptors())
     return QueryAnalysis(clean, tags, tuple(dict.fromkeys(doc_ids)), named)
+
+
+def _document_filters(
+    mentions: list[re.Match[str]], docs: Sequence[DocInfo] | Callable[[], Sequence[DocInfo]]
+) -> list[str]:
+    """The document each "in document X" names: by id, else as a citation would name it."""
+    if not mentions:
+        return []
+    listed = docs() if callable(docs) else docs
+    corpus = Corpus(listed, [])
+    doc_ids: list[str] = []
+    for m in mentions:
+        name = m.group("name").strip()
+        doc_id = next((d.doc_id for d in listed if d.doc_id.casefold() == name.casefold()), None)
+        if doc_id is None:
+            doc_id, _ = corpus.find_doc(name)
+        if doc_id is None:
+            raise InvalidFilter(
+                f"no document matching {name!r} in this tenant (from 'in document')"
+            )
+        doc_ids.append(doc_id)
+    return doc_ids
