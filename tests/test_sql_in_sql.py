@@ -20,10 +20,7 @@ LOWER_STATEMENT = re.compile(
 )
 
 # Statements still inline, each with the reason; an entry that no longer matches fails too.
-KNOWN: dict[str, str] = {
-    # the hnsw settings before a vector query: retrieval/ is refactored in parallel (issue 18)
-    "raag_assets/retrieval/candidates.py": "SELECT set_config(",
-}
+KNOWN: dict[str, str] = {}
 
 
 def is_statement(text: str) -> bool:

@@ -69,9 +69,9 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
             edges = [
                 e
                 for e in edges
-                if not cites_another_document(e, by_id[e.src_section_id])
-                and not protocol_definition(e, by_id[e.src_section_id])
-                and not example_date(e, by_id[e.src_section_id])
+                if not cites_another_document(e, by_id[e.src_section_id or ""])
+                and not protocol_definition(e, by_id[e.src_section_id or ""])
+                and not example_date(e, by_id[e.src_section_id or ""])
             ]
             edges.extend(standard_edges(secs))
         section_level.extend(edges)
@@ -96,7 +96,7 @@ def _points_inside(e: Edge, body: str, corpus: Corpus) -> bool:
     this document, so it stays a definition (NOTES-review convention 1)."""
     if not is_pointer(body):
         return False
-    section = corpus.by_id[e.src_section_id]
+    section = _source(e, corpus)
     mentions = [m for m in find_mentions(body[:160]) if m.kind == "labels"]
     return not mentions or bool(resolve(mentions[0], section, corpus)[0])
 
@@ -168,10 +168,17 @@ _DOC_ALIAS = re.compile(
 )
 
 
+def _source(e: Edge, corpus: Corpus) -> SectionInfo:
+    """The section a section-level edge (a definition, a citation) comes from."""
+    if e.src_section_id is None:
+        raise ValueError(f"a {e.edge_type} edge of {e.src_doc_id} has no source section")
+    return corpus.by_id[e.src_section_id]
+
+
 def _definition_body(e: Edge, corpus: Corpus) -> str:
     """What a `defines` edge's term is said to mean: the text after the quoted term."""
     term = e.term or ""
-    text = corpus.by_id[e.src_section_id].text
+    text = _source(e, corpus).text
     at = text.find(term, e.position)
     body = text[at + len(term) :][:500].lstrip("”\"’').:; ") if at >= 0 else ""
     body = re.sub(r"^or\s+[^.;:]{1,40}[.:]\s*", "", body)  # "Commission or SEC. The ..."
@@ -196,12 +203,12 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         parties[doc_id] = party_names("\n\n".join(front or [secs[0].text[:20000]]))
     defines = sorted(
         (e for e in edges if e.edge_type == "defines"),
-        key=lambda e: (e.src_doc_id, corpus.by_id[e.src_section_id].ordinal, e.position),
+        key=lambda e: (e.src_doc_id, _source(e, corpus).ordinal, e.position),
     )
     standards = {d for d, secs in corpus.by_doc.items() if is_standard(secs)}
     sites: dict[tuple[str, str], list[tuple[Edge, str, str]]] = {}  # (edge, body, evidence)
     for e in defines:
-        text = corpus.by_id[e.src_section_id].text
+        text = _source(e, corpus).text
         body = _definition_body(e, corpus)
         evidence = text[max(0, e.position - 4) : e.position + len(e.matched_text) + 40]
         sites.setdefault((e.src_doc_id, e.normalized_target), []).append((e, body, evidence))
@@ -235,7 +242,7 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         alias = _DOC_ALIAS.match(body)
         if alias and corpus.find_doc(alias.group("name"))[0] not in (None, doc_id):
             continue  # '"GNU GPL" refers to the GNU General Public License': a document's name
-        text = corpus.by_id[e.src_section_id].text
+        text = _source(e, corpus).text
         before = text[max(0, e.position - 300) : e.position] if in_passing else ""
         # a standard's terms of art are judged by its own forms (standards.standard_term)
         doc_parties = parties.get(doc_id, set())

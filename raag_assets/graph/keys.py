@@ -14,8 +14,8 @@ def term_key(term: str) -> str:
 
 def normalize_scope(scope: str) -> str:
     """'all Full-Time Employees' -> 'full-time employee'."""
-    words = re.sub(r"^(?:all|every|any|to)\s+", "", scope.strip(), flags=re.IGNORECASE)
-    words = words.casefold().split()
+    phrase = re.sub(r"^(?:all|every|any|to)\s+", "", scope.strip(), flags=re.IGNORECASE)
+    words = phrase.casefold().split()
     # the head noun, before any place it is qualified by ("customers located in the EU")
     return " ".join(PEOPLE_SINGULAR.get(w, w) for w in words)
 

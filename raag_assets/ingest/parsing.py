@@ -86,6 +86,7 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
     data = path.read_bytes()
     fmt = sniff_format(path, data[:8])
     sidecar = _read_sidecar(path)
+    pages: int | None
     if fmt == "pdf":
         if not data.startswith(b"%PDF-"):
             raise BadDocument("not a PDF: the file has a .pdf name but no %PDF header")
@@ -173,7 +174,8 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
             if not prev or _TERMINAL_PUNCT.search(prev) or not t[0].islower():
                 lines.append(Line("", pg if paged else None))
             pending_break = False
-        lines.append(Line(t, pg if paged else None, **_offsets(span, base)))
+        start, end = (base + span[0], base + span[1]) if span else (None, None)
+        lines.append(Line(t, pg if paged else None, start=start, end=end))
     last = max((ln.page or 1 for ln in lines if ln.text), default=1)
     return tuple(lines), (last if paged else None)
 
@@ -195,10 +197,6 @@ def _locate(text: str, piece: str, lo: int, hi: int) -> tuple[int, int] | None:
         at = text.find(word, end, hi)
         end = at + len(word) if at >= 0 else end
     return start, end
-
-
-def _offsets(span: tuple[int, int] | None, base: int) -> dict[str, int]:
-    return {"start": base + span[0], "end": base + span[1]} if span else {}
 
 
 def _unflatten(raw: str) -> list[str]:
