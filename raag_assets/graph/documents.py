@@ -182,13 +182,6 @@ AMENDS_TEXT = rule(
 )
 
 
-def _regex(r: Rule) -> re.Pattern[str]:
-    """A pattern rule's regex, for the anchored matches (`match`) Rule leaves out."""
-    if r.pattern is None:
-        raise TypeError(f"rule {r.id} is structural: it has no pattern")
-    return r.pattern
-
-
 def _scaled(r: Rule, *certainties: float) -> float:
     """The rule's confidence times the certainty of each thing it resolved (a name, a label)."""
     if r.confidence is None:
@@ -208,12 +201,12 @@ def _version_key(value: str) -> tuple[int, ...]:
 def version_of(name: str) -> tuple[str, tuple[int, ...]] | None:
     """(family, version) from a doc_id or file name: 'policy-rev-a' -> ('policy', (1,)),
     'terms-v10' -> ('terms', (10,)), 'policy_2021-03-03' -> ('policy', (2021, 3, 3))."""
-    dated = _regex(DATED_NAME).match(name)
+    dated = DATED_NAME.regex.match(name)
     if dated and re.search(r"[^\W\d_]", dated.group("base")):
         base = re.sub(r"[\s._-]+", "-", dated.group("base").lower()).strip("-")
         parts = re.fullmatch(r"(\d{4})[-_.]?(\d{2})?[-_.]?(\d{2})?", dated.group("date"))
         return base, tuple(int(p) for p in parts.groups() if p)  # type: ignore[union-attr]
-    m = _regex(VERSIONED_NAME).match(name)
+    m = VERSIONED_NAME.regex.match(name)
     if not m or not re.search(r"[^\W\d_]", m.group("base")):
         return None  # '6157837' is an id, not version 157837 of '6'
     base = re.sub(r"[\s._-]+", "-", m.group("base").lower()).strip("-")
@@ -355,7 +348,7 @@ def standard_numbers(corpus: Corpus) -> dict[str, str]:
     if corpus not in _NUMBERS:
         numbers: dict[str, str] = {}
         for doc_id in sorted(corpus.docs):
-            own = _regex(NUMBERED_ID).match(doc_id)
+            own = NUMBERED_ID.regex.match(doc_id)
             opening = corpus.by_doc.get(doc_id, [])[:1]
             found = own or (OWN_NUMBER.search(opening[0].text[:_TITLE_SCAN]) if opening else None)
             if found:

@@ -434,20 +434,6 @@ def citation_rule(mention: Mention) -> Rule:
     return RULES[mention.rule]
 
 
-def pattern_of(r: Rule) -> re.Pattern[str]:
-    """The compiled pattern of a rule that has one (for match, fullmatch, pos and endpos)."""
-    if r.pattern is None:
-        raise TypeError(f"rule {r.id} is structural: it has no pattern")
-    return r.pattern
-
-
-def confidence_of(r: Rule) -> float:
-    """The confidence of the edges a rule makes (a rule that makes none has none)."""
-    if r.confidence is None:
-        raise TypeError(f"rule {r.id} makes no edge: it has no confidence")
-    return r.confidence
-
-
 _SMALL = {"of", "and", "for", "on", "to", "the", "&"}
 
 
@@ -656,9 +642,9 @@ DOT_LEADER = rule(
 def is_contents(section: SectionInfo) -> bool:
     """A table of contents: headed so, or mostly lines of section numbers and titles."""
     heading = section.heading.strip()
-    if pattern_of(CONTENTS_HEADING).fullmatch(heading):
+    if CONTENTS_HEADING.regex.fullmatch(heading):
         return True
-    if INDEX_HEADING.search(heading) and len(pattern_of(DOT_LEADER).findall(section.text)) >= 5:
+    if INDEX_HEADING.search(heading) and len(DOT_LEADER.regex.findall(section.text)) >= 5:
         return True  # "Key Word Index": words with dot leaders to pages (not "Price Index")
     return section.label.casefold() in ("table of contents", "contents")
 
@@ -745,7 +731,7 @@ def contents_spans(text: str) -> list[tuple[int, int]]:
         while pos != -1:
             nxt = text.find("\n", pos + 1)
             line = text[pos + 1 : nxt if nxt != -1 else len(text)]
-            if pattern_of(CONTENTS_LINE).match(line):
+            if CONTENTS_LINE.regex.match(line):
                 end = pos + 1 + len(line)
             elif len(line.strip()) >= _FURNITURE_CHARS:
                 break  # running text: the contents have ended

@@ -16,12 +16,10 @@ from raag_assets.graph.references import (
     Corpus,
     Mention,
     citation_rule,
-    confidence_of,
     contents_spans,
     find_mentions,
     is_contents,
     iter_sentences,
-    pattern_of,
 )
 from raag_assets.graph.rules import Rule, rule
 
@@ -478,7 +476,7 @@ def _citation_edges(
 def _scaled(r: Rule, confidence: float, base: dict[str, object], **fields: object) -> Edge:
     """An edge of cue rule `r` on a citation resolved with `confidence`: the rule's confidence
     scaled by the citation's."""
-    return r.edge(confidence=confidence_of(r) * confidence, **{**base, **fields})
+    return r.edge(confidence=r.certainty * confidence, **{**base, **fields})
 
 
 def _after_condition(before: str, after: str) -> re.Match[str] | None:
@@ -567,12 +565,12 @@ def _framed(before: str, at: int, marks_rule: Rule = CONDITION_MARK) -> bool:
     citation between ("unless terminated as provided in Article X"). A mark already followed by
     its own citation ("Subject to Section 7.3, ... its obligations under Section 4.4") frames
     that one."""
-    marks = list(pattern_of(marks_rule).finditer(before, 0, at))
+    marks = list(marks_rule.regex.finditer(before, 0, at))
     if not marks or _MASK in before[marks[-1].end() : at]:
         return False
     # a saving ("without limitation of the indemnity obligations under this Section 7") says
     # the citation is left as it is: no condition on it
-    return not pattern_of(SAVING).search(before, marks[-1].end(), at)
+    return not SAVING.regex.search(before, marks[-1].end(), at)
 
 
 def _masked(text: str, mentions: Sequence[Mention]) -> str:
@@ -620,7 +618,7 @@ def resolve(
     if m.kind == "document":
         if doc_id == section.doc_id:
             return [], []  # a document naming itself
-        return [((doc_id, None), confidence_of(citation_rule(m)) * doc_conf, doc_id)], []
+        return [((doc_id, None), citation_rule(m).certainty * doc_conf, doc_id)], []
     if m.kind == "named_section":
         return _resolve_heading(m, section, corpus, doc_id, doc_conf)
     return _resolve_labels(m, section, corpus, doc_id, doc_conf)
@@ -669,7 +667,7 @@ def _resolve_heading(
         # 'the section entitled "GNU Free Documentation License"' in a licence of that name:
         # the heading of its title block is the document's own name, not a section
         return [], []
-    confidence = confidence_of(citation_rule(m)) * conf * doc_conf
+    confidence = citation_rule(m).certainty * conf * doc_conf
     return [((found.doc_id, found.section_id), confidence, f"{found.doc_id} § {found.label}")], []
 
 
@@ -679,8 +677,8 @@ def _resolve_labels(
     """Each cited label of a document; an OCR-repaired citation is a little less certain."""
     targets: list[Target] = []
     parked: list[Unresolved] = []
-    cited = confidence_of(citation_rule(m))
-    ocr = confidence_of(OCR_KEYWORD) if m.raw else 1.0
+    cited = citation_rule(m).certainty
+    ocr = OCR_KEYWORD.certainty if m.raw else 1.0
     for label in m.labels:
         found, conf = corpus.find_label(doc_id, label)
         if found is None:

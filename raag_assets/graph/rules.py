@@ -59,6 +59,21 @@ class Rule:
         """An edge another function built, marked as this rule's."""
         return edge if edge.rule == self.id else replace(edge, rule=self.id)
 
+    @property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled pattern of a pattern rule, for what `finditer`/`search` leave out
+        (`match`, `fullmatch`, `sub`, pos and endpos)."""
+        if self.pattern is None:
+            raise TypeError(f"rule {self.id} is structural: it has no pattern")
+        return self.pattern
+
+    @property
+    def certainty(self) -> float:
+        """The confidence of the edges the rule makes; a rule that makes none has none."""
+        if self.confidence is None:
+            raise TypeError(f"rule {self.id} makes no edge: it has no confidence")
+        return self.confidence
+
     def finditer(self, text: str, pos: int = 0) -> Iterator[re.Match[str]]:
         if self.pattern is None:
             raise TypeError(f"rule {self.id} is structural: it has no pattern")

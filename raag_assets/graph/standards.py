@@ -385,16 +385,9 @@ def _singular(term: str) -> str:
     return " ".join([*words[:-1], last])
 
 
-def _regex(r: Rule) -> re.Pattern[str]:
-    """A pattern rule's regex, for the anchored matches (`match`, `fullmatch`) Rule leaves out."""
-    if r.pattern is None:
-        raise TypeError(f"rule {r.id} is structural: it has no pattern")
-    return r.pattern
-
-
 def example_spans(text: str, transcripts_only: bool = False) -> list[tuple[int, int]]:
     """(start, end) of each paragraph of a transcript or a grammar in a section's text."""
-    form = _regex(TRANSCRIPT if transcripts_only else EXAMPLE_PARAGRAPH)
+    form = (TRANSCRIPT if transcripts_only else EXAMPLE_PARAGRAPH).regex
     return [(m.start(), m.end()) for m in re.finditer(r"[^\n]+", text) if form.match(m.group())]
 
 
@@ -706,8 +699,8 @@ def cites_another_document(edge: Edge, section: SectionInfo) -> bool:
     words = re.escape(" ".join(edge.matched_text.split()))
     spots = list(re.finditer(words + r"(?!\.?\d|\w)", text))
     return bool(spots) and all(
-        _regex(OF_CITED_DOCUMENT).match(text, m.end())
-        or _regex(AFTER_CITED_DOCUMENT).search(text, 0, m.start())
+        OF_CITED_DOCUMENT.regex.match(text, m.end())
+        or AFTER_CITED_DOCUMENT.regex.search(text, 0, m.start())
         for m in spots
     )
 
@@ -765,11 +758,11 @@ def protocol_definition(edge: Edge, section: SectionInfo) -> bool:
         return True
     if _modifier_in_parentheses(edge, section.text):
         return True
-    quoted = _regex(QUOTED_LEAD).match(edge.matched_text or "")
+    quoted = QUOTED_LEAD.regex.match(edge.matched_text or "")
     if quoted is None:
         return False
     rest = re.sub(r"\([^()]*\)", " ", quoted.group("rest"))
-    return not _regex(VERB_NEXT).match(rest)
+    return not VERB_NEXT.regex.match(rest)
 
 
 QUOTED_GLOSS = rule(
@@ -796,12 +789,10 @@ def _modifier_in_parentheses(edge: Edge, text: str) -> bool:
     """'the final ("delivery") MTA': a quoted word in parentheses inside a noun phrase glosses
     the noun after it; a name given in passing is followed by the sentence's verb or a stop."""
     matched = edge.matched_text or ""
-    if not _regex(QUOTED_GLOSS).fullmatch(matched):
+    if not QUOTED_GLOSS.regex.fullmatch(matched):
         return False
     after = edge.position + len(matched)
-    return text[edge.position : after] == matched and not _regex(VERB_AFTER_GLOSS).match(
-        text, after
-    )
+    return text[edge.position : after] == matched and not VERB_AFTER_GLOSS.regex.match(text, after)
 
 
 FOR_EXAMPLE = rule(
@@ -825,7 +816,7 @@ def example_date(edge: Edge, section: SectionInfo) -> bool:
     text = section.text
     start = max(text.rfind(". ", 0, edge.position), text.rfind("\n", 0, edge.position)) + 1
     return inside(edge.position, example_spans(text)) or bool(
-        _regex(FOR_EXAMPLE).search(text, start, edge.position)
+        FOR_EXAMPLE.regex.search(text, start, edge.position)
     )
 
 

@@ -19,13 +19,6 @@ from raag_assets.graph.references import contents_spans, is_contents
 from raag_assets.graph.rules import Rule, rule
 from raag_assets.graph.standards import is_bibliography
 
-
-def _pattern(r: Rule) -> re.Pattern[str]:
-    """A pattern rule's regex, applied as the code always has (match, search or fullmatch)."""
-    assert r.pattern is not None, r.id
-    return r.pattern
-
-
 # Closed grammatical classes, not vocabulary of any document.
 _PRONOUNS = {
     "i",
@@ -114,7 +107,7 @@ NOT_A_POINTER = rule(
     ),
     counter=(" means the preamble of the purchase order.", " means any defined work."),
 )
-_POINTER = _pattern(NOT_A_POINTER)
+_POINTER = NOT_A_POINTER.regex
 
 
 def is_pointer(body: str) -> bool:
@@ -143,7 +136,7 @@ PARTY_INTRODUCTION = rule(
     ),
     counter=("the mineral rights held in the northern valley ",),
 )
-_PARTY_INTRO = _pattern(PARTY_INTRODUCTION)
+_PARTY_INTRO = PARTY_INTRODUCTION.regex
 
 # A term ending in a company form is a company's name (over the term's words, joined).
 NOT_A_COMPANY_NAME = rule(
@@ -155,7 +148,7 @@ NOT_A_COMPANY_NAME = rule(
     examples=("Acme Inc.", "Northwind Trading Ltd", "Blue Harbor Corporation"),
     counter=("Inc", "Acme Incubator Program", "Licensed Product"),
 )
-_COMPANY_NAME = _pattern(NOT_A_COMPANY_NAME)
+_COMPANY_NAME = NOT_A_COMPANY_NAME.regex
 
 
 def party_names(front_text: str) -> set[str]:
@@ -184,7 +177,7 @@ NOT_A_PARTY_ALIAS = rule(
     examples=(" shall mean either Acme or the applicable subsidiary", " refers to the Buyer"),
     counter=(" means the close of business on the date", " is any person"),
 )
-_PARTY_ALIAS = _pattern(NOT_A_PARTY_ALIAS)
+_PARTY_ALIAS = NOT_A_PARTY_ALIAS.regex
 
 
 def names_a_party(body: str, parties: set[str]) -> bool:
@@ -260,7 +253,7 @@ NOT_BORROWED_FROM_A_LAW = rule(
     ),
     counter=(" has the meaning given in Section 4", " means the law of the place"),
 )
-_OUTSIDE_POINTER = _pattern(NOT_BORROWED_FROM_A_LAW)
+_OUTSIDE_POINTER = NOT_BORROWED_FROM_A_LAW.regex
 
 
 # Nouns that name a separate instrument, not a concept of this one: "the Separation
@@ -315,7 +308,7 @@ NOT_A_PARTY_ROLE = rule(
     ),
     counter=(" means any person who is not a party", " means the other side"),
 )
-_PARTY_ROLE = _pattern(NOT_A_PARTY_ROLE)
+_PARTY_ROLE = NOT_A_PARTY_ROLE.regex
 # A single word for a class of persons ('Investor. Any person who purchases Notes', 'Holder.
 # The registered owner of any Note'): who someone is, not a coined thing.
 # A qualifier may stand between "means" and the head ('"Affiliate" means, with respect to any
@@ -338,7 +331,7 @@ NOT_A_CLASS_OF_PERSONS = rule(
     ),
     counter=(" means the price paid for a unit", "Any software delivered"),
 )
-_PERSON_HEAD = _pattern(NOT_A_CLASS_OF_PERSONS)
+_PERSON_HEAD = NOT_A_CLASS_OF_PERSONS.regex
 
 
 # A definition that only points back at the document ("the transactions contemplated by this
@@ -357,7 +350,7 @@ NOT_SELF_CONTEMPLATED = rule(
     ),
     counter=(" means the sale of the shares to the buyer.",),
 )
-_SELF_CONTEMPLATED = _pattern(NOT_SELF_CONTEMPLATED)
+_SELF_CONTEMPLATED = NOT_SELF_CONTEMPLATED.regex
 
 
 # The exclusions judged by a function rather than one pattern of their own.
@@ -412,7 +405,7 @@ NOT_A_STATUTE_NAME = rule(
     examples=("Securities Exchange Act", "Data Protection Directive"),
     counter=("Act", "Corresponding Application Code", "Act of God"),
 )
-_STATUTE = _pattern(NOT_A_STATUTE_NAME)
+_STATUTE = NOT_A_STATUTE_NAME.regex
 NOT_A_NOUN_PHRASE = rule(
     "term.not_a_noun_phrase",
     "term",
@@ -932,7 +925,7 @@ NOT_USED_IN_A_FILING_LEGEND = rule(
     ),
     counter=("The report is filed with the board each quarter.",),
 )
-_FILING_LEGEND = _pattern(NOT_USED_IN_A_FILING_LEGEND)
+_FILING_LEGEND = NOT_USED_IN_A_FILING_LEGEND.regex
 _LEGEND_START = re.compile(r"[^.\n]{0,160}$")
 
 

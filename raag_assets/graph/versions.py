@@ -108,7 +108,7 @@ def match_sections(new: Sequence[SectionInfo], old: Sequence[SectionInfo]) -> li
             if value >= MIN_MATCH or best is None or best[1] < value + 20:
                 same_heading = s.heading.casefold() == o.heading.casefold()
                 r = SAME_LABEL_AND_HEADING if same_heading else SAME_LABEL
-                out.append(Counterpart(s, o, _confidence(r), f"same label {o.label}", r))
+                out.append(Counterpart(s, o, r.certainty, f"same label {o.label}", r))
                 continue
         if best is not None:
             s, value = best
@@ -116,12 +116,6 @@ def match_sections(new: Sequence[SectionInfo], old: Sequence[SectionInfo]) -> li
             confidence = round(min(value / 100, FUZZY_CAP), 3)
             out.append(Counterpart(s, o, confidence, evidence, HEADING_TEXT_MATCH))
     return out
-
-
-def _confidence(r: Rule) -> float:
-    if r.confidence is None:
-        raise TypeError(f"rule {r.id} makes no edge")
-    return r.confidence
 
 
 def _similarity(a: SectionInfo, b: SectionInfo) -> float:
