@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint typecheck bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval search-eval eval conformance ui clean
+.PHONY: install demo test lint typecheck bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval corpus-audit search-eval eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -66,6 +66,9 @@ graph-eval: install
 
 structure-eval: install
 	$(BIN)/python benchmarks/structure_eval.py
+
+corpus-audit: install
+	$(BIN)/python benchmarks/corpus_audit.py
 
 search-eval: install
 	$(BIN)/python benchmarks/search_eval.py

@@ -32,7 +32,7 @@ from raag_assets.quality import graph_gold as golden  # noqa: E402
 from raag_assets.quality.graph_gold import gold_corpus, locate_gold  # noqa: E402
 
 
-def _store_edges(genre: str, paths: list[Path], instance) -> tuple[list[dict], dict]:
+def _store_edges(genre: str, paths: list[Path], instance) -> tuple[list[dict], dict, dict]:
     from raag_assets.pipeline.run import ingest
     from raag_assets.store import db
     from raag_assets.store import graph as graph_store
@@ -42,7 +42,7 @@ def _store_edges(genre: str, paths: list[Path], instance) -> tuple[list[dict], d
     assert summary.success, summary.error
     with db.connect() as conn:
         rows = graph_store.edges(conn, tenant)
-    return rows, summary.stages
+    return rows, summary.stages, {Path(f).name: why for f, why in summary.skipped}
 
 
 def main() -> None:
@@ -77,13 +77,14 @@ def main() -> None:
                 gold = [g for g in gold if g.doc_id in here]
         paths = gold_corpus(ROOT, genre, [g.doc_id for g in gold])
         started = time.perf_counter()
+        refused: dict[str, str] = {}
         if args.offline:
-            rows, stages = golden.extract_files(paths, parse), {}
+            rows, stages = golden.extract_files(paths, parse, refused), {}
         else:
-            rows, stages = _store_edges(genre, paths, instance)
+            rows, stages, refused = _store_edges(genre, paths, instance)
         seconds = time.perf_counter() - started
         scores = golden.score(gold, golden.found_keys(rows))
-        part = "held-out" if genre == "heldout" else "tuning"
+        part = PARTS.get(genre, "tuning")
         score_rows += [
             {"part": part, "genre": genre, "type": t, **_counts(s)} for t, s in scores.items()
         ]
@@ -92,6 +93,8 @@ def main() -> None:
             for r, s in golden.score_rules(gold, rows).items()
         ]
         print(f"\n== {genre}: {', '.join(g.doc_id for g in gold)}  ({seconds:.1f} s)")
+        for name, why in refused.items():  # scored as finding nothing: the user's view
+            print(f"   refused {name}: {why}")
         print(golden.table(scores, genre))
         pairs = golden.topic_pairs(ROOT / "golden" / "graph" / "topic_pairs.jsonl", genre, rows)
         if pairs:
@@ -115,16 +118,20 @@ def main() -> None:
             if stage in stages:
                 print(f"   {stage:<20} {stages[stage].get('seconds', 0):>6.2f} s")
     totals, by_rule = _totals(score_rows), _totals(rule_rows)
-    for part in ("tuning", "held-out"):
+    for part in ("tuning", *PARTS.values()):
         if by_rule.get(part):
             print(f"\n== {part} gold, per rule (R: the share of its types' gold it finds)")
             print(golden.rule_table(by_rule[part], part))
-    for part in ("tuning", "held-out"):
+    for part in ("tuning", *PARTS.values()):
         if totals.get(part):
             print(f"\n== all {part} gold")
             print(golden.table(totals[part], part))
 
 
+# Gold reported apart from the gold rules were tuned on: held out of tuning, and the blind
+# first looks (labelled by readers who never saw raag's output, scored before any change
+# aimed at them).
+PARTS = {"heldout": "held-out", "blind": "blind"}
 COUNTS = ("gold", "found", "true_positives", "likely", "likely_found")
 
 

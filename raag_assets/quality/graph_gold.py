@@ -22,7 +22,14 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
+from raag_assets.core.errors import RaagError
+from raag_assets.core.model import DocInfo, ParsedDocument
+from raag_assets.graph.build import extract
 from raag_assets.graph.keys import term_key
+from raag_assets.graph.terms import term_uses
+from raag_assets.graph.topics import topic_links
+from raag_assets.ingest.parsing import parse_file
+from raag_assets.ingest.sectioning import Section, build_sections
 
 CORE = ("references", "defines", "uses_term")
 # The other relations the targets are set for; document relations (supersedes, amends) and
@@ -288,38 +295,46 @@ def table(scores: Mapping[str, Score], title: str = "") -> str:
     return "\n".join(lines)
 
 
-def extract_files(paths: Sequence[Path], parse: Any) -> list[dict[str, Any]]:
-    """The graph of some files without a store (Layers 1 and 2, term uses, topic links): for
-    quick measurement while developing; `make graph-eval` measures the real pipeline."""
-    from raag_assets.core.model import DocInfo
-    from raag_assets.graph.build import extract
-    from raag_assets.graph.terms import term_uses
-    from raag_assets.graph.topics import topic_links
-    from raag_assets.ingest.parsing import parse_file
-    from raag_assets.ingest.sectioning import build_sections
+def read_file(path: Path) -> tuple[DocInfo, list[Section], ParsedDocument]:
+    """One file as the pipeline reads it: its document record, sections and parse."""
+    parsed = parse_file(path, 50_000_000)
+    m = parsed.meta
+    doc = DocInfo(
+        m.doc_id,
+        parsed.source_name,
+        m.title,
+        m.doc_type,
+        m.authority_level,
+        parsed.effective_from,
+        m.effective_to,
+        m.supersedes,
+        m.metadata(),
+        effective_evidence=parsed.effective.evidence if parsed.effective else None,
+    )
+    return doc, build_sections(m.doc_id, parsed.lines, parsed.format), parsed
 
-    docs, sections = [], []
+
+def extract_files(
+    paths: Sequence[Path], parse: Any, refused: dict[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """The graph of some files without a store (Layers 1 and 2, term uses, topic links): for
+    quick measurement while developing; `make graph-eval` measures the real pipeline. A file
+    the pipeline would refuse is skipped into `refused` (file name -> reason) when given."""
+    docs: list[DocInfo] = []
+    sections: list[Section] = []
     files = [f for p in paths for f in (sorted(p.iterdir()) if p.is_dir() else [p])]
     for path in files:
         if path.name.endswith(".meta.json"):
             continue
-        parsed = parse_file(path, 50_000_000)
-        m = parsed.meta
-        docs.append(
-            DocInfo(
-                m.doc_id,
-                parsed.source_name,
-                m.title,
-                m.doc_type,
-                m.authority_level,
-                parsed.effective_from,
-                m.effective_to,
-                m.supersedes,
-                m.metadata(),
-                effective_evidence=parsed.effective.evidence if parsed.effective else None,
-            )
-        )
-        sections.extend(build_sections(m.doc_id, parsed.lines, parsed.format))
+        try:
+            doc, secs, _ = read_file(path)
+        except RaagError as exc:
+            if refused is None:
+                raise
+            refused[path.name] = str(exc)
+            continue
+        docs.append(doc)
+        sections.extend(secs)
     result = extract(docs, sections, parse)
     cited: dict[str, set[str]] = {}
     for e in result.edges:

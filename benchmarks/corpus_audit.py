@@ -1,0 +1,197 @@
+"""Audit raag's reading of CUAD's 422 contracts (../shared/data/cuad), per contract and in
+total, for the half we may look at and the half we only score (quality.cuad.part_of):
+
+- sections; numbering gaps (a number skipped or out of order among siblings: 1.1, 1.2, 1.4);
+- in-document section citations that resolve / that point at no section;
+- defined terms of art never used;
+- against CUAD's answers: the effective date (Effective Date, 286 contracts), the agreement
+  date (Agreement Date, 371), the document name (Document Name), the parties (Parties).
+
+No store and no embeddings: parsing, sectioning, Layers 1 and 2 (the real spaCy model) and
+term uses, as `graph-eval --offline` runs them.
+
+Run: make corpus-audit   (or .venv/bin/python benchmarks/corpus_audit.py [-v] [--part scored])
+  -v  one line per contract;  --limit N  the first N contracts of each half (a quick look)
+Shared data: ../shared beside the checkout, or RAAG_SHARED.
+"""
+
+import argparse
+import os
+import re
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from raag_assets.graph.build import extract  # noqa: E402
+from raag_assets.graph.keys import term_key  # noqa: E402
+from raag_assets.graph.terms import party_names, term_uses  # noqa: E402
+from raag_assets.quality import cuad  # noqa: E402
+from raag_assets.quality.graph_gold import read_file  # noqa: E402
+from resources.nlp import load_pipeline  # noqa: E402
+
+SHARED = Path(os.environ.get("RAAG_SHARED") or ROOT.parent / "shared")
+CUAD = SHARED / "data" / "cuad"
+CHECKS = ("effective", "agreement", "name", "parties")
+
+
+@dataclass
+class Audit:
+    file: str
+    part: str
+    error: str = ""
+    sections: int = 0
+    gaps: int = 0
+    cites_resolved: int = 0
+    cites_dangling: int = 0
+    terms: int = 0
+    terms_unused: int = 0
+    # per CUAD check: None when CUAD gives no usable answer, else right or not
+    right: dict[str, bool | None] = field(default_factory=dict)
+    found: dict[str, str] = field(default_factory=dict)
+
+
+def numbering_gaps(labels: list[str]) -> int:
+    """Siblings of a dotted numbering whose number does not follow the one before."""
+    last: dict[str, int] = {}
+    gaps = 0
+    for label in labels:
+        if not re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*", label):
+            continue
+        *parent, n = label.split(".")
+        key = ".".join(parent)
+        if key in last and int(n) != last[key] + 1:
+            gaps += 1
+        last[key] = int(n)
+        for deeper in [k for k in last if k.startswith(label + ".") or k == label]:
+            del last[deeper]  # a new parent restarts its children's count
+    return gaps
+
+
+def audit(path: Path, labels: dict | None, parse) -> Audit:
+    out = Audit(path.name, cuad.part_of(path.name))
+    try:
+        doc, sections, parsed = read_file(path)
+    except Exception as exc:  # noqa: BLE001 - a contract raag refuses is a finding, not a stop
+        out.error = f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}"
+        return out
+    out.sections = len(sections)
+    out.gaps = numbering_gaps([s.label for s in sections])
+    result = extract([doc], sections, parse)
+    out.cites_resolved = sum(
+        1
+        for e in result.edges
+        if e.edge_type == "references" and e.dst_doc_id == doc.doc_id and e.dst_section_id
+    )
+    out.cites_dangling = sum(1 for u in result.parked if u.kind == "labels" and not u.target_doc)
+    defined_at = [
+        (e.src_section_id or "", e.normalized_target)
+        for e in result.edges
+        if e.edge_type == "defines"
+    ]
+    uses = term_uses(sections, result.terms, {}, set(), defined_at)
+    used = {term_key(e.term or "") for e in uses}
+    out.terms = len(result.terms)
+    out.terms_unused = sum(1 for t in result.terms if t.key not in used)
+    if result.errors:
+        out.error = "extraction: " + next(iter(result.errors.values()))
+    if labels is None:
+        return out
+    date = parsed.effective.date if parsed.effective else None
+    for check, category in (("effective", "Effective Date"), ("agreement", "Agreement Date")):
+        expected = cuad.cuad_date(labels[category]["answer"])
+        out.right[check] = None if expected is None else expected.matches(date)
+    out.found["date"] = str(date)
+    name = labels["Document Name"]["answer"]
+    out.right["name"] = cuad.name_matches(name, doc.title) if name else None
+    out.found["name"] = doc.title or ""
+    expected_parties = cuad.cuad_parties(labels["Parties"]["answer"])
+    front = "\n\n".join(s.text for s in sections[:3])[:20000]
+    found_parties = sorted(party_names(front))
+    out.right["parties"] = (
+        cuad.parties_match(expected_parties, found_parties) if expected_parties else None
+    )
+    out.found["parties"] = "; ".join(found_parties)
+    return out
+
+
+def report(rows: list[Audit], part: str) -> None:
+    done = [r for r in rows if not r.error]
+    print(f"\n== {part}: {len(rows)} contracts, {len(rows) - len(done)} refused")
+    for reason, n in Counter(r.error.split(":")[0] for r in rows if r.error).most_common():
+        print(f"   refused: {n} x {reason}")
+    cites = sum(r.cites_resolved for r in done)
+    dangling = sum(r.cites_dangling for r in done)
+    print(
+        f"   sections {sum(r.sections for r in done)}; contracts with numbering gaps "
+        f"{sum(1 for r in done if r.gaps)} ({sum(r.gaps for r in done)} gaps)"
+    )
+    share = cites / (cites + dangling) if cites + dangling else 1.0
+    print(
+        f"   in-document citations: {cites} resolve, {dangling} point at no section "
+        f"({share:.3f} resolve)"
+    )
+    print(
+        f"   terms of art {sum(r.terms for r in done)}, never used "
+        f"{sum(r.terms_unused for r in done)}"
+    )
+    for check in CHECKS:
+        scored = [r.right[check] for r in rows if r.right.get(check) is not None]
+        # a refused contract that CUAD answers counts as wrong
+        refused = sum(1 for r in rows if r.error and r.file in LABELLED.get(check, set()))
+        total = len(scored) + refused
+        right = sum(1 for x in scored if x)
+        print(f"   {check:<10} {right}/{total} = {right / total if total else 0:.3f}")
+
+
+LABELLED: dict[str, set[str]] = {}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("-v", "--verbose", action="store_true")
+    ap.add_argument("--part", choices=(cuad.LOOK, cuad.SCORED))
+    ap.add_argument("--limit", type=int)
+    args = ap.parse_args()
+    labels = cuad.load_labels(CUAD / "labels.jsonl")
+    for check, category in (
+        ("effective", "Effective Date"),
+        ("agreement", "Agreement Date"),
+        ("name", "Document Name"),
+        ("parties", "Parties"),
+    ):
+        answer = cuad.cuad_date if "Date" in category else str.strip
+        LABELLED[check] = {f for f, row in labels.items() if answer(row[category]["answer"])}
+    nlp = load_pipeline("en_core_web_sm")
+
+    def parse(texts: list[str]) -> list:
+        return list(nlp.pipe(texts, batch_size=64))
+
+    files = sorted((CUAD / "contracts").glob("*.txt"))
+    started = time.perf_counter()
+    for part in (cuad.LOOK, cuad.SCORED):
+        if args.part and part != args.part:
+            continue
+        mine = [f for f in files if cuad.part_of(f.name) == part][: args.limit]
+        rows = [audit(f, labels.get(f.name), parse) for f in mine]
+        if args.verbose:
+            for r in rows:
+                marks = " ".join(
+                    f"{c}={'-' if r.right.get(c) is None else 'ok' if r.right[c] else 'NO'}"
+                    for c in CHECKS
+                )
+                print(
+                    f"{r.file[:60]:60} sec {r.sections:3d} gaps {r.gaps:2d} cites "
+                    f"{r.cites_resolved}/{r.cites_resolved + r.cites_dangling} terms "
+                    f"{r.terms - r.terms_unused}/{r.terms} {marks} {r.error}"
+                )
+        report(rows, part)
+    print(f"\n({time.perf_counter() - started:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,80 @@
+"""CUAD's expert labels as a measure (../shared/data/cuad): the fixed split of its contracts
+into a half we may look at and a half we only score, and how raag's reading of a contract
+(title, dates, parties) is compared with the annotators' answers."""
+
+import datetime as dt
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from rapidfuzz import fuzz
+
+LOOK, SCORED = "look", "scored"
+NAME_MATCH = 90  # rapidfuzz ratio of a document name to CUAD's, case and spacing folded
+PARTY_MATCH = 85  # partial ratio of a party's name to one raag found
+
+
+def part_of(file_name: str) -> str:
+    """The split, fixed once: by the first byte of the SHA-256 of the file name as published.
+    Even: a contract we may read while building; odd: one we only score."""
+    return LOOK if hashlib.sha256(file_name.encode("utf-8")).digest()[0] % 2 == 0 else SCORED
+
+
+@dataclass(frozen=True)
+class CuadDate:
+    """A CUAD date answer ("5/8/14", "[]/[]/2012"): year always, month and day when given."""
+
+    year: int
+    month: int | None
+    day: int | None
+
+    def matches(self, found: dt.date | None) -> bool:
+        """Right to the precision CUAD gives: the day, else the month, else the year."""
+        if found is None or found.year != self.year:
+            return False
+        if self.month is not None and found.month != self.month:
+            return False
+        return self.day is None or found.day == self.day
+
+
+def cuad_date(answer: str) -> CuadDate | None:
+    m = re.fullmatch(r"(\d+|\[\])/(\d+|\[\])/(\d+)", (answer or "").strip())
+    if not m:
+        return None
+    year = int(m.group(3))
+    if year < 100:
+        year += 2000 if year < 50 else 1900
+    month = None if m.group(1) == "[]" else int(m.group(1))
+    day = None if m.group(2) == "[]" else int(m.group(2))
+    return CuadDate(year, month, day)
+
+
+def _fold(text: str) -> str:
+    return " ".join(re.sub(r"[^\w\s]", " ", text.casefold()).split())
+
+
+def name_matches(expected: str, found: str | None) -> bool:
+    return bool(found) and fuzz.ratio(_fold(expected), _fold(found or "")) >= NAME_MATCH
+
+
+def cuad_parties(answer: str) -> list[str]:
+    """The parties' names of a CUAD answer: 'Birch First Global Investments Inc. ("Company");
+    Mount Kowledge Holdings Inc. ("Marketing Affiliate", "MA")' -> the two names."""
+    names = [re.sub(r"\(.*?\)|\(.*$", "", p).strip(" ,;") for p in (answer or "").split(";")]
+    return [n for n in names if n]
+
+
+def parties_match(expected: list[str], found: list[str]) -> bool:
+    """Every party CUAD names is among the names raag found (fuzzy, case folded)."""
+    folded = [_fold(f) for f in found]
+    return bool(expected) and all(
+        any(fuzz.partial_ratio(_fold(e), f) >= PARTY_MATCH for f in folded) for e in expected
+    )
+
+
+def load_labels(path: Path) -> dict[str, dict]:
+    """labels.jsonl by contract file name."""
+    rows = (json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line)
+    return {r["file"]: r for r in rows}
