@@ -487,7 +487,15 @@ def explore(tenant: str, port: int, host: str, no_browser: bool) -> None:
     click.echo(url)
     if not no_browser:
         threading.Thread(target=_open_when_up, args=(host, port, url), daemon=True).start()
+    # the embedding model loads while the page opens, not on its first search (~10 s)
+    threading.Thread(target=_load_model, daemon=True).start()
     _serve(host, port)
+
+
+def _load_model() -> None:
+    from raag_assets.retrieval.candidates import default_embedder
+
+    default_embedder()
 
 
 def _open_when_up(host: str, port: int, url: str) -> None:

@@ -324,3 +324,46 @@ def test_query_results_graph_and_passage(browser, served, demo_store, tmp_path):
         page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=shot, full_page=False)
     page.close()
+
+
+def test_raag_explore_serves_the_page_with_a_working_key(demo_store, tmp_path):
+    port = free_port()
+    env = {**os.environ, "RAAG_DATABASE_URL": demo_store.url}
+    proc = subprocess.Popen(
+        [RAAG, "explore", "--tenant", "demo", "--port", str(port), "--no-browser"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=(tmp_path / "explore.log").open("wb"),
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        url = proc.stdout.readline().strip()
+        page, fragment = url.split("#")
+        params = dict(p.split("=", 1) for p in fragment.split("&"))
+        assert page == f"http://127.0.0.1:{port}/explore/" and params["tenant"] == "demo"
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None and time.monotonic() < deadline
+            try:
+                got = httpx.get(page, timeout=5)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        status = httpx.get(
+            f"http://127.0.0.1:{port}/v1/tenants/demo/status",
+            headers={"X-API-Key": params["key"]},
+            timeout=30,
+        )
+        assert got.status_code == 200 and "raag explorer" in got.text
+        assert status.status_code == 200 and status.json()["documents"] == 6
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    refused = subprocess.run(
+        [RAAG, "explore", "--tenant", "nosuch", "--no-browser"], env=env, capture_output=True
+    )
+    assert refused.returncode != 0 and b"nosuch" in refused.stderr
