@@ -3,6 +3,7 @@ page itself in a real browser (Debian's chromium driven by playwright) against a
 serve` over the examples. The browser tests are marked `browser` and skip, saying why, where
 chromium or playwright is missing; `make ui-test` installs chromium and runs them."""
 
+import importlib.util
 import os
 import re
 import shutil
@@ -25,6 +26,19 @@ from tests.interfaces.test_ui import free_port
 RAAG = str(Path(sys.executable).parent / "raag")
 CHROMIUM = os.environ.get("RAAG_CHROMIUM", "/usr/bin/chromium")
 QUERY = "carry over unused leave"
+
+
+def _no_browser() -> str:
+    if importlib.util.find_spec("playwright") is None:
+        return "no playwright: pip install playwright (the dev extras have it)"
+    if not shutil.which(CHROMIUM):
+        return f"no chromium at {CHROMIUM}: `make ui-test` installs Debian's"
+    return ""
+
+
+# decided before any fixture: a skipped browser test builds no store
+NO_BROWSER = _no_browser()
+needs_browser = pytest.mark.skipif(bool(NO_BROWSER), reason=NO_BROWSER)
 
 
 @pytest.fixture(scope="module")
@@ -80,10 +94,9 @@ def test_routes_the_page_uses(client):
 
 @pytest.fixture(scope="module")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api", reason="pip install playwright")
-    if not shutil.which(CHROMIUM):
-        pytest.skip(f"no chromium at {CHROMIUM}: `make ui-test` installs Debian's")
-    with sync_api.sync_playwright() as p:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
         # Debian's chromium, never a browser download of playwright's own
         launched = p.chromium.launch(executable_path=CHROMIUM)
         yield launched
@@ -164,6 +177,7 @@ def _point_on(page, selector: str) -> tuple[float, float]:
 
 
 @pytest.mark.browser
+@needs_browser
 def test_a_wrong_key_says_so(browser, served):
     base, keys, _ = served
     page = browser.new_page()
@@ -183,6 +197,7 @@ def test_a_wrong_key_says_so(browser, served):
 
 
 @pytest.mark.browser
+@needs_browser
 def test_query_results_graph_and_passage(browser, served, demo_store, tmp_path):
     base, keys, api = served
     overrides = service.edges("demo", "overrides", url=demo_store.url)

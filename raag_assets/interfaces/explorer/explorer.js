@@ -40,7 +40,7 @@
   }
 
   async function api(path, body) {
-    if (!state.tenant || !state.key) throw new ApiError(401, "unauthorized", "enter a tenant and its API key first");
+    if (!state.tenant || !state.key) throw new ApiError(0, "no_key", "Enter the tenant and one of its API keys first.");
     const init = { headers: { "X-API-Key": state.key } };
     if (body !== undefined) {
       init.method = "POST";
@@ -68,6 +68,7 @@
       return `Wrong key: ${err.message}. Check the tenant and the key, or make a key with ` +
         `\`raag api-key create --tenant ${state.tenant || "TENANT"}\`.`;
     }
+    if (err.code === "no_key") return err.message;
     if (err.code === "tenant_not_found") return `No such tenant: ${err.message}.`;
     if (err.status === 503) return `The database is unavailable: ${err.message}.`;
     return `The request failed (${err.code}): ${err.message}`;
