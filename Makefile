@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test lint typecheck bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval corpus-audit search-eval eval conformance ui clean
+.PHONY: install demo test ui-test lint typecheck bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval corpus-audit search-eval eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,6 +42,16 @@ test: install
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
+
+# The explorer page in a real browser: Debian's chromium (apt-installed, as root or through
+# sudo, when missing) driven by playwright. `make test` runs the same tests when chromium is
+# installed and skips them, saying so, when it is not.
+CHROMIUM ?= /usr/bin/chromium
+ui-test: install
+	@test -x $(CHROMIUM) || { echo "installing Debian's chromium"; \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
+	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; }
+	RAAG_CHROMIUM=$(CHROMIUM) $(BIN)/pytest -s -m browser tests/interfaces/test_explorer.py
 
 bench: install
 	$(BIN)/python benchmarks/bench_ingest_search.py

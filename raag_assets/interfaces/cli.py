@@ -358,24 +358,9 @@ def rules(kind: str | None, as_json: bool) -> None:
 @click.option("--json", "as_json", is_flag=True)
 def unresolved(tenant: str, show_all: bool, as_json: bool) -> None:
     """References no layer could resolve yet, with the reason (retried on every run)."""
-    with db.connect() as conn:
-        db.require_tenant(conn, tenant)
-        labels = {s.section_id: s.label for s in graph_store.sections(conn, tenant)}
-        rows: list[dict[str, Any]] = [
-            {
-                "src": {"doc_id": ref.src_doc_id, "label": labels.get(ref.src_section_id)},
-                "kind": ref.kind,
-                "matched_text": ref.matched_text,
-                "normalized_target": ref.normalized_target,
-                "target_doc": ref.target_doc,
-                "target_label": ref.target_label,
-                "status": status,
-                "reason": ref.reason,
-                "candidates": [{"section_id": c[0], "similarity": c[1]} for c in ref.candidates],
-            }
-            for _, ref, status in graph_store.unresolved(conn, tenant)
-            if show_all or status == "parked"
-        ]
+    from raag_assets.interfaces import service
+
+    rows = service.unresolved(tenant, show_all)
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -476,13 +461,61 @@ def ui(port: int, host: str) -> None:
 @click.option("--port", default=8000, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
 def serve(port: int, host: str) -> None:
-    """Start the REST service (OpenAPI at /docs); keys come from `raag api-key create`."""
+    """Start the REST service (OpenAPI at /docs, the explorer page at /explore/); keys come
+    from `raag api-key create`."""
+    with db.connect():
+        pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before serving
+    _serve(host, port)
+
+
+@main.command()
+@click.option("--tenant", required=True, help="The tenant to explore.")
+@click.option("--port", default=8000, show_default=True)
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--no-browser", is_flag=True, help="Print the page's address, open nothing.")
+def explore(tenant: str, port: int, host: str, no_browser: bool) -> None:
+    """Serve the REST service with the explorer page and open it on TENANT, with a new key
+    for it (labelled `raag explore`) in the address's fragment, which the page keeps for the
+    browser tab and takes out of the address bar."""
+    from raag_assets.interfaces.service import create_api_key
+
+    with db.connect() as conn:
+        db.require_tenant(conn, tenant)
+    key = create_api_key(tenant, "raag explore")
+    url = f"http://{host}:{port}/explore/#tenant={tenant}&key={key}"
+    err.print(f"explorer on http://{host}:{port}/explore/ (tenant {tenant}); Ctrl-C stops it")
+    click.echo(url)
+    if not no_browser:
+        threading.Thread(target=_open_when_up, args=(host, port, url), daemon=True).start()
+    # the embedding model loads while the page opens, not on its first search (~10 s)
+    threading.Thread(target=_load_model, daemon=True).start()
+    _serve(host, port)
+
+
+def _load_model() -> None:
+    from raag_assets.retrieval.candidates import default_embedder
+
+    default_embedder()
+
+
+def _open_when_up(host: str, port: int, url: str) -> None:
+    import socket
+    import time
+    import webbrowser
+
+    for _ in range(600):
+        with socket.socket() as s:
+            if s.connect_ex((host, port)) == 0:
+                webbrowser.open(url)
+                return
+        time.sleep(0.1)
+
+
+def _serve(host: str, port: int) -> None:
     import uvicorn
 
     from raag_assets.interfaces.rest import create_app
 
-    with db.connect():
-        pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before serving
     # uvicorn re-raises SIGTERM once it has shut down; exiting normally on it (as on SIGINT)
     # lets the embedded Postgres this process started stop too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))

@@ -25,7 +25,7 @@ from raag_assets.core.errors import (
     TenantNotFound,
 )
 from raag_assets.core.model import EdgeType
-from raag_assets.interfaces import service
+from raag_assets.interfaces import explorer, service
 
 TenantId = Annotated[str, Path(pattern=r"^[a-z0-9][a-z0-9_-]{0,39}$", examples=["demo"])]
 # Status and code for each error the library raises on purpose; the last row catches the rest.
@@ -102,6 +102,7 @@ def create_app(database_url: str | None = None) -> FastAPI:
         _ingest_router(access, database_url),
         _retrieval_router(access, database_url),
         _graph_router(access, database_url),
+        explorer.router(),
     ):
         app.include_router(router)
     return app
@@ -239,6 +240,14 @@ def _graph_router(access: Callable[..., str], database_url: str | None) -> APIRo
         """A document's raw text, or its slice [from, to): what results' char_start and
         char_end index (the file as read; for PDFs the extracted text)."""
         return service.show(tenant, doc_id, start, end, database_url)
+
+    @router.get("/v1/tenants/{tenant}/unresolved")
+    def unresolved(
+        tenant: Tenant, show_all: Annotated[bool, Query(alias="all")] = False
+    ) -> list[dict[str, Any]]:
+        """References parked because no layer could resolve them, with the reason (`all`:
+        also those Layer 3 resolved since)."""
+        return service.unresolved(tenant, show_all, database_url)
 
     @router.get("/v1/tenants/{tenant}/edges")
     def edges(

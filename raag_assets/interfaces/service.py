@@ -140,6 +140,28 @@ def documents(tenant: str, url: str | None = None) -> list[dict[str, Any]]:
         return store.documents(conn, tenant)
 
 
+def unresolved(tenant: str, show_all: bool = False, url: str | None = None) -> list[dict]:
+    """References no layer could resolve yet, with the reason (and, with `show_all`, those
+    Layer 3 resolved since)."""
+    with reading(tenant, url) as conn:
+        labels = {s.section_id: s.label for s in graph_store.sections(conn, tenant)}
+        return [
+            {
+                "src": {"doc_id": ref.src_doc_id, "label": labels.get(ref.src_section_id)},
+                "kind": ref.kind,
+                "matched_text": ref.matched_text,
+                "normalized_target": ref.normalized_target,
+                "target_doc": ref.target_doc,
+                "target_label": ref.target_label,
+                "status": status,
+                "reason": ref.reason,
+                "candidates": [{"section_id": c[0], "similarity": c[1]} for c in ref.candidates],
+            }
+            for _, ref, status in graph_store.unresolved(conn, tenant)
+            if show_all or status == "parked"
+        ]
+
+
 def section(tenant: str, section_id: str, url: str | None = None) -> dict[str, Any]:
     """One section's text with every edge that touches it."""
     retrieval.check_text(section_id, "section_id")
