@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test ui-test lint typecheck bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval corpus-audit search-eval eval conformance ui clean
+.PHONY: install demo test chromium ui-test lint typecheck bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval corpus-audit search-eval eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,21 +36,24 @@ lint: install
 typecheck: install
 	$(BIN)/mypy
 
-# lint, types (both packages, pyproject's [tool.mypy]), then the tests (the import direction
-# and SQL-only-in-sql/ among them)
-test: install
+# lint, types (both packages, pyproject's [tool.mypy]), then the tests (the import direction,
+# SQL-only-in-sql/ and the explorer page in a real browser among them)
+test: install chromium
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest
 
-# The explorer page in a real browser: Debian's chromium (apt-installed, as root or through
-# sudo, when missing) driven by playwright. `make test` runs the same tests when chromium is
-# installed and skips them, saying so, when it is not.
+# The explorer page's browser tests drive Debian's chromium through playwright: installed here
+# when missing (as root, or through sudo). Where it cannot be installed the browser tests skip,
+# saying why; `make ui-test` runs only them.
 CHROMIUM ?= /usr/bin/chromium
-ui-test: install
-	@test -x $(CHROMIUM) || { echo "installing Debian's chromium"; \
-	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq chromium; \
-	  else sudo apt-get update -qq && sudo apt-get install -y -qq chromium; fi; }
+chromium:
+	@test -x $(CHROMIUM) || { echo "installing Debian's chromium for the explorer's browser tests"; \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq chromium >/dev/null \
+	  || echo "chromium could not be installed: the browser tests will skip"; }
+
+ui-test: install chromium
 	RAAG_CHROMIUM=$(CHROMIUM) $(BIN)/pytest -s -m browser tests/interfaces/test_explorer.py
 
 bench: install
