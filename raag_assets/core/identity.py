@@ -25,6 +25,9 @@ _DOT_RUN = re.compile(r"\.{2,}")
 # outside the id alphabet becomes a space.
 _QUOTES = "'\"`\u00b4\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u2039\u203a\u00ab\u00bb"
 _SUBSTITUTES = {"&": "+", "[": "(", "]": ")", "{": "(", "}": ")", "\u2212": "-"}
+_ID_CATEGORIES = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Nd", "Nl", "No"}
+# combining marks that show nothing: the grapheme joiner and variation selectors
+_INVISIBLE_MARK = re.compile("[\u034f\ufe00-\ufe0f\U000e0100-\U000e01ef]")
 
 
 def validate_tenant(tenant: str) -> str:
@@ -43,10 +46,9 @@ def _is_word_char(ch: str) -> bool:
 
 
 def _is_id_char(ch: str) -> bool:
-    return ch in DOC_ID_MARKS or unicodedata.category(ch) in _ID_CATEGORIES
-
-
-_ID_CATEGORIES = {"Lu", "Ll", "Lt", "Lm", "Lo", "Mn", "Mc", "Nd", "Nl", "No"}
+    if ch in DOC_ID_MARKS:
+        return True
+    return unicodedata.category(ch) in _ID_CATEGORIES and not _INVISIBLE_MARK.match(ch)
 
 
 def is_safe_doc_id(doc_id: str) -> bool:
@@ -97,8 +99,8 @@ def derived_doc_id(stem: str) -> str:
     out: list[str] = []
     for ch in text:
         category = unicodedata.category(ch)
-        if ch in _QUOTES or ch in ",;" or category == "Cf":  # Cf: zero-width, direction marks
-            continue
+        if ch in _QUOTES or ch in ",;" or category == "Cf" or _INVISIBLE_MARK.match(ch):
+            continue  # Cf: zero-width characters, direction marks
         if ch in _SUBSTITUTES:
             out.append(_SUBSTITUTES[ch])
         elif category == "Pd":  # hyphens and dashes: en dash, em dash, ...
@@ -114,8 +116,8 @@ def derived_doc_id(stem: str) -> str:
         return readable
     digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     suffix = f" ({digest})"
-    head = readable[: DOC_ID_MAX - len(suffix)].rstrip(" .-_+(") or "document"
-    return _balanced(head) + suffix
+    head = _SPACE_RUN.sub(" ", _balanced(readable[: DOC_ID_MAX - len(suffix)]))
+    return (head.rstrip(" .-_+") or "document") + suffix
 
 
 def _balanced(text: str) -> str:

@@ -75,6 +75,7 @@ def test_unsafe_doc_ids_are_refused(doc_id):
         ("(Draft) Terms [v2] & Annex.txt", "Draft Terms (v2) + Annex"),
         ("Notes~1 @home: 50%.txt", "Notes 1 home 50"),
         ("report\u200b.txt", "report"),  # a zero-width space is dropped, not kept invisible
+        ("Sta\ufe0fr plan.txt", "Star plan"),  # so is a variation selector
     ],
 )
 def test_any_printable_file_name_gives_a_safe_readable_id(name, doc_id):
@@ -118,6 +119,8 @@ def test_long_names_are_cut_with_a_hash_of_the_whole_name():
     assert len(one) == len(other) == 128 and one != other
     assert one.startswith("Cooperation Agreement of 50MWp") and one.endswith(")")
     assert doc_id_from_name("###.txt") != doc_id_from_name("$$$.txt")  # nothing readable left
+    cut = doc_id_from_name("Agreement " * 11 + "(Schedule A - Prices).txt")  # cut inside ( )
+    assert cut.startswith("Agreement Agreement") and "  " not in cut and cut.count("(") == 1
 
 
 def test_names_safe_before_keep_their_ids():
@@ -139,7 +142,7 @@ def test_explicit_ids_are_strict_but_accept_any_script():
     assert validate_doc_id("Müller-Vertrag", "metadata") == "Müller-Vertrag"
     # the decomposed spelling is the same id, in its composed form
     assert validate_doc_id("Mu\u0308ller-Vertrag", "metadata") == "Müller-Vertrag"
-    for unsafe in ("Amendment #3", "ＡＢＣ\u200b", "x\u2215y", "a..b"):
+    for unsafe in ("Amendment #3", "ＡＢＣ\u200b", "x\u2215y", "a..b", "a\ufe0f"):
         with pytest.raises(BadDocument, match="unsafe doc_id"):
             validate_doc_id(unsafe, "metadata")
 
