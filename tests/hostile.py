@@ -107,7 +107,7 @@ def files(rng: random.Random) -> dict[str, bytes]:
             f"# Invisible{mark} Policy {i}\n\n## 1 Scope{mark}\n\nThe{mark} rule "
             f"applies{mark} to staff.\n\n## 2 Rules\n\nSee Section{mark} 1.\n"
         )
-        # invisible marks in the text are dropped; in a file name they make an unsafe doc_id
+        # invisible marks are dropped from the text and from the doc_id a file name gives
         out[f"bidi-{i:02d}{mark if i % 2 else ''}.md"] = text.encode()
     hostile_names = [*SQL, *TRAVERSAL]
     for i in range(30):

@@ -326,9 +326,16 @@ def _read_sidecar(path: Path) -> dict[str, Any]:
 
 
 def build_meta(raw: dict[str, Any], file_name: str) -> DocMeta:
-    """Validate metadata from front matter, sidecar or PDF info into a DocMeta."""
-    source = "metadata" if "doc_id" in raw else f"file name {file_name!r}"
-    doc_id = validate_doc_id(raw.get("doc_id", doc_id_from_name(file_name)), source)
+    """Validate metadata from front matter, sidecar or PDF info into a DocMeta.
+
+    The doc_id is the metadata's, validated strictly, else read from the file name
+    (identity.doc_id_from_name: any printable name gives a safe id; the name itself stays
+    the document's source)."""
+    _check_file_name(file_name)
+    if "doc_id" in raw:
+        doc_id = _explicit_doc_id(raw["doc_id"], "metadata")
+    else:
+        doc_id = validate_doc_id(doc_id_from_name(file_name), f"file name {file_name!r}")
     authority = raw.get("authority_level")
     if authority is not None and (isinstance(authority, bool) or not isinstance(authority, int)):
         raise BadDocument(f"authority_level must be a whole number, got {authority!r}")
@@ -339,7 +346,7 @@ def build_meta(raw: dict[str, Any], file_name: str) -> DocMeta:
         raise BadDocument("tags must be a list of strings of 1-64 printable characters")
     supersedes = raw.get("supersedes")
     if supersedes is not None:
-        supersedes = validate_doc_id(supersedes, "supersedes")
+        supersedes = _explicit_doc_id(supersedes, "supersedes")
     extra = {k: _jsonable(k, v) for k, v in raw.items() if k not in _KNOWN_KEYS}
     return DocMeta(
         doc_id=doc_id,
@@ -352,6 +359,32 @@ def build_meta(raw: dict[str, Any], file_name: str) -> DocMeta:
         supersedes=supersedes,
         extra=extra,
     )
+
+
+def _check_file_name(file_name: str) -> None:
+    """The name is kept as the document's source (text in Postgres, shown to users): refuse
+    one that cannot be stored as text, rather than store a different name."""
+    try:
+        file_name.encode("utf-8")
+    except UnicodeEncodeError as exc:  # bytes that are not UTF-8, read as lone surrogates
+        raise BadDocument(
+            "the file name is not UTF-8 text (a name from another system's encoding?): "
+            "rename the file, e.g. with convmv"
+        ) from exc
+    if "\x00" in file_name:
+        raise BadDocument("the file name holds a NUL character")
+
+
+def _explicit_doc_id(value: object, source: str) -> str:
+    """An id the metadata gives: safe as written or refused (never read into shape as a file
+    name is), with the id that a file of that name would have as a hint."""
+    try:
+        return validate_doc_id(value, source)
+    except BadDocument as exc:
+        if isinstance(value, str) and value.strip() and not {"/", "\\"} & set(value):
+            hint = f"; a file named {value!r} has doc_id {doc_id_from_name(value)!r}"
+            raise BadDocument(f"{exc}{hint}") from exc
+        raise
 
 
 def _opt_str(raw: dict[str, Any], key: str) -> str | None:

@@ -5,6 +5,7 @@ import os
 import signal
 import sys
 import threading
+import unicodedata
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -12,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 import click
 import psycopg
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -248,25 +250,40 @@ def retrieve(
 @click.option("--tenant", required=True)
 @click.option("--json", "as_json", is_flag=True)
 def documents(tenant: str, as_json: bool) -> None:
-    """Every document and earlier version: dates, version, supersedes and amends."""
+    """Every document and earlier version: the file it came from, dates, version, supersedes
+    and amends."""
     with db.connect() as conn:
         db.require_tenant(conn, tenant)
         rows = store.documents(conn, tenant)
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False, default=str))
         return
-    table = Table("doc_id", "v", "in force", "title", "supersedes", "amends")
+    table = Table("doc_id", "source", "v", "in force", "title", "supersedes", "amends")
     for r in rows:
         period = f"{r['effective_from'] or '…'} – {r['in_force_to'] or '…'}"
         table.add_row(
             r["doc_id"],
+            _shown_name(r["source"]),
             str(r["version"]),
             period,
-            (r["title"] or "")[:50],
+            escape((r["title"] or "")[:50]),
             ", ".join(r["supersedes"]),
             ", ".join(r["amends"]),
         )
     out.print(table)
+
+
+def _shown_name(name: str) -> str:
+    """A file name for the terminal: control and invisible characters (an escape sequence, a
+    newline) written as Python escapes (\\x1b, \\n), and "[...]" kept as text rather than
+    read as rich's markup."""
+    shown = "".join(
+        ch.encode("unicode_escape").decode("ascii")
+        if unicodedata.category(ch) in ("Cc", "Cf")
+        else ch
+        for ch in name
+    )
+    return escape(shown)
 
 
 @main.command()

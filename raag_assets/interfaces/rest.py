@@ -214,8 +214,9 @@ def _graph_router(access: Callable[..., str], database_url: str | None) -> APIRo
 
     @router.get("/v1/tenants/{tenant}/documents")
     def documents(tenant: Tenant) -> list[dict[str, Any]]:
-        """Every document and earlier version: effective_from, in_force_to, version,
-        supersedes, superseded_by, amends, amended_by, tags, metadata."""
+        """Every document and earlier version: source (the file name as given),
+        effective_from, in_force_to, version, supersedes, superseded_by, amends, amended_by,
+        tags, metadata."""
         return service.documents(tenant, database_url)
 
     @router.get("/v1/tenants/{tenant}/sections")

@@ -135,7 +135,8 @@ def sections(tenant: str, doc_id: str | None = None, url: str | None = None) -> 
 
 
 def documents(tenant: str, url: str | None = None) -> list[dict[str, Any]]:
-    """Every document and earlier version: dates, version, supersedes/amends both ways."""
+    """Every document and earlier version: source (its file name), dates, version,
+    supersedes/amends both ways."""
     with reading(tenant, url) as conn:
         return store.documents(conn, tenant)
 

@@ -153,8 +153,14 @@ def replace_skipped_files(conn: psycopg.Connection, tenant: str, skipped: dict[s
     for file_name, reason in sorted(skipped.items()):
         conn.execute(
             load_sql("insert_skipped_file"),
-            {"tenant": tenant, "file_name": file_name, "reason": reason},
+            {"tenant": tenant, "file_name": storable_name(file_name), "reason": reason},
         )
+
+
+def storable_name(file_name: str) -> str:
+    """A file name as Postgres text can hold it: a name that is not UTF-8 (Python reads its
+    bytes as lone surrogates) keeps them as \\udcNN escapes, so the report still names it."""
+    return file_name.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def documents_to_section(conn: psycopg.Connection, tenant: str, version: str) -> pl.DataFrame:
@@ -240,8 +246,9 @@ def count_live_chunks(conn: psycopg.Connection, tenant: str) -> None:
 
 
 def documents(conn: psycopg.Connection, tenant: str) -> list[dict[str, Any]]:
-    """Every document and earlier version with its dates, version and document relations;
-    versions of one document together in numeric order, the live one last."""
+    """Every document and earlier version with its source (the file name as given), dates,
+    version and document relations; versions of one document together in numeric order, the
+    live one last."""
     out = []
     for r in records(conn.execute(load_sql("select_documents"), {"tenant": tenant})):
         for key in ("effective_from", "in_force_to"):

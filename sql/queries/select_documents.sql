@@ -1,7 +1,8 @@
--- One row per document and earlier version: dates, version, and the document-level relations
--- the graph holds (supersedes / amends, both ways). Versions of one document list together,
--- in numeric order (v2 before v10), the live one last.
-SELECT d.doc_id,
+-- One row per document and earlier version: the file it was read from (source, its name as
+-- given), dates, version, and the document-level relations the graph holds (supersedes /
+-- amends, both ways). Versions of one document list together, in numeric order (v2 before
+-- v10), the live one last.
+SELECT d.doc_id, d.source_name AS source,
        coalesce(d.title, (SELECT s.heading FROM sections s
                           WHERE s.tenant_id = d.tenant_id AND s.doc_id = d.doc_id
                           ORDER BY s.ordinal LIMIT 1)) AS title,

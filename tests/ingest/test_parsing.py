@@ -251,3 +251,54 @@ def test_pdf_line_offsets_index_the_extracted_text():
     for ln in located:  # a line's offset falls in its own page
         assert doc.raw_text[: ln.start].count("\f") + 1 == ln.page
     assert len(pages) == doc.page_count
+
+
+@pytest.mark.parametrize(
+    ("name", "doc_id"),
+    [
+        ("Amendment #3 to the Supply Agreement.txt", "Amendment 3 to the Supply Agreement"),
+        (
+            "LECLANCHÉ S.A. - JOINT DEVELOPMENT AND MARKETING AGREEMENT.txt",
+            "LECLANCHÉ S.A. - JOINT DEVELOPMENT AND MARKETING AGREEMENT",
+        ),
+        ("Supply Agreement – Schedule B.md", "Supply Agreement - Schedule B"),
+    ],
+)
+def test_file_names_as_users_have_them_parse(tmp_path: Path, name: str, doc_id: str):
+    path = tmp_path / name
+    path.write_text("1. Scope\nThis agreement covers the supply of widgets.\n", encoding="utf-8")
+    doc = parse_file(path, LIMIT)
+    assert (doc.doc_id, doc.source_name) == (doc_id, name)
+    # its sidecar is found by the name as given, and an explicit doc_id still wins
+    (tmp_path / (name + ".meta.json")).write_text(json.dumps({"tags": ["supply"]}))
+    assert parse_file(path, LIMIT).meta.tags == ("supply",)
+
+
+def test_hostile_file_name_gets_a_safe_id_and_keeps_its_name(tmp_path: Path):
+    name = "\x1b[31m..\\..\\evil\u202e.txt"
+    path = tmp_path / name
+    path.write_text("Text.\n", encoding="utf-8")
+    doc = parse_file(path, LIMIT)
+    assert doc.doc_id == "31m. . evil" and doc.source_name == name
+
+
+def test_file_name_that_is_not_utf8_is_refused_clearly(tmp_path: Path):
+    import os
+
+    raw = os.fsencode(tmp_path) + b"/caf\xe9.txt"  # a Latin-1 name
+    with open(raw, "wb") as fh:
+        fh.write(b"Text.\n")
+    path = Path(os.fsdecode(raw))
+    with pytest.raises(BadDocument, match="file name is not UTF-8"):
+        parse_file(path, LIMIT)
+
+
+def test_explicit_doc_id_is_not_read_into_shape(tmp_path: Path):
+    path = tmp_path / "x.md"
+    path.write_text("---\ndoc_id: 'Amendment #3'\n---\n# Title\nText\n", encoding="utf-8")
+    hint = "unsafe doc_id 'Amendment #3' from metadata.*has doc_id 'Amendment 3'"
+    with pytest.raises(BadDocument, match=hint):
+        parse_file(path, LIMIT)
+    path.write_text("---\ndoc_id: Leclanché JDA\nsupersedes: Leclanché JDA 2019\n---\n# T\nText\n")
+    doc = parse_file(path, LIMIT)
+    assert (doc.doc_id, doc.meta.supersedes) == ("Leclanché JDA", "Leclanché JDA 2019")

@@ -65,6 +65,7 @@ def test_search_over_http_equals_the_library(server, demo_store, embedder):
     assert got.status_code == 200
     assert documents == service.documents("demo", demo_store.url)
     assert {d["doc_id"]: d["amends"] for d in documents}["leave-amendment-2025"] == ["leave-policy"]
+    assert {d["doc_id"]: d["source"] for d in documents}["leave-policy"] == "leave-policy.md"
     with demo_store.connect() as conn:
         direct = search("carry over unused leave", "demo", k=3, conn=conn, embed=embedder.embed)
     import json

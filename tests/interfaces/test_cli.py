@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from raag_assets.interfaces import cli as cli_module
 from raag_assets.interfaces.cli import main
 from raag_assets.quality.rules import all_rules
 from tests.conftest import EXAMPLES, Store
@@ -38,7 +39,8 @@ def test_documents_json_lists_dates_versions_and_relations(cli, demo_store):
     assert result.exit_code == 0, result.output
     rows = {r["doc_id"]: r for r in json.loads(result.stdout)}
     assert len(rows) == 6
-    keys = {"doc_id", "title", "format", "pages", "effective_from", "in_force_to", "version"}
+    keys = {"doc_id", "source", "title", "format", "pages", "effective_from", "in_force_to"}
+    keys |= {"version"}
     keys |= {"supersedes", "superseded_by", "amends", "amended_by", "tags", "metadata"}
     assert keys <= set(rows["leave-policy"])
     policy = rows["leave-policy"]
@@ -48,6 +50,7 @@ def test_documents_json_lists_dates_versions_and_relations(cli, demo_store):
     assert (policy["effective_from"], policy["version"]) == ("2024-01-01", 1)
     assert rows["leave-policy-rev-a"]["in_force_to"] == "2023-12-31"
     assert rows["hr-processes-handbook"]["pages"] == 2
+    assert rows["hr-processes-handbook"]["source"] == "hr-processes-handbook.pdf"
     # a date the text states: "Version 2, issued 15 August 2024"
     assert rows["expenses"]["effective_from"] == "2024-08-15"
     assert rows["expenses"]["effective_evidence"] == "15 August 2024"
@@ -251,3 +254,41 @@ def test_executor_follows_the_cores_unless_asked():
     assert executor_for("in_process", 4) == "in_process"
     with pytest.raises(ValueError, match="RAAG_EXECUTOR"):
         executor_for("threads", 2)
+
+
+def test_file_names_as_users_have_them(cli, make_store, tmp_path: Path, monkeypatch):
+    """A real ingest of files named as users name them: letters with accents, "#", an en
+    dash; `raag documents` lists each one's source, its file name as given. Two names that
+    read into one doc_id are not merged: the second by name is reported, naming the first."""
+    import os
+
+    store = make_store()
+    monkeypatch.setenv("RAAG_HOME", str(tmp_path / "home"))
+    files = tmp_path / "in"
+    files.mkdir()
+    text = "1. Scope\nThe Supplier shall deliver the widgets.\n"
+    accented = "LECLANCHÉ S.A. – Développement [draft].txt"
+    for name in (accented, "Amendment #3.txt", "Amendment 3.txt"):
+        (files / name).write_text(text + name, encoding="utf-8")
+    latin1 = os.fsencode(files) + b"/caf\xe9.txt"  # a name from another encoding
+    with open(latin1, "wb") as fh:
+        fh.write(text.encode())
+    result = cli(store, "ingest", str(files), "--tenant", "names", "--json")
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert summary["documents"] == 2
+    reasons = {s["file"]: s["reason"] for s in summary["skipped"]}
+    assert reasons["Amendment 3.txt"] == (
+        "doc_id 'Amendment 3' is already used by 'Amendment #3.txt'"
+    )
+    assert "file name is not UTF-8" in next(r for f, r in reasons.items() if f.startswith("caf"))
+
+    listed = json.loads(cli(store, "documents", "--tenant", "names", "--json").stdout)
+    assert {(r["doc_id"], r["source"]) for r in listed} == {
+        ("LECLANCHÉ S.A. - Développement (draft)", accented),
+        ("Amendment 3", "Amendment #3.txt"),
+    }
+    monkeypatch.setattr(cli_module.out, "width", 200)  # one line per row
+    table = cli(store, "documents", "--tenant", "names").output
+    assert "source" in table and "Amendment #3.txt" in table
+    assert "[draft].txt" in table  # shown as written, not read as rich's markup

@@ -150,7 +150,9 @@ def test_bad_files_are_skipped_with_reasons_and_nothing_stored_is_lost(make_stor
     (bad / "latin1.txt").write_bytes("Politique de cong\xe9s".encode("latin-1"))
     with (bad / "huge.txt").open("wb") as fh:
         fh.truncate(200_000_000)
+    # a name with quotes is read into a safe id; an unsafe id given in metadata is refused
     (bad / 'it\'s "quoted".md').write_text("# Quoted\nA file with quotes in its name.\n")
+    (bad / "hostile-id.md").write_text("---\ndoc_id: ../../etc/passwd\n---\n# X\nText.\n")
     # The stored expenses.txt is replaced by junk: it is skipped and its rows stay.
     (bad / "expenses.txt").write_bytes(b"\x00\x01\x02" * 1000)
     escape = tmp_path / "bad" / ".." / "escape.md"
@@ -167,19 +169,20 @@ def test_bad_files_are_skipped_with_reasons_and_nothing_stored_is_lost(make_stor
     assert reasons["latin1.txt"].startswith("not UTF-8 text")
     assert reasons["huge.txt"].startswith("file is 200.0 MB")
     assert reasons["expenses.txt"].startswith("binary data")
-    assert reasons['it\'s "quoted".md'].startswith("unsafe doc_id")
+    assert reasons["hostile-id.md"].startswith("unsafe doc_id '../../etc/passwd' from metadata")
+    assert 'it\'s "quoted".md' not in reasons
     assert all("\n" not in r for r in reasons.values())
     # escape.md landed inside the tenant folder under its base name, nowhere else
     assert (store.landing_root / "ops" / "escape.md").is_file()
     assert not (store.landing_root / "escape.md").exists()
 
     docs = [r[0] for r in store.rows("SELECT doc_id FROM documents__ops ORDER BY doc_id")]
-    assert docs == ["escape", "expenses", "new", "wfh-policy"]
+    assert docs == ["escape", "expenses", "its quoted", "new", "wfh-policy"]
     after = {r[0]: r for r in store.rows(CHUNK_ROWS, "ops")}
     assert [r for r in stored if r[0] == "expenses"] == [
         r for r in store.rows(CHUNK_ROWS, "ops") if r[0] == "expenses"
     ]
-    assert set(after) == {"escape", "expenses", "new", "wfh-policy"}
+    assert set(after) == {"escape", "expenses", "its quoted", "new", "wfh-policy"}
 
 
 def test_removed_file_removes_its_rows(make_store, tmp_path: Path):
