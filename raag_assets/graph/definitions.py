@@ -19,7 +19,7 @@ QUOTED_MEANS = rule(
         r"(?:^|(?<=[\s(]))(?:(?:To|A|An|The|Each)\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
         r"(?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"\n]{1,40})[”\"]\))?"
         # words between ('as used in Section 3.01'), or an aside ('(including "Controlled")')
-        r"(?P<between>(?:,?\s+[\w'’-]+(?:\.\d+)*){0,7}?(?:\s*\([^()\n]{1,120}\))?)\s*,?\s+"
+        r"(?P<between>(?:,?\s+[\w'’-]+(?:\.\d+)*){0,7}?(?:\s*\([^()\n]{1,120}\))?)\s*,?\s*"
         r"(?P<verb>(?:also\s+)?means?|shall\s+mean|refers?\s+to|shall\s+refer\s+to|"
         r"(?:is|shall\s+be)\s+defined\s+as|(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?|includes?|"
         r"which\s+means|"
@@ -30,6 +30,7 @@ QUOTED_MEANS = rule(
         'The "Services" shall mean the work described in the order.',
         '"Affiliate" (or "Affiliates") refers to any entity under common control.',
         '"Components" mean the parts listed in the order.',
+        '"Special Link"means a tagged link.',
         '"Gross Sales" as used in this Section 3.01 shall mean all amounts invoiced.',
         '"Control" (including the terms "Controlling" and "Controlled") shall mean the power.',
     ),
@@ -89,6 +90,18 @@ HEADING_TERM = rule(
     ),
     examples=('"Software"', '"Contributor" (or "Contributors")'),
     counter=("Software", 'The "Software"'),
+)
+HEADED_MEANING = rule(
+    "defines.headed_meaning",
+    "definition",
+    "a section headed by a term without quotes whose text starts with 'means' / 'shall mean'",
+    edge_type="defines",
+    confidence=1.0,
+    pattern=(
+        r"^(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,5})$"
+    ),
+    examples=("Developed Intellectual Property", "Affiliate"),
+    counter=("the goods", "Payment Terms and Conditions of the Sale of All Goods Delivered Here"),
 )
 # the text of a section headed by a quoted term starts with its meaning
 _STARTS_DEFINITION = re.compile(r"^(?:means|shall\s+mean|refers\s+to|is\s+defined\s+as)\b")
@@ -270,7 +283,7 @@ TERM_LIST = rule(
         r"\s+(?:and|or)\s+[“\"][^“”\"\n]{1,60}[”\"])+)"
         r"(?:\s*,?\s*(?:and|or)\s+(?:any\s+)?similar\s+(?:expressions|words|terms))?"
         r"(?:\s*\([^()\n]{1,80}\))?\s*"
-        r"(?:(?:shall\s+)?(?:means?|refers?\s+to|mean\s+and\s+refer\s+to|refer\s+to)|"
+        r"(?:(?:shall\s+)?(?:means?|refers?\s+to|mean\s+and\s+refer\s+to|refer\s+to|includes?)|"
         r"(?:shall\s+)?ha(?:s|ve)\s+the\s+(?:respective\s+)?meanings?)\b"
     ),
     examples=(
@@ -332,10 +345,13 @@ def definitions(section: SectionInfo) -> list[Edge]:
 
 
 def _by_heading(section: SectionInfo) -> list[Found]:
-    heading = HEADING_TERM.search(section.heading)
-    if not heading or not _STARTS_DEFINITION.match(section.text):
+    if not _STARTS_DEFINITION.match(section.text):
         return []
     evidence = f"{section.heading} {section.text[:40]}".strip()
+    heading = HEADING_TERM.search(section.heading)
+    if not heading:
+        bare = HEADED_MEANING.search(section.heading)
+        return [(0, bare.group("term"), evidence, HEADED_MEANING)] if bare else []
     terms = [heading.group("term"), heading.group("alias")]
     return [(0, t, evidence, HEADING_TERM) for t in terms if t]
 

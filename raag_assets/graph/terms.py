@@ -1137,10 +1137,11 @@ def use_exclusions(
 
 
 def _as_defined(term: str, text: str) -> bool:
-    """`text` writes `term` as it is defined: any use of a lower-case or one-word term (those
-    match by case already), a capitalised phrase with its capitals (or in capitals)."""
+    """`text` writes `term` as it is defined: any use of a one-word term (matched by case
+    already) or of a phrase in lower case after its first word ("Gross sales"), a capitalised
+    phrase with its capitals (or in capitals)."""
     words = _words(term) or term.split()
-    if len(words) == 1 or " ".join(words).islower():
-        return True
+    if len(words) == 1 or " ".join(words[1:]).islower():
+        return True  # one word, or a phrase capitalised only where a sentence opens
     pattern = term_pattern(term)
     return any(not m.group(0).islower() for m in pattern.finditer(text))

@@ -116,7 +116,23 @@ def _terms(text: str, heading: str = "Terms") -> list[tuple[str, str]]:
             [("defines.quoted_entry", "Kiosk"), ("defines.quoted_entry", "Owner")],
         ),
         ('Schedule "2" - Development Plan', []),
+        ('"Special Link"means a tagged link.', [("defines.quoted_means", "Special Link")]),
+        (
+            '"Business" or "Business of Acme" includes its trade.',
+            [("defines.term_list", "Business"), ("defines.term_list", "Business of Acme")],
+        ),
     ],
 )
 def test_definition_forms_of_contracts(text: str, found: list[tuple[str, str]]) -> None:
     assert sorted(_terms(text)) == sorted(found)
+
+
+def test_a_section_headed_by_its_term_defines_it() -> None:
+    entry = SectionInfo(
+        "s-2", "s", 1, "1.2", "Developed Property", 2, None, "shall mean any know-how."
+    )
+    assert [(e.rule, e.term) for e in definitions(entry)] == [
+        ("defines.headed_meaning", "Developed Property")
+    ]
+    other = SectionInfo("s-3", "s", 2, "1.3", "Payment", 2, None, "The fee is due in May.")
+    assert definitions(other) == []
