@@ -22,7 +22,13 @@ from raag_assets.graph.standards import (
     standard_term,
 )
 from raag_assets.graph.steps import step_mentions, step_sequences
-from raag_assets.graph.terms import distinctive, is_pointer, names_a_party, party_names
+from raag_assets.graph.terms import (
+    distinctive,
+    is_pointer,
+    names_a_party,
+    party_names,
+    used_terms,
+)
 from raag_assets.graph.topics import heading_topics
 
 Parse = Callable[[list[str]], list]  # texts -> spaCy Docs, in order
@@ -86,8 +92,24 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
         if e.edge_type != "defines" or not _points_inside(e, _definition_body(e, corpus), corpus)
     ]
     out.edges = dedupe([*doc_level, *section_level, *step_sequences(ok)])
-    out.terms = terms_of_art(out.edges, corpus)
+    out.terms = borne_out(terms_of_art(out.edges, corpus), out.edges, ok)
     return out
+
+
+def borne_out(
+    terms: Sequence[Term], edges: Sequence[Edge], sections: Sequence[SectionInfo]
+) -> list[Term]:
+    """The candidate terms of art that the documents' own use bears out (terms.used_terms):
+    judged with the same documents cited, versions superseded and definitions as term uses."""
+    cited: dict[str, set[str]] = {}
+    for e in edges:
+        if e.edge_type == "references" and e.dst_doc_id and e.dst_doc_id != e.src_doc_id:
+            cited.setdefault(e.src_doc_id, set()).add(e.dst_doc_id)
+    superseded = {e.dst_doc_id or "" for e in edges if e.edge_type == "supersedes"}
+    defined_at = [
+        (e.src_section_id or "", e.normalized_target) for e in edges if e.edge_type == "defines"
+    ]
+    return used_terms(sections, terms, cited, superseded - {""}, defined_at)
 
 
 def _points_inside(e: Edge, body: str, corpus: Corpus) -> bool:

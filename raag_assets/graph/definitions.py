@@ -6,6 +6,7 @@ import re
 
 from raag_assets.core.model import Edge, SectionInfo
 from raag_assets.graph.keys import term_key
+from raag_assets.graph.overlaps import inside
 from raag_assets.graph.rules import Rule, rule
 
 QUOTED_MEANS = rule(
@@ -17,8 +18,9 @@ QUOTED_MEANS = rule(
     pattern=(
         r"(?:^|(?<=[\s(]))(?:(?:To|A|An|The|Each)\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
         r"(?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"\n]{1,40})[”\"]\))?"
-        r"(?P<between>(?:,?\s+[\w'’-]+){0,7}?)\s*,?\s+"
-        r"(?P<verb>(?:also\s+)?means|shall\s+mean|refers\s+to|shall\s+refer\s+to|"
+        # words between ('as used in Section 3.01'), or an aside ('(including "Controlled")')
+        r"(?P<between>(?:,?\s+[\w'’-]+(?:\.\d+)*){0,7}?(?:\s*\([^()\n]{1,120}\))?)\s*,?\s*"
+        r"(?P<verb>(?:also\s+)?means?|shall\s+mean|refers?\s+to|shall\s+refer\s+to|"
         r"(?:is|shall\s+be)\s+defined\s+as|(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?|includes?|"
         r"which\s+means|"
         r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those|certain))\b"
@@ -27,8 +29,16 @@ QUOTED_MEANS = rule(
         '"Business Day" means any day on which banks are open.',
         'The "Services" shall mean the work described in the order.',
         '"Affiliate" (or "Affiliates") refers to any entity under common control.',
+        '"Components" mean the parts listed in the order.',
+        '"Special Link"means a tagged link.',
+        '"Gross Sales" as used in this Section 3.01 shall mean all amounts invoiced.',
+        '"Control" (including the terms "Controlling" and "Controlled") shall mean the power.',
     ),
-    counter=('The word "Title" is set in capitals.', "Business Day means any weekday."),
+    counter=(
+        'The word "Title" is set in capitals.',
+        "Business Day means any weekday.",
+        'The mark "Acme" (as registered) is used on the goods.',
+    ),
 )
 # A verb or predicate defined with its object between: 'To "Preserve the Title" of such a
 # section when you modify the Document means'; 'An MMC is "eligible for relicensing" if'.
@@ -56,15 +66,17 @@ CALLED = rule(
     edge_type="defines",
     confidence=1.0,
     pattern=(
-        r"\b(?:(?:is|are)\s+(?:also\s+)?(?:called|considered|deemed|known\s+as)|addressed\s+as)"
+        r"\b(?:(?:is|are)\s+(?:also\s+)?(?:called|considered|deemed)|"
+        r"(?:(?:is|are|also|commonly|collectively|hereinafter)\s+)?known\s+as|addressed\s+as)"
         r"\s+(?:(?:a|an|the)\s+)?"
         r"(?:[\w]+['’]s\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
     ),
     examples=(
         'A copy with changes is called a "modified version".',
         'Each reader is addressed as "you".',
+        'the receiving unit, known as "Base Equipment", and its cables',
     ),
-    counter=('The reader said "you" twice.',),
+    counter=('The reader said "you" twice.', 'a unit known for its "Base" model'),
 )
 HEADING_TERM = rule(
     "defines.heading_term",
@@ -79,6 +91,18 @@ HEADING_TERM = rule(
     examples=('"Software"', '"Contributor" (or "Contributors")'),
     counter=("Software", 'The "Software"'),
 )
+HEADED_MEANING = rule(
+    "defines.headed_meaning",
+    "definition",
+    "a section headed by a term without quotes whose text starts with 'means' / 'shall mean'",
+    edge_type="defines",
+    confidence=1.0,
+    pattern=(
+        r"^(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,5})$"
+    ),
+    examples=("Developed Intellectual Property", "Affiliate"),
+    counter=("the goods", "Payment Terms and Conditions of the Sale of All Goods Delivered Here"),
+)
 # the text of a section headed by a quoted term starts with its meaning
 _STARTS_DEFINITION = re.compile(r"^(?:means|shall\s+mean|refers\s+to|is\s+defined\s+as)\b")
 # '(the "Enterprise License")', '("NTL")', '(each, a "Party")': a term defined in passing.
@@ -88,9 +112,53 @@ PARENTHETICAL = rule(
     'quoted names in a parenthesis joined only by glue words: (the "Supplier"), ("ABC")',
     edge_type="defines",
     confidence=1.0,
-    pattern=r"\((?P<inner>[^()]{2,160})\)",
+    # short parentheses may stand inside: '(clauses (i) and (ii), the "Conditions")', '("Part(s)")'
+    pattern=r"\((?P<inner>(?:[^()]|\([^()]{1,12}\)){2,400})\)",
     examples=('Acme Limited (the "Supplier") agrees', 'the Example Company ("EXCO")'),
     counter=("the product, as defined herein, ships",),
+)
+# Inside a parenthesis, a quoted name after what it names: '(such date, the "Notice Date")',
+# '(collectively, "Costs")', '(Acme and Beta, each a "Party" and together the "Parties")',
+# '(together with its successors, the "Lender")', '(referred to below as the "Buyer")'.
+PARENTHESIS_LABEL = rule(
+    "defines.parenthesis_label",
+    "definition",
+    'inside a parenthesis, a quoted name given after a description: (such date, the "X"), '
+    '(collectively, "X"), (A and B, each a "X"), (together with ..., the "X")',
+    edge_type="defines",
+    confidence=1.0,
+    pattern=(
+        r"(?:[,;]\s*(?:(?:and|or)\s+)?"
+        r"(?:(?:collectively|together|individually|jointly|severally|each|respectively)\s*,?\s*)*"
+        r"|\b(?:each|collectively|together|individually|jointly|severally|respectively)\s*,?\s*"
+        r"|\b(?:together|collectively|along)\s+with\b[^“”\"()]{1,80}?,?\s*"
+        r"|\b(?:referred\s+to|known|designated)\b[^“”\".;]{0,60}?\bas\s+"
+        r"|\b(?:hereinafter|hereafter|hereunder)\s+)"
+        r"(?:(?:the|a|an|each\s+an?)\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
+    ),
+    examples=(
+        '(such date, the "Notice Date")',
+        '(all such costs, collectively, "Costs")',
+        '(Acme and Beta each a "Party")',
+        '(together with its successors and assigns, the "Lender")',
+        '(each such period is referred to here as a "Renewal Term")',
+    ),
+    counter=('(see Exhibit "B")', '(for example "Standard" or "Premium")'),
+)
+# A parenthesis that gives examples or a translation names nothing: '(e.g. "A" or "B")',
+# '(including, without limitation, "Fast Track")'.
+_EXEMPLIFYING = re.compile(
+    r"\s*(?:e\.\s?g\.|i\.\s?e\.|including|includes|such\s+as|for\s+example|by\s+way\s+of|"
+    r"see\b|cf\.|translation|formerly|previously|also\s+see)",
+    re.IGNORECASE,
+)
+# examples given anywhere in a parenthesis: what follows them is no name
+_EXAMPLES = re.compile(r"\b(?:e\.\s?g\.|i\.\s?e\.|such\s+as|for\s+example)", re.IGNORECASE)
+# what may follow a name given in a parenthesis: its end, a stop, or the next name
+_NAME_ENDS = re.compile(
+    r"\s*[,.;:]?\s*(?:$|[,;]|(?:and|or|if|when|where|provided|as|in\s+each\s+case|each|"
+    r"collectively|together|individually)\b)",
+    re.IGNORECASE,
 )
 # '(each such divested entity or line of business, a "Divested Entity")': the parenthesis
 # describes what the term names, then gives it.
@@ -122,8 +190,8 @@ FORM_FIELD = rule(
 _QUOTED = re.compile(r"[“\"](?P<term>[^“”\"]{1,80}?)[”\"]")
 # the words a parenthesis of names may have besides them: '("GRC" or "the Company")'
 _PAREN_GLUE = re.compile(
-    r"(?:the|a|an|this|each|such|collectively|individually|together|jointly|severally|"
-    r"hereinafter|herein|hereafter|referred|to|as|and|or|being|called|also|known|"
+    r"(?:the|a|an|this|each|any|such|collectively|individually|together|jointly|severally|"
+    r"hereinafter|herein|hereafter|hereunder|referred|to|as|and|or|being|called|also|known|"
     r"license|licence|agreement|[,;:])*",
     re.IGNORECASE,
 )
@@ -137,16 +205,18 @@ REFERRED_TO_AS = rule(
     confidence=1.0,
     pattern=(
         r"\b(?:(?:hereinafter|hereafter|herein)\s+(?:referred\s+to\s+as|called)|"
-        r"(?:being\s+)?referred\s+to\s+(?:(?:herein|hereinafter|collectively|individually|"
-        r"together|jointly|separately|each)\s+){0,3}as)\s+(?:the\s+|a\s+|an\s+)?"
+        # 'referred to herein as', 'referred to at times in this Section as'
+        r"(?:being\s+)?referred\s+to\s+(?:(?!as\b)[\w,]+\s+){0,8}?as)\s+(?:the\s+|a\s+|an\s+)?"
         r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
-        r"(?:,?\s+(?:and|or)\s+(?:(?:each|individually|separately|collectively)\s+)?as\s+"
+        r"(?:,?\s+(?:and|or)\s+(?:(?:each|individually|separately|collectively|together|jointly|"
+        r"at\s+times)\s+)*as\s+"
         r"(?:the\s+|a\s+|an\s+)?[“\"](?P<term2>[^“”\"\n]{1,60}?)[”\"])?"
     ),
     flags=re.IGNORECASE,
     examples=(
         'Acme Limited, hereinafter referred to as "the Seller", agrees',
         'together referred to as the "Owners" and individually as an "Owner"',
+        'is referred to at times in this Section as the "Buyer" and together as the "Buyers"',
     ),
     counter=("as referred to in the schedule",),
 )
@@ -211,12 +281,39 @@ TERM_LIST = rule(
     pattern=(
         r"(?P<terms>[“\"][^“”\"\n]{1,60}[”\"](?:\s*,\s*(?:and\s+|or\s+)?[“\"][^“”\"\n]{1,60}[”\"]|"
         r"\s+(?:and|or)\s+[“\"][^“”\"\n]{1,60}[”\"])+)"
-        r"(?:\s*,?\s*and\s+similar\s+(?:expressions|words|terms))?\s*"
-        r"(?:(?:shall\s+)?(?:means?|refers?\s+to|mean\s+and\s+refer\s+to|refer\s+to)|"
-        r"(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?)\b"
+        r"(?:\s*,?\s*(?:and|or)\s+(?:any\s+)?similar\s+(?:expressions|words|terms))?"
+        r"(?:\s*\([^()\n]{1,80}\))?\s*"
+        r"(?:(?:shall\s+)?(?:means?|refers?\s+to|mean\s+and\s+refer\s+to|refer\s+to|includes?)|"
+        r"(?:shall\s+)?ha(?:s|ve)\s+the\s+(?:respective\s+)?meanings?)\b"
     ),
-    examples=('"Vendor" and "Vendors" mean the seller of the goods.',),
+    examples=(
+        '"Vendor" and "Vendors" mean the seller of the goods.',
+        '"Writing" or "Written" (whether or not capitalised) means a paper document.',
+        'the terms "Member" and "Associate" shall have the respective meanings set out below',
+    ),
     counter=('"Vendor" means the seller of the goods.',),
+)
+
+# An entry of a list of definitions opened by its quoted term and a dash or colon, at the start
+# of a line, a sentence or an item: '"Kiosk" - A free-standing unit ...', '(iii) "SOW" - The
+# statement of work', '"Affiliate": Any entity ...'.
+QUOTED_ENTRY = rule(
+    "defines.quoted_entry",
+    "definition",
+    'an entry opened by its quoted term and a dash or colon: "X" - A ..., (iii) "X": The ...',
+    edge_type="defines",
+    confidence=1.0,
+    pattern=(
+        r"(?:^|(?<=[.;:])[ \t]+|\n)[ \t]*(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,3})[.)][ \t]+)?"
+        r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"][ \t]*(?:-{1,2}|–|—|:)[ \t]+(?=[A-Z(“\"])"
+    ),
+    flags=re.MULTILINE,
+    examples=(
+        '"Kiosk" - A free-standing unit in a mall.',
+        'for the stores.  "Owner" - Each person holding an interest.',
+        '(iii) "SOW": The statement of work attached.',
+    ),
+    counter=('Schedule "2" - Development Plan', 'He wrote "Stop" - and left.'),
 )
 
 Found = tuple[int, str, str, Rule]  # (position, term, evidence, the rule that found it)
@@ -239,6 +336,7 @@ def definitions(section: SectionInfo) -> list[Edge]:
         *_by_verb(text),
         *_by_naming(text),
         *_by_list(text),
+        *_by_entry(text),
         *_by_reference_name(text),
         *_in_parentheses(text),
         *_headed_entries(section),
@@ -247,18 +345,25 @@ def definitions(section: SectionInfo) -> list[Edge]:
 
 
 def _by_heading(section: SectionInfo) -> list[Found]:
-    heading = HEADING_TERM.search(section.heading)
-    if not heading or not _STARTS_DEFINITION.match(section.text):
+    if not _STARTS_DEFINITION.match(section.text):
         return []
     evidence = f"{section.heading} {section.text[:40]}".strip()
+    heading = HEADING_TERM.search(section.heading)
+    if not heading:
+        bare = HEADED_MEANING.search(section.heading)
+        return [(0, bare.group("term"), evidence, HEADED_MEANING)] if bare else []
     terms = [heading.group("term"), heading.group("alias")]
     return [(0, t, evidence, HEADING_TERM) for t in terms if t]
 
 
 def _by_verb(text: str) -> list[Found]:
-    """'"X" means', with its alias '"X" (or "Y") means'."""
+    """'"X" means', with its alias '"X" (or "Y") means'; not the last of a list of terms
+    given one meaning ('"Fee" and "Fees" mean': defines.term_list)."""
+    lists = [(m.start(), m.end()) for m in TERM_LIST.finditer(text)]
     found: list[Found] = []
     for m in QUOTED_MEANS.finditer(text):
+        if inside(m.start(), lists):
+            continue
         terms = [m.group("term"), m.group("alias")]
         found.extend((m.start(), t, m.group(0), QUOTED_MEANS) for t in terms if t)
     return found
@@ -282,6 +387,13 @@ def _by_list(text: str) -> list[Found]:
     ]
 
 
+def _by_entry(text: str) -> list[Found]:
+    return [
+        (m.start("term"), m.group("term"), m.group(0).strip(), QUOTED_ENTRY)
+        for m in QUOTED_ENTRY.finditer(text)
+    ]
+
+
 def _by_reference_name(text: str) -> list[Found]:
     found: list[Found] = []
     for m in REFERRED_TO_AS.finditer(text):
@@ -295,17 +407,42 @@ def _in_parentheses(text: str) -> list[Found]:
     found: list[Found] = []
     for m in PARENTHETICAL.finditer(text):
         inner = m.group("inner")
-        quoted = list(_QUOTED.finditer(inner))
-        glue = _QUOTED.sub(" ", inner)
-        # quoted names joined by words ('"GRC" or "the Company"'), not a run of quoted tokens
-        # ('("CHARSET" "US-ASCII")', a syntax example)
-        adjacent = re.search(r"[”\"]\s*[“\"]", inner)
-        glued = _PAREN_GLUE.fullmatch(" ".join(glue.split()).replace(" ", "")) is not None
-        if quoted and glued and not adjacent:
-            found.extend((m.start(), q.group("term"), m.group(0), PARENTHETICAL) for q in quoted)
-        elif each := EACH_SUCH.search(inner):
+        # a run of quoted tokens ('("CHARSET" "US-ASCII")') is a syntax example, and a
+        # parenthesis of examples names nothing
+        if re.search(r"[”\"]\s*[“\"]", inner) or _EXEMPLIFYING.match(inner):
+            continue
+        if each := EACH_SUCH.search(inner):
             found.append((m.start(), each.group("term"), m.group(0), EACH_SUCH))
+            continue
+        found.extend((m.start(), term, m.group(0), by) for term, by in _named_in(inner))
     return found
+
+
+def _named_in(inner: str) -> list[tuple[str, Rule]]:
+    """The names a parenthesis gives, in order: each quoted name led by glue words only (from
+    the opening or the name before: '(the "Supplier")', '("GRC" or "the Company")') or by a
+    description (defines.parenthesis_label), and followed by the end, a stop or the next name."""
+    out: list[tuple[str, Rule]] = []
+    boundary, chained = 0, True
+    for q in _QUOTED.finditer(inner):
+        lead = inner[boundary : q.start()]
+        by: Rule | None = None
+        glue = _PAREN_GLUE.fullmatch("".join(lead.split())) is not None
+        if _EXAMPLES.search(inner, 0, q.start()):
+            break  # 'such as "A", "B"': examples, from there on
+        if chained and glue:
+            by = PARENTHETICAL
+        elif boundary and glue:
+            by = None  # the next of a series of quoted words that names nothing
+        elif (
+            label := PARENTHESIS_LABEL.regex.search(inner, boundary, q.end())
+        ) and label.end() == q.end():
+            by = PARENTHESIS_LABEL
+        term = q.group("term")
+        if by and (term[-1:] in ",.;" or _NAME_ENDS.match(inner, q.end())):
+            out.append((term, by))
+        boundary, chained = q.end(), by is not None
+    return out
 
 
 def _headed_entries(section: SectionInfo) -> list[Found]:

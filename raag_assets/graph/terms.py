@@ -766,7 +766,8 @@ def _terms_mentioned(text: str, doc_terms: Iterable[str], term: str, parties: se
 
 def term_pattern(term: str) -> re.Pattern[str]:
     """How a term is found in text. A capitalised single word matches as drafted ("Product",
-    not "product"); a multi-word term in any case, with plurals and possessives; lower-case
+    not "product"; a word of five letters or more defined in capitals also capitalised:
+    "SOFTWARE", "Software"); a multi-word term in any case, with plurals and possessives; lower-case
     single words also with verb endings."""
     words = _words(term) or term.split()
     *head, last = words
@@ -777,6 +778,10 @@ def term_pattern(term: str) -> re.Pattern[str]:
     body = r"\s+".join([*(re.escape(w) for w in head), last_re])
     body = body.replace(r"\-", r"-\s?")  # "Sub- Section": a hyphenated word broken at a line end
     single_cap = len(words) == 1 and not words[0].islower()
+    if single_cap and last.isupper() and last.isalpha() and len(last) >= 5:
+        # a word defined in capitals ('"SOFTWARE" means') is written capitalised in use
+        # ("the Software"); a short one is an acronym, as drafted only ("IT" is not "It")
+        body = rf"(?:{body}|{_plural(last.capitalize())})"
     flags = 0 if single_cap else re.IGNORECASE
     return re.compile(rf"(?<![\w-]){body}(?:['’]s?)?(?![\w-])", flags)
 
@@ -1075,3 +1080,68 @@ def _no_use(text: str, start: int, end: int, term: str) -> bool:
         or _mixed_case(text[start:end], term)
         or _quoted(text, start, end)
     )
+
+
+# Terms of art decided from the document itself: a definition makes a candidate; how the
+# document then uses the term decides it.
+NOT_USED_ELSEWHERE = rule(
+    "term.not_used_elsewhere",
+    "term",
+    "a defined term that no section uses outside the sections defining it (as term uses are "
+    "found): the document gives no sign it is a term of art, and no reader to bring it to",
+)
+NOT_USED_CAPITALISED = rule(
+    "term.not_used_capitalised",
+    "term",
+    "a capitalised phrase that the document writes only in lower case where it uses it: a "
+    "common phrase it happened to define, not a term of art",
+)
+
+
+def used_terms(
+    sections: Sequence[SectionInfo],
+    terms: Sequence[Term],
+    related_docs: dict[str, set[str]],
+    superseded: set[str],
+    defined_at: Iterable[tuple[str, str]] = (),
+) -> list[Term]:
+    """The candidate terms of art the documents bear out: used in some section besides those
+    that define them (NOT_USED_ELSEWHERE) and, for a capitalised phrase, written as defined in
+    at least one of those uses (NOT_USED_CAPITALISED). Uses are found as `term_uses` finds
+    them, so a term of art is exactly a term that brings its definition somewhere."""
+    exclusions = use_exclusions(sections, terms, related_docs, superseded, defined_at)
+    return [t for t in terms if (t.doc_id, t.key) not in exclusions]
+
+
+def use_exclusions(
+    sections: Sequence[SectionInfo],
+    terms: Sequence[Term],
+    related_docs: dict[str, set[str]],
+    superseded: set[str],
+    defined_at: Iterable[tuple[str, str]] = (),
+) -> dict[tuple[str, str], Rule]:
+    """The rule that keeps each (document, term key) from the terms of art by its uses."""
+    texts = {s.section_id: s.text if s.text.strip() else s.heading for s in sections}
+    using: dict[tuple[str, str], list[str]] = {}
+    for e in term_uses(sections, terms, related_docs, superseded, defined_at):
+        key = (e.dst_doc_id or "", e.normalized_target)
+        using.setdefault(key, []).append(texts.get(e.src_section_id or "", ""))
+    out: dict[tuple[str, str], Rule] = {}
+    for t in terms:
+        found = using.get((t.doc_id, t.key))
+        if not found:
+            out[(t.doc_id, t.key)] = NOT_USED_ELSEWHERE
+        elif not any(_as_defined(t.term, text) for text in found):
+            out[(t.doc_id, t.key)] = NOT_USED_CAPITALISED
+    return out
+
+
+def _as_defined(term: str, text: str) -> bool:
+    """`text` writes `term` as it is defined: any use of a one-word term (matched by case
+    already) or of a phrase in lower case after its first word ("Gross sales"), a capitalised
+    phrase with its capitals (or in capitals)."""
+    words = _words(term) or term.split()
+    if len(words) == 1 or " ".join(words[1:]).islower():
+        return True  # one word, or a phrase capitalised only where a sentence opens
+    pattern = term_pattern(term)
+    return any(not m.group(0).islower() for m in pattern.finditer(text))

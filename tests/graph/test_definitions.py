@@ -52,3 +52,87 @@ def test_terms_come_in_form_order_with_their_rule() -> None:
     ]
     assert states_definition('"Goods" means the items ordered.')
     assert not states_definition("The goods are the items ordered.")
+
+
+def _terms(text: str, heading: str = "Terms") -> list[tuple[str, str]]:
+    section = SectionInfo("s-1", "s", 0, "1", heading, 1, None, text)
+    return [(e.rule, e.term or "") for e in definitions(section)]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a name given after a description, inside a parenthesis
+        (
+            'the fees paid to carriers (all such costs, collectively, "Shipping Costs") are due',
+            [("defines.parenthesis_label", "Shipping Costs")],
+        ),
+        (
+            'notice to the other side (such date, the "Notice Date").',
+            [("defines.parenthesis_label", "Notice Date")],
+        ),
+        (
+            'the buyers (Acme and Beta each a "Member" and together the "Members") agree',
+            [("defines.parenthesis_label", "Member"), ("defines.parenthetical", "Members")],
+        ),
+        (
+            'Gamma Ltd ("Gamma" and, together with its affiliates, "Gamma Group") agrees',
+            [("defines.parenthetical", "Gamma"), ("defines.parenthesis_label", "Gamma Group")],
+        ),
+        (
+            'both of them (clauses (i) and (ii), the "Conditions") are met',
+            [("defines.parenthesis_label", "Conditions")],
+        ),
+        # examples, captions and a series of quoted words name nothing
+        ('labels (e.g. "Fragile" or "Heavy") are printed', []),
+        ('titles (for example, "Summary", "Scope" or "Notes") are kept', []),
+        ('a named part (such as "Notes", "Scope" or "History".) stays', []),
+        ('the goods (see Attachment "B") ship', []),
+        # verbs and asides of a definition
+        (
+            '"Components" mean the parts listed in the order.',
+            [("defines.quoted_means", "Components")],
+        ),
+        (
+            '"Gross Sales" as used in this Section 3.01 shall mean all amounts invoiced.',
+            [("defines.quoted_means", "Gross Sales")],
+        ),
+        (
+            '"Writing" or "Written" (whether or not capitalised) means a paper document.',
+            [("defines.term_list", "Writing"), ("defines.term_list", "Written")],
+        ),
+        # naming forms
+        (
+            'the buyer (referred to at times in this Section as the "Claimant") may',
+            [("defines.referred_to_as", "Claimant"), ("defines.parenthesis_label", "Claimant")],
+        ),
+        (
+            'the receiving unit, known as "Base Equipment", and its cables',
+            [("defines.called", "Base Equipment")],
+        ),
+        # an entry of a list opened by its quoted term and a dash
+        (
+            'the words below.  "Kiosk" - A free-standing unit.  "Owner" - Each holder of a share.',
+            [("defines.quoted_entry", "Kiosk"), ("defines.quoted_entry", "Owner")],
+        ),
+        ('Schedule "2" - Development Plan', []),
+        ('"Special Link"means a tagged link.', [("defines.quoted_means", "Special Link")]),
+        (
+            '"Business" or "Business of Acme" includes its trade.',
+            [("defines.term_list", "Business"), ("defines.term_list", "Business of Acme")],
+        ),
+    ],
+)
+def test_definition_forms_of_contracts(text: str, found: list[tuple[str, str]]) -> None:
+    assert sorted(_terms(text)) == sorted(found)
+
+
+def test_a_section_headed_by_its_term_defines_it() -> None:
+    entry = SectionInfo(
+        "s-2", "s", 1, "1.2", "Developed Property", 2, None, "shall mean any know-how."
+    )
+    assert [(e.rule, e.term) for e in definitions(entry)] == [
+        ("defines.headed_meaning", "Developed Property")
+    ]
+    other = SectionInfo("s-3", "s", 2, "1.3", "Payment", 2, None, "The fee is due in May.")
+    assert definitions(other) == []

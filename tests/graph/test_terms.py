@@ -6,12 +6,19 @@ from pathlib import Path
 
 import pytest
 
-from raag_assets.core.model import DocInfo, Edge, SectionInfo, Unresolved
+from raag_assets.core.model import DocInfo, Edge, SectionInfo, Term, Unresolved
 from raag_assets.graph.build import extract
 from raag_assets.graph.references import Corpus
 from raag_assets.graph.rules import RULES
 from raag_assets.graph.semantic import heading_text, resolve_semantic
-from raag_assets.graph.terms import distinctive, exclusion, term_uses
+from raag_assets.graph.terms import (
+    distinctive,
+    exclusion,
+    term_pattern,
+    term_uses,
+    use_exclusions,
+    used_terms,
+)
 from raag_assets.graph.topics import topic_links
 from raag_assets.ingest.parsing import parse_file
 from raag_assets.ingest.sectioning import build_sections
@@ -231,3 +238,57 @@ def test_every_term_use_topic_link_and_semantic_edge_over_real_text_carries_its_
     edges, _ = resolve_semantic(parked, corpus, embedder.embed)
     _assert_ruled(edges, "references", "semantic")
     assert {(e.layer, e.rule) for e in edges} == {(3, "references.embedding_similarity")}
+
+
+def _section(n: int, text: str) -> SectionInfo:
+    return SectionInfo(f"s-{n}", "doc", n, str(n), f"Part {n}", 1, None, text)
+
+
+def test_a_term_of_art_is_one_the_document_uses_as_defined() -> None:
+    """The document decides: a defined term used capitalised in another section is a term of
+    art; one used nowhere else, or only in lower case (a common phrase), is not."""
+    sections = [
+        _section(
+            1,
+            '"Service Credits" means the credits due for downtime. "Late Fee" means interest on '
+            'unpaid sums. "Business Day" means a weekday. "Effective Date" means 1 May.',
+        ),
+        _section(2, "Service Credits are paid monthly; notice is due within five business days."),
+        _section(3, "The first Service Credit is owed after the effective date of the order."),
+    ]
+    terms = [
+        Term("service credits", "Service Credits", "doc", "s-1"),
+        Term("late fee", "Late Fee", "doc", "s-1"),
+        Term("business day", "Business Day", "doc", "s-1"),
+        Term("effective date", "Effective Date", "doc", "s-1"),
+    ]
+    defined_at = [("s-1", t.key) for t in terms]
+    found = use_exclusions(sections, terms, {}, set(), defined_at)
+    assert {k: r.id for (_, k), r in found.items()} == {
+        "late fee": "term.not_used_elsewhere",
+        "business day": "term.not_used_capitalised",
+        "effective date": "term.not_used_capitalised",
+    }
+    assert [t.term for t in used_terms(sections, terms, {}, set(), defined_at)] == [
+        "Service Credits"
+    ]
+
+
+def test_a_word_defined_in_capitals_is_found_capitalised() -> None:
+    assert term_pattern("SOFTWARE").findall("the Software, SOFTWARE and software") == [
+        "Software",
+        "SOFTWARE",
+    ]
+    assert term_pattern("ACL").findall("ACL, Acl") == ["ACL"]  # an acronym, as drafted
+
+
+def test_extract_keeps_only_terms_the_documents_use() -> None:
+    docs = [DocInfo("doc", "doc.txt", "Supply")]
+    sections = [
+        _section(1, '"Goods" means the items ordered. "Spare Kit" means a box of parts.'),
+        _section(2, "The Goods ship in May."),
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
+    assert not result.errors
+    assert [t.term for t in result.terms] == ["Goods"]
