@@ -1090,14 +1090,6 @@ NOT_USED_ELSEWHERE = rule(
     "a defined term that no section uses outside the sections defining it (as term uses are "
     "found): the document gives no sign it is a term of art, and no reader to bring it to",
 )
-NOT_USED_CAPITALISED = rule(
-    "term.not_used_capitalised",
-    "term",
-    "a capitalised phrase that the document writes only in lower case where it uses it: a "
-    "common phrase it happened to define, not a term of art",
-)
-
-
 def used_terms(
     sections: Sequence[SectionInfo],
     terms: Sequence[Term],
@@ -1106,9 +1098,9 @@ def used_terms(
     defined_at: Iterable[tuple[str, str]] = (),
 ) -> list[Term]:
     """The candidate terms of art the documents bear out: used in some section besides those
-    that define them (NOT_USED_ELSEWHERE) and, for a capitalised phrase, written as defined in
-    at least one of those uses (NOT_USED_CAPITALISED). Uses are found as `term_uses` finds
-    them, so a term of art is exactly a term that brings its definition somewhere."""
+    that define them (NOT_USED_ELSEWHERE). Uses are found as `term_uses` finds them (a
+    multi-word term in any case, GRAPH_GOLD.md), so a term of art is exactly a term that
+    brings its definition somewhere."""
     exclusions = use_exclusions(sections, terms, related_docs, superseded, defined_at)
     return [t for t in terms if (t.doc_id, t.key) not in exclusions]
 
@@ -1128,20 +1120,6 @@ def use_exclusions(
         using.setdefault(key, []).append(texts.get(e.src_section_id or "", ""))
     out: dict[tuple[str, str], Rule] = {}
     for t in terms:
-        found = using.get((t.doc_id, t.key))
-        if not found:
+        if not using.get((t.doc_id, t.key)):
             out[(t.doc_id, t.key)] = NOT_USED_ELSEWHERE
-        elif not any(_as_defined(t.term, text) for text in found):
-            out[(t.doc_id, t.key)] = NOT_USED_CAPITALISED
     return out
-
-
-def _as_defined(term: str, text: str) -> bool:
-    """`text` writes `term` as it is defined: any use of a one-word term (matched by case
-    already) or of a phrase in lower case after its first word ("Gross sales"), a capitalised
-    phrase with its capitals (or in capitals)."""
-    words = _words(term) or term.split()
-    if len(words) == 1 or " ".join(words[1:]).islower():
-        return True  # one word, or a phrase capitalised only where a sentence opens
-    pattern = term_pattern(term)
-    return any(not m.group(0).islower() for m in pattern.finditer(text))
