@@ -27,13 +27,14 @@ RUN_IN_NUMBER = rule(
     "a section number run into a line after a sentence or a heading in capitals (a flattened "
     "filing): it opens a section when it continues the outline",
     pattern=r"(?:(?<=[.:;)\]\"”])|(?<=[A-Z]{2}))\s+(?P<at>(?P<kw>Section|SECTION|Article|ARTICLE)"
-    r"\s+(?P<kn>\d{1,3}(?:\.\d{1,3}){0,3}|[IVXLC]{1,6})\.?|(?P<n>\d{1,3}(?:\.\d{1,3}){1,3}\.?"
-    r"|\d{1,3}\.))\s+(?=[A-Z\[“\"])",
+    r"\s+(?P<kn>\d{1,3}(?:\.\d{1,3}){0,3}|[IVXLC]{1,6})\.?\s+|(?P<n>\d{1,3}(?:\.\d{1,3}){1,3}\.?"
+    r"|\d{1,3}\.)\s+|(?P<tight>\d{1,3}\.)(?=[A-Z]{2}))(?=[A-Z\[“\"])",
     examples=(
         "shall not endorse any other product. 9. Review and Approval. All uses",
         "as set out above. 4.2 The Supplier shall deliver",
         "an individual. AGREEMENT 1. Engagement. HDS engages",
         "agree as follows: ARTICLE I DEFINITIONS Section 1.1 Defined Terms.",
+        "the following meanings. 2.TERM AND RENEWAL: (a) Initial Term.",
     ),
     counter=("payable within 30 days. Each party", "as set out in Section 2.1 The"),
 )
@@ -54,8 +55,8 @@ TIGHT_NUMBER = rule(
     "heading.numbered_tight",
     "heading",
     "a number and its dot set tight against a title in capitals: 2.LICENSE GRANT",
-    pattern=r"^(\d{1,3})\.(?=[A-Z]{2})([A-Z][A-Z0-9 ,;&'’()/-]{1,80})$",
-    examples=("2.LICENSE GRANT", "14.GOVERNANCE"),
+    pattern=r"^(\d{1,3})\.(?=[A-Z]{2})([A-Z][A-Z0-9 ,;&'’()/-]{1,80}(?:$|:?\s+\S.*))$",
+    examples=("2.LICENSE GRANT", "14.GOVERNANCE", "2.TERM AND RENEWAL: (a) Initial Term."),
     counter=("2.[***] EUR", "U.S. GAAP", "2.Licensee shall pay"),
 )
 # A top-level number without its dot before a title ("7 Confidentiality"): a heading when its
@@ -161,7 +162,7 @@ def run_in_cuts(
     for m in RUN_IN_NUMBER.finditer(text):
         if cuts and m.start("at") <= cuts[-1]:
             continue
-        number = (m.group("n") or m.group("kn")).rstrip(".")
+        number = (m.group("n") or m.group("kn") or m.group("tight")).rstrip(".")
         k = (roman(number),) if number.isalpha() else key(number)
         top = len(k) == 1
         if top and not titled(text[m.end() :]):

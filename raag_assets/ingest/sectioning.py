@@ -407,7 +407,9 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
 
 # A title in capitals that runs into the clause's first sentence or first subsection
 # ("OPERATING MANUAL We will furnish ...", "FEES 2.1 The Company ...").
-_CAPS_TITLE = re.compile(r"([A-Z][A-Z0-9,;&'’/-]*(?: [A-Z0-9][A-Z0-9,;&'’/-]*)*) (?=[A-Z][a-z]|\d)")
+_CAPS_TITLE = re.compile(
+    r"([A-Z][A-Z0-9,;&'’/-]*(?: [A-Z0-9][A-Z0-9,;&'’/-]*)*):? (?=[A-Z][a-z]|\d|\(|\")"
+)
 
 
 def _opens(text: str) -> Key | None:
@@ -423,10 +425,14 @@ def _opens_not(text: str) -> Key | None:
 def _titled(rest: str) -> bool:
     """The text after a top-level number run into a line opens with a title: a run-in title
     ("Exclusivity. Celebrity shall ..."), or one in capitals its first subsection follows."""
-    if _run_in_title(rest) or _CAPS_TITLE.match(rest):
-        return True
-    m = re.match(r"([A-Z][^.]{2,80})\.\s+[A-Z(\"“]", rest)  # "Time is of the Essence. Time"
-    return bool(m and len(m.group(1).split()) <= 8)
+    return bool(_run_in_title(rest) or _CAPS_TITLE.match(rest) or _short_run_in(rest))
+
+
+def _short_run_in(rest: str) -> str | None:
+    """A short run-in title in sentence case: "Time is of the Essence. Time is ...",
+    "Engagement: (a) ..." (at most eight words)."""
+    m = re.match(r"([A-Z][^.:]{2,80})[.:]\s+[A-Z(\"“]", rest)
+    return m.group(1) if m and len(m.group(1).split()) <= 8 else None
 
 
 def _cut(line: Line, cuts: list[int]) -> list[Line]:
@@ -658,10 +664,15 @@ def _numbered_heading(
     if numbering.explicit and not numbering.rest:
         return None
     # A numbered paragraph: the number labels it; a run-in title ("Grant of Copyright
-    # License. Subject to ...") or else its first line names it.
+    # License. Subject to ..."), the term it defines, a title in capitals or on a line of its
+    # own names it; else it has no title ("1.2 The Supplier represents that: ...").
     run_in = RUN_IN.search(numbering.rest)
     if run_in and _run_in_title(numbering.rest):
         title = run_in.group(1)
+    elif sentence_case := _short_run_in(numbering.rest):
+        title = sentence_case  # "26. Time is of the Essence. Time is ..."
+    elif defined := DEFINED_TITLE.search(numbering.rest):
+        title = defined.group(1).strip()  # '1.4 "BOM" means ...': the term it defines
     elif (caps := _CAPS_TITLE.match(numbering.rest)) and len(caps.group(1)) > 3:
         title = caps.group(1)  # "11. OPERATING MANUAL We will furnish ..."
     elif _titles_paragraph(numbering.rest, len(para)):
@@ -679,6 +690,17 @@ def _numbered_heading(
     )
 
 
+# A numbered definition ('1.4 "BOM" means the bill of materials ...') is titled by the term it
+# defines, quoted as printed (GRAPH_GOLD: the heading a reader sees in the list of terms).
+DEFINED_TITLE = rule(
+    "heading.defined_term_title",
+    "heading",
+    "a numbered definition: its heading is the quoted term (or terms) it defines",
+    pattern=r"^((?:[\"“][^\"”]{1,80}[\"”](?:,\s*|\s+or\s+|\s+and\s+|,\s+or\s+)?)+)\s*"
+    r"(?=means\b|shall\s+mean\b|shall\s+have\b|has\s+the\s+meaning\b|refers\b)",
+    examples=('"BOM" means the bill of materials', '"Term" shall have the meaning'),
+    counter=("BOM means the bill of materials", '"BOM" is defined below'),
+)
 _VERB = re.compile(r"\b(?:means|shall|will|may|must|is|are|has|have|was|were)\b", re.IGNORECASE)
 
 
