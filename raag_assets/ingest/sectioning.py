@@ -4,8 +4,10 @@ Headings are recognised by numbering (1 / 1.1 / 1.1.1, "Section 4", "Article IV"
 "Exhibit A"), by Markdown syntax, by underlines, by short title lines standing alone, and in
 PDFs by font size or weight. A bare number only starts a section when it continues the
 numbering so far (1.2 after 1.1, 2 after 1.14), so numbered lists inside a section and a
-wrapped "section\\n7." stay body text. Each heading form and each veto is a rule of kind
-"heading" in graph.rules' table; `heading_rules` names the rule behind each heading found.
+wrapped "section\\n7." stay body text; numbers run into a line (flattened filings) open
+sections when they continue the outline exactly (ingest.outline). Each heading form and each
+veto is a rule of kind "heading" in graph.rules' table; `heading_rules` names the rule behind
+each heading found.
 """
 
 import re
@@ -32,7 +34,8 @@ from raag_assets.ingest.outline import (
 from raag_assets.ingest.outline import key as outline_key
 
 # 3: N.0 labels, exhibit items, amendments, run-in headings, PDF title pages
-SECTIONER_VERSION = "3"
+# 4: the numbering read as an outline (numbers run into lines, untitled clauses, defined terms)
+SECTIONER_VERSION = "4"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
