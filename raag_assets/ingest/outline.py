@@ -38,6 +38,18 @@ RUN_IN_NUMBER = rule(
     ),
     counter=("payable within 30 days. Each party", "as set out in Section 2.1 The"),
 )
+# The next entry of a numbered list of definitions run into a line after any word ('... as
+# shown in Exhibit A 1.21 "Kitov Data" shall mean ...'): a dotted number and a quoted term.
+RUN_IN_DEFINITION = rule(
+    "heading.run_in_definition",
+    "heading",
+    "a numbered definition run into a line after a word: it opens a section when it "
+    "continues the outline",
+    pattern=r"(?<=[A-Za-z0-9])(?<!ection)(?<!ections)(?<!lause)(?<!lauses)(?<!rticle)\s+"
+    r"(?P<at>(?P<n>\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)\.?)\s+(?=[\"“][A-Z])",
+    examples=('as shown in Exhibit A 1.21 "Kitov Data" shall mean',),
+    counter=('as defined in Section 1.21 "Data"', 'under clause 2.1 "Fees"'),
+)
 # An article's heading run into its first subsection ("2. Fees 2.1 The Company shall pay",
 # "ARTICLE 3 TERM 3.1 This Agreement ..."): the subsection is the heading's first child.
 RUN_IN_CHILD = rule(
@@ -159,10 +171,12 @@ def run_in_cuts(
         if last is not None and k == (*last, 1) and key(m.group("p")) == last:
             cuts.append(m.start("c"))
             last = k
-    for m in RUN_IN_NUMBER.finditer(text):
+    found = [*RUN_IN_NUMBER.finditer(text), *RUN_IN_DEFINITION.finditer(text)]
+    for m in sorted(found, key=lambda m: m.start("at")):
         if cuts and m.start("at") <= cuts[-1]:
             continue
-        number = (m.group("n") or m.group("kn") or m.group("tight")).rstrip(".")
+        groups = m.groupdict()
+        number = (groups["n"] or groups.get("kn") or groups.get("tight") or "").rstrip(".")
         k = (roman(number),) if number.isalpha() else key(number)
         top = len(k) == 1
         if top and not titled(text[m.end() :]):
@@ -171,4 +185,8 @@ def run_in_cuts(
             continue
         cuts.append(m.start("at"))
         last = k
+        child = RUN_IN_CHILD.search(text[m.start("at") :])
+        if child and key(child.group("c")) == (*k, 1) and key(child.group("p")) == k:
+            cuts.append(m.start("at") + child.start("c"))  # "2. Conditions Precedent 2.1 ..."
+            last = (*k, 1)
     return cuts, last

@@ -107,6 +107,17 @@ UNLETTERED = rule(
     examples=("APPENDIX", "ADDENDUM: How to use this License"),
     counter=("Appendix", "See the APPENDIX below"),
 )
+# An exhibit named inside a sentence that wrapped onto a line of its own ("... in the initial
+# / APPENDIX C shall be updated ..."): the words after its letter go on the sentence.
+APPENDIX_IN_SENTENCE = rule(
+    "heading.not_appendix_in_sentence",
+    "heading",
+    "an exhibit's name followed by the rest of a sentence: a citation, not a heading",
+    pattern=r"^(?:[,;(]|(?:shall|will|may|must|is|are|was|were|has|have|hereto|attached|which|"
+    r"that|as|and|or|of|in|for|sets|contains|herein|below|above|annexed)\b)",
+    examples=("shall be updated accordingly", "attached hereto", ", which report"),
+    counter=("Pricing", "to the Supply Agreement"),
+)
 NUMBERED = rule(
     "heading.numbered_title",
     "heading",
@@ -428,7 +439,10 @@ def _opens_not(text: str) -> Key | None:
 def _titled(rest: str) -> bool:
     """The text after a top-level number run into a line opens with a title: a run-in title
     ("Exclusivity. Celebrity shall ..."), or one in capitals its first subsection follows."""
-    return bool(_run_in_title(rest) or _CAPS_TITLE.match(rest) or _short_run_in(rest))
+    if _run_in_title(rest) or _CAPS_TITLE.match(rest) or _short_run_in(rest):
+        return True
+    m = re.match(r"(.{3,80}?)\s+\d{1,3}\.0?1\b", rest)  # "Conditions Precedent 2.1 ..."
+    return bool(m and _is_title(m.group(1)))
 
 
 def _short_run_in(rest: str) -> str | None:
@@ -657,6 +671,8 @@ def _numbered_heading(
     para = _paragraph(lines, i)
     para_text = join_lines([ln.text for ln in para])
     whole = _numbering(para_text, markdown=False)
+    if numbering.rule == APPENDIX.id and whole is None:
+        return None  # "APPENDIX C / shall be updated ...": the sentence goes on below it
     short = i in underlined or _is_heading_block(para, para_text)
     if short and not numbering.explicit and _is_sentence(whole.rest if whole else ""):
         # '1.4. "BOM" means the bill of materials for a given Product.': a short numbered
@@ -980,6 +996,8 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
         label = f"Article {number.upper()}"
         return _Numbering(label, m.group(2).strip(), 1, True, key, ARTICLE.id)
     if m := APPENDIX.search(text):
+        if APPENDIX_IN_SENTENCE.search(m.group(3)):
+            return None  # "APPENDIX C shall be updated ...": a sentence wrapped onto the line
         label = f"{m.group(1).capitalize()} {m.group(2).upper()}"
         return _Numbering(label, m.group(3).strip(), 1, True, None, APPENDIX.id)
     if m := UNLETTERED.search(text):

@@ -113,3 +113,29 @@ def test_a_lettered_name_in_an_exhibit_does_not_break_the_scan():
         "A.1 Support Levels. Support is given on business days."
     )
     assert "Exhibit A" in labels(text)
+
+
+def test_a_heading_runs_into_its_first_subsection_after_a_sentence():
+    text = (
+        '1. Definitions\n\n1.1 "Term" means one year.\n\n'
+        '1.2 "Fees" means the amounts due. 2. Conditions Precedent 2.1 Conditions to this '
+        "Agreement are the following: 2.1.1 Execution of the License. 2.1.2 Payment of the Fees."
+    )
+    assert labels(text) == ["1", "1.1", "1.2", "2", "2.1", "2.1.1", "2.1.2"]
+
+
+def test_a_numbered_definition_runs_in_after_any_word():
+    text = (
+        '1. Definitions\n\n1.1 "Data" has the meaning set out in Exhibit A 1.2 "Product" means '
+        'the tablets as defined in Section 1.1 "Data" above.'
+    )
+    assert labels(text) == ["1", "1.1", "1.2"]
+
+
+def test_an_exhibit_named_in_a_wrapped_sentence_is_no_heading():
+    text = (
+        "1. Supply\n\n1.1 Prices are those of the initial\n\n"
+        "APPENDIX C shall be updated accordingly each quarter.\n\n"
+        "1.2 Orders. The Company orders by purchase order."
+    )
+    assert labels(text) == ["1", "1.1", "1.2"]
