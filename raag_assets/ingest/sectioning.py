@@ -4,8 +4,10 @@ Headings are recognised by numbering (1 / 1.1 / 1.1.1, "Section 4", "Article IV"
 "Exhibit A"), by Markdown syntax, by underlines, by short title lines standing alone, and in
 PDFs by font size or weight. A bare number only starts a section when it continues the
 numbering so far (1.2 after 1.1, 2 after 1.14), so numbered lists inside a section and a
-wrapped "section\\n7." stay body text. Each heading form and each veto is a rule of kind
-"heading" in graph.rules' table; `heading_rules` names the rule behind each heading found.
+wrapped "section\\n7." stay body text; numbers run into a line (flattened filings) open
+sections when they continue the outline exactly (ingest.outline). Each heading form and each
+veto is a rule of kind "heading" in graph.rules' table; `heading_rules` names the rule behind
+each heading found.
 """
 
 import re
@@ -20,9 +22,20 @@ from raag_assets.core.model import FRONT_LABEL, Line, SectionInfo
 from raag_assets.graph.lexicon import MONTH_NAME
 from raag_assets.graph.rules import rule
 from raag_assets.ingest.normalize import join_lines, join_lines_mapped
+from raag_assets.ingest.outline import (
+    BARE_NUMBER,
+    TIGHT_NUMBER,
+    Key,
+    cited_labels,
+    continues,
+    roman,
+    run_in_cuts,
+)
+from raag_assets.ingest.outline import key as outline_key
 
 # 3: N.0 labels, exhibit items, amendments, run-in headings, PDF title pages
-SECTIONER_VERSION = "3"
+# 4: the numbering read as an outline (numbers run into lines, untitled clauses, defined terms)
+SECTIONER_VERSION = "4"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -93,6 +106,17 @@ UNLETTERED = rule(
     pattern=r"^(APPENDIX|ANNEX|ADDENDUM)(?:\s*:\s*(\S.*))?$",
     examples=("APPENDIX", "ADDENDUM: How to use this License"),
     counter=("Appendix", "See the APPENDIX below"),
+)
+# An exhibit named inside a sentence that wrapped onto a line of its own ("... in the initial
+# / APPENDIX C shall be updated ..."): the words after its letter go on the sentence.
+APPENDIX_IN_SENTENCE = rule(
+    "heading.not_appendix_in_sentence",
+    "heading",
+    "an exhibit's name followed by the rest of a sentence: a citation, not a heading",
+    pattern=r"^(?:[,;(]|(?:shall|will|may|must|is|are|was|were|has|have|hereto|attached|which|"
+    r"that|as|and|or|of|in|for|sets|contains|herein|below|above|annexed)\b)",
+    examples=("shall be updated accordingly", "attached hereto", ", which report"),
+    counter=("Pricing", "to the Supply Agreement"),
 )
 NUMBERED = rule(
     "heading.numbered_title",
@@ -371,11 +395,16 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
     exhibit, numbered in sequence from 1."""
     out: list[Line] = []
     letter, expected = None, 1
+    last: Key | None = None  # the outline so far
+    cited = frozenset(cited_labels([ln.text for ln in lines]))
     for n, line in enumerate(lines):
         if m := APPENDIX.search(line.text):
             letter = m.group(2).upper() if re.fullmatch(r"[A-Za-z]", m.group(2)) else None
             expected = 1
-        cuts: list[int] = []
+            last = None
+        para_start = n == 0 or not lines[n - 1].text
+        opens = _opens if para_start else _opens_not
+        cuts, last = run_in_cuts(line.text, last, opens, _titled, cited)
         if letter:
             for m in ITEM_RUN_IN.finditer(line.text):
                 if m.group("letter") == letter and int(m.group("n")) == expected:
@@ -386,8 +415,41 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
             after = next((ln.text for ln in lines[n + 1 :] if ln.text), "")
             if re.match(rf"{m.group('n')}\.0?1\.?\s", after):
                 cuts.append(m.start("n"))
-        out.extend(_cut(line, [c for c in cuts if c > 0]))
+        out.extend(_cut(line, sorted({c for c in cuts if c > 0})))
     return out
+
+
+# A title in capitals that runs into the clause's first sentence or first subsection
+# ("OPERATING MANUAL We will furnish ...", "FEES 2.1 The Company ...").
+_CAPS_TITLE = re.compile(
+    r"([A-Z][A-Z0-9,;&'’/-]*(?: [A-Z0-9][A-Z0-9,;&'’/-]*)*):? (?=[A-Z][a-z]|\d|\(|\")"
+)
+
+
+def _opens(text: str) -> Key | None:
+    """The number a paragraph opens with, as the outline reads it."""
+    numbering = _numbering(text, markdown=False)
+    return numbering.key if numbering else None
+
+
+def _opens_not(text: str) -> Key | None:
+    return None
+
+
+def _titled(rest: str) -> bool:
+    """The text after a top-level number run into a line opens with a title: a run-in title
+    ("Exclusivity. Celebrity shall ..."), or one in capitals its first subsection follows."""
+    if _run_in_title(rest) or _CAPS_TITLE.match(rest) or _short_run_in(rest):
+        return True
+    m = re.match(r"(.{3,80}?)\s+\d{1,3}\.0?1\b", rest)  # "Conditions Precedent 2.1 ..."
+    return bool(m and _is_title(m.group(1)))
+
+
+def _short_run_in(rest: str) -> str | None:
+    """A short run-in title in sentence case: "Time is of the Essence. Time is ...",
+    "Engagement: (a) ..." (at most eight words)."""
+    m = re.match(r"([A-Z][^.:]{2,80})[.:]\s+[A-Z(\"“]", rest)
+    return m.group(1) if m and len(m.group(1).split()) <= 8 else None
 
 
 def _cut(line: Line, cuts: list[int]) -> list[Line]:
@@ -441,7 +503,7 @@ class _Scan:
             self.last_key = None  # an exhibit or schedule numbers its own items from 1
             letter = numbering.label.split()[-1]
             self.item = (letter, 0) if re.fullmatch(r"[A-Z]", letter) else None
-        if self.item and head.label.startswith(f"{self.item[0]}."):
+        if self.item and re.fullmatch(rf"{self.item[0]}\.\d{{1,2}}", head.label):
             self.item = (self.item[0], int(head.label.split(".")[1]))
 
 
@@ -551,7 +613,8 @@ def _text_heading(
     text = lines[i].text
     if FILING_EXHIBIT.search(text):
         return None  # the filing's exhibit banner ("EXHIBIT 10.32") is part of the title
-    if numbering := _text_numbering(text, emphasised, toc, item):
+    numbering = _text_numbering(text, emphasised, toc, item) or _bare_number(lines, i)
+    if numbering:
         return _numbered_heading(lines, i, numbering, underlined, last_key, emphasised, listed)
     if emphasised and len(text) <= _HEADING_MAX_CHARS and not text.endswith((",", ";")):
         size = lines[i].size
@@ -560,6 +623,18 @@ def _text_heading(
             i, _name_label(text), _tidy(text), level, i + 1, numbered=False, rule=EMPHASISED.id
         )
     return _title_heading(lines, i, underlined, last_key, toc)
+
+
+def _bare_number(lines: list[Line], i: int) -> _Numbering | None:
+    """ "7 Confidentiality" alone on its line, its first subsection ("7.1 ...") next."""
+    m = BARE_NUMBER.search(lines[i].text)
+    if not m or not _is_title(m.group(2)) or i + 1 < len(lines) and lines[i + 1].text:
+        return None
+    after = next((ln.text for ln in lines[i + 1 :] if ln.text), "")
+    if not re.match(rf"{m.group(1)}\.0?1\b", after):
+        return None
+    n = int(m.group(1))
+    return _Numbering(m.group(1), m.group(2), 1, False, (n,), BARE_NUMBER.id)
 
 
 def _text_numbering(
@@ -587,8 +662,8 @@ def _numbered_heading(
     """A numbered line as a heading: one that continues the numbering, says it is one
     ("Section 4") or is marked as one (font, contents); a heading block, or else a numbered
     paragraph."""
-    continues = numbering.key is None or _continues(numbering.key, last_key)
-    if not (numbering.explicit or continues or emphasised or numbering.label in (listed or ())):
+    goes_on = numbering.key is None or continues(numbering.key, last_key)
+    if not (numbering.explicit or goes_on or emphasised or numbering.label in (listed or ())):
         return None
     if emphasised:  # the font marks exactly one line as the heading
         heading = _tidy(numbering.rest) or numbering.label
@@ -596,6 +671,8 @@ def _numbered_heading(
     para = _paragraph(lines, i)
     para_text = join_lines([ln.text for ln in para])
     whole = _numbering(para_text, markdown=False)
+    if numbering.rule == APPENDIX.id and whole is None:
+        return None  # "APPENDIX C / shall be updated ...": the sentence goes on below it
     short = i in underlined or _is_heading_block(para, para_text)
     if short and not numbering.explicit and _is_sentence(whole.rest if whole else ""):
         # '1.4. "BOM" means the bill of materials for a given Product.': a short numbered
@@ -606,9 +683,21 @@ def _numbered_heading(
     if numbering.explicit and not numbering.rest:
         return None
     # A numbered paragraph: the number labels it; a run-in title ("Grant of Copyright
-    # License. Subject to ...") or else its first line names it.
+    # License. Subject to ..."), the term it defines, a title in capitals or on a line of its
+    # own names it; else it has no title ("1.2 The Supplier represents that: ...").
     run_in = RUN_IN.search(numbering.rest)
-    title = run_in.group(1) if run_in and _run_in_title(numbering.rest) else numbering.rest
+    if run_in and _run_in_title(numbering.rest):
+        title = run_in.group(1)
+    elif sentence_case := _short_run_in(numbering.rest):
+        title = sentence_case  # "26. Time is of the Essence. Time is ..."
+    elif defined := DEFINED_TITLE.search(numbering.rest):
+        title = defined.group(1).strip()  # '1.4 "BOM" means ...': the term it defines
+    elif (caps := _CAPS_TITLE.match(numbering.rest)) and len(caps.group(1)) > 3:
+        title = caps.group(1)  # "11. OPERATING MANUAL We will furnish ..."
+    elif _titles_paragraph(numbering.rest, len(para)):
+        title = numbering.rest  # its first line is its title, the text goes on below
+    else:
+        title = ""  # "1.2 The Supplier represents that: ...": a clause without a title
     return _Heading(
         i,
         numbering.label,
@@ -618,6 +707,30 @@ def _numbered_heading(
         lead=numbering.rest,
         rule=numbering.rule,
     )
+
+
+# A numbered definition ('1.4 "BOM" means the bill of materials ...') is titled by the term it
+# defines, quoted as printed (GRAPH_GOLD: the heading a reader sees in the list of terms).
+DEFINED_TITLE = rule(
+    "heading.defined_term_title",
+    "heading",
+    "a numbered definition: its heading is the quoted term (or terms) it defines",
+    pattern=r"^((?:[\"“][^\"”]{1,80}[\"”](?:,\s*|\s+or\s+|\s+and\s+|,\s+or\s+)?)+)\s*"
+    r"(?=means\b|shall\s+mean\b|shall\s+have\b|has\s+the\s+meaning\b|refers\b)",
+    examples=('"BOM" means the bill of materials', '"Term" shall have the meaning'),
+    counter=("BOM means the bill of materials", '"BOM" is defined below'),
+)
+_VERB = re.compile(r"\b(?:means|shall|will|may|must|is|are|has|have|was|were)\b", re.IGNORECASE)
+
+
+def _titles_paragraph(rest: str, lines: int) -> bool:
+    """The rest of a numbered paragraph's first line is its title: a title on a line of its
+    own ('1.1. "Contributor"' over "means each ..."), or a short phrase without a verb that is
+    the whole paragraph ("3. Product sales to TL.")."""
+    tidy = _tidy(rest)
+    if lines > 1:
+        return _is_title(tidy.lstrip("\"“'‘"))
+    return len(tidy.split()) <= 8 and not _VERB.search(tidy) and tidy[:1].isupper()
 
 
 def _heading_block(
@@ -871,16 +984,20 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
     if m := SECTION.search(text):
         number, sep, rest = m.group(1), m.group(2), m.group(3).strip()
         titled = _is_title(rest.rstrip(".")) or _run_in_title(rest)
+        key = outline_key(number)
         if sep is None and rest and not titled:
+            if rest[:1].isupper():  # "Section 8.4 This Agreement may ...": a clause, untitled
+                return _Numbering(_label(number), rest, len(key), False, key, SECTION.id)
             return None  # "Section 4 applies to ..." is a sentence, not a heading
-        key = _key(number)
         return _Numbering(_label(number), rest, len(key), True, key, SECTION.id)
     if m := ARTICLE.search(text):
         number = m.group(1)
-        key = (int(number),) if number.isdigit() else (_roman(number),)
+        key = (int(number),) if number.isdigit() else (roman(number),)
         label = f"Article {number.upper()}"
         return _Numbering(label, m.group(2).strip(), 1, True, key, ARTICLE.id)
     if m := APPENDIX.search(text):
+        if APPENDIX_IN_SENTENCE.search(m.group(3)):
+            return None  # "APPENDIX C shall be updated ...": a sentence wrapped onto the line
         label = f"{m.group(1).capitalize()} {m.group(2).upper()}"
         return _Numbering(label, m.group(3).strip(), 1, True, None, APPENDIX.id)
     if m := UNLETTERED.search(text):
@@ -888,31 +1005,19 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
         return _Numbering(m.group(1).capitalize(), rest, 1, True, None, UNLETTERED.id)
     if m := NUMBERED.search(text):
         number, dot, rest = m.groups()
-        key = _key(number)
+        key = outline_key(number)
         if not (markdown or dot or "." in number):
             return None  # "2013 was a good year" is not section 2013
         return _Numbering(_label(number), rest.strip(), len(key), False, key, NUMBERED.id)
+    if m := TIGHT_NUMBER.search(text):
+        return _Numbering(m.group(1), m.group(2), 1, False, (int(m.group(1)),), TIGHT_NUMBER.id)
     return None
-
-
-def _key(number: str) -> tuple[int, ...]:
-    """Numeric path of a label; "2.0" (a drafting style for a top-level heading) is 2."""
-    key = tuple(int(p) for p in re.findall(r"\d+", number))
-    return key[:-1] if len(key) == 2 and key[-1] == 0 else key
 
 
 def _label(number: str) -> str:
     """The label a number is cited by: "2.0 SCOPE" is cited as "Section 2" (GRAPH_GOLD: no
     trailing dot; the ".0" of a top-level heading is the same decoration)."""
     return number[:-2] if re.fullmatch(r"\d{1,3}\.0", number) else number
-
-
-_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
-
-
-def _roman(numeral: str) -> int:
-    values = [_ROMAN[c] for c in numeral.lower()]
-    return sum(-v if n + 1 < len(values) and v < values[n + 1] else v for n, v in enumerate(values))
 
 
 def _run_in_title(rest: str) -> bool:
@@ -941,20 +1046,6 @@ def _label_and_heading(title: str, markdown: bool) -> tuple[str, str]:
     if numbering:
         return numbering.label, numbering.label
     return _tidy(title), _tidy(title)
-
-
-def _continues(key: tuple[int, ...], last: tuple[int, ...] | None) -> bool:
-    """Whether `key` plausibly follows `last`: a first child, or a next sibling at any depth
-    (one gap allowed)."""
-    if last is None:
-        return True
-    if key[:-1] == last and key[-1] in (0, 1):
-        return True
-    for depth in range(1, len(last) + 1):
-        prefix = last[:depth]
-        if key[:-1] == prefix[:-1] and len(key) == depth and 1 <= key[-1] - prefix[-1] <= 2:
-            return True
-    return False
 
 
 def _is_sentence(text: str) -> bool:

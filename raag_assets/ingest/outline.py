@@ -1,0 +1,192 @@
+"""The document's own numbering read as an outline: 1 -> 1.1 -> 1.2 -> 1.2.1 -> 2.
+
+A number opens a section when it continues the outline so far: a first child (1.2 -> 1.2.1)
+or a next sibling at any depth (1.2.1 -> 1.3, 1.3 -> 2). At the start of a line one number
+may be skipped (a heading the text lost); inside a line (a flattened filing puts "8.
+Exclusivity. Celebrity shall ... 9. Review ..." on one physical line, an article heading runs
+into its first subsection: "2. Fees 2.1 The Company shall pay") the number must continue the
+outline exactly, after a sentence or a heading, so that a quantity ("30 days"), a list item
+and a citation ("Section 2.1") stay text. The numbers the document cites ("Section 2.4.1")
+are evidence that a number is a section (`cited_labels`).
+"""
+
+import re
+from collections.abc import Callable
+
+from raag_assets.graph.rules import rule
+
+Key = tuple[int, ...]
+
+# A number run into a line after the end of a sentence or a clause's title ("... any other
+# multivitamin. 9. Review, Approval ... . All uses ..."): a top-level number with its dot and
+# a capitalised word, or a dotted number (2.1, 2.4.1) and a capitalised word; after a heading
+# in capitals too ("RECITALS ... AGREEMENT 1. Engagement. ...").
+RUN_IN_NUMBER = rule(
+    "heading.run_in_number",
+    "heading",
+    "a section number run into a line after a sentence or a heading in capitals (a flattened "
+    "filing): it opens a section when it continues the outline",
+    pattern=r"(?:(?<=[.:;)\]\"”])|(?<=[A-Z]{2}))\s+(?P<at>(?P<kw>Section|SECTION|Article|ARTICLE)"
+    r"\s+(?P<kn>\d{1,3}(?:\.\d{1,3}){0,3}|[IVXLC]{1,6})\.?\s+|(?P<n>\d{1,3}(?:\.\d{1,3}){1,3}\.?"
+    r"|\d{1,3}\.)\s+|(?P<tight>\d{1,3}\.)(?=[A-Z]{2}))(?=[A-Z\[“\"])",
+    examples=(
+        "shall not endorse any other product. 9. Review and Approval. All uses",
+        "as set out above. 4.2 The Supplier shall deliver",
+        "an individual. AGREEMENT 1. Engagement. HDS engages",
+        "agree as follows: ARTICLE I DEFINITIONS Section 1.1 Defined Terms.",
+        "the following meanings. 2.TERM AND RENEWAL: (a) Initial Term.",
+    ),
+    counter=("payable within 30 days. Each party", "as set out in Section 2.1 The"),
+)
+# The next entry of a numbered list of definitions run into a line after any word ('... as
+# shown in Exhibit A 1.21 "Kitov Data" shall mean ...'): a dotted number and a quoted term.
+RUN_IN_DEFINITION = rule(
+    "heading.run_in_definition",
+    "heading",
+    "a numbered definition run into a line after a word: it opens a section when it "
+    "continues the outline",
+    pattern=r"(?<=[A-Za-z0-9])(?<!ection)(?<!ections)(?<!lause)(?<!lauses)(?<!rticle)\s+"
+    r"(?P<at>(?P<n>\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)\.?)\s+(?=[\"“][A-Z])",
+    examples=('as shown in Exhibit A 1.21 "Kitov Data" shall mean',),
+    counter=('as defined in Section 1.21 "Data"', 'under clause 2.1 "Fees"'),
+)
+# An article's heading run into its first subsection ("2. Fees 2.1 The Company shall pay",
+# "ARTICLE 3 TERM 3.1 This Agreement ..."): the subsection is the heading's first child.
+RUN_IN_CHILD = rule(
+    "heading.run_in_first_child",
+    "heading",
+    "a heading run into its first subsection on one line: the subsection opens a section",
+    pattern=r"^(?:(?i:section|article)\s+)?(?P<p>\d{1,3})(?:\.0)?\.?\s+[A-Z][^.;:]{0,80}?\s"
+    r"(?P<c>(?P=p)\.0?1)\.?\s+(?=[A-Z\[“\"])",
+    examples=("2. Fees 2.1 The Company shall pay", "ARTICLE 3 TERM 3.1 This Agreement"),
+    counter=("2. The Company shall pay within 2.1 days", "2.1 The Company shall pay"),
+)
+# A numbered heading set tight against its title in capitals ("2.LICENSE GRANT"), as PDF
+# extraction leaves it.
+TIGHT_NUMBER = rule(
+    "heading.numbered_tight",
+    "heading",
+    "a number and its dot set tight against a title in capitals: 2.LICENSE GRANT",
+    pattern=r"^(\d{1,3})\.(?=[A-Z]{2})([A-Z][A-Z0-9 ,;&'’()/-]{1,80}(?:$|:?\s+\S.*))$",
+    examples=("2.LICENSE GRANT", "14.GOVERNANCE", "2.TERM AND RENEWAL: (a) Initial Term."),
+    counter=("2.[***] EUR", "U.S. GAAP", "2.Licensee shall pay"),
+)
+# A top-level number without its dot before a title ("7 Confidentiality"): a heading when its
+# first subsection ("7.1") opens the next paragraph.
+BARE_NUMBER = rule(
+    "heading.bare_number",
+    "heading",
+    "a number without a dot and a title, standing alone over its first subsection: 7 Term",
+    pattern=r"^(\d{1,3})\s+([A-Z][A-Za-z ,;&'’/-]{1,80})$",
+    examples=("7 Confidentiality", "12 Governing Law"),
+    counter=("2013 was a good year.", "30 days"),
+)
+# Citations of the document's own sections: evidence that a number is a section.
+CITED = rule(
+    "heading.cited_label",
+    "heading",
+    "a section the document cites by number (Section 2.4.1, Sections 4.1 and 4.2): evidence "
+    "that a numbered line is a heading",
+    pattern=r"\b(?:sections?|clauses?|§§?)\s+(\d{1,3}(?:\.\d{1,3}){0,3})\b",
+    flags=re.IGNORECASE,
+    examples=("as provided in Section 2.4.1", "under Clause 9"),
+    counter=("in 2.4.1 above", "section headings"),
+)
+_LIST_MORE = re.compile(r"^\s*(?:,|and|or|through|to)\s+(\d{1,3}(?:\.\d{1,3}){0,3})\b", re.I)
+
+
+def key(number: str) -> Key:
+    """Numeric path of a label; "2.0" (a drafting style for a top-level heading) is 2."""
+    path = tuple(int(p) for p in re.findall(r"\d+", number))
+    return path[:-1] if len(path) == 2 and path[-1] == 0 else path
+
+
+def continues(k: Key, last: Key | None) -> bool:
+    """Whether `k` plausibly follows `last` at the start of a line: a first child, a next
+    sibling at any depth (one gap allowed), or the first child of the next top-level number
+    (its heading lost: "2.1" after "1.74")."""
+    if last is None:
+        return True
+    if k[:-1] == last and k[-1] in (0, 1):
+        return True
+    if len(k) == 2 and k[0] == last[0] + 1 and k[1] in (0, 1):
+        return True
+    for depth in range(1, len(last) + 1):
+        prefix = last[:depth]
+        if k[:-1] == prefix[:-1] and len(k) == depth and 1 <= k[-1] - prefix[-1] <= 2:
+            return True
+    return False
+
+
+def follows(k: Key, last: Key | None) -> bool:
+    """Whether `k` is exactly the next number of the outline after `last`: its first child or
+    the next sibling at some depth, no number skipped (for a number inside a line)."""
+    if last is None:
+        return k == (1,)
+    if k == (*last, 1):
+        return True
+    return any(k == (*last[: depth - 1], last[depth - 1] + 1) for depth in range(1, len(last) + 1))
+
+
+def cited_labels(texts: list[str]) -> set[str]:
+    """The numbers the document cites as its own sections ("Section 2.4.1", "Sections 4.1
+    and 4.2"), as labels."""
+    out: set[str] = set()
+    for text in texts:
+        for m in CITED.finditer(text):
+            out.add(m.group(1))
+            rest = text[m.end() :]
+            while more := _LIST_MORE.match(rest):
+                out.add(more.group(1))
+                rest = rest[more.end() :]
+    return out
+
+
+_ROMAN = {"i": 1, "v": 5, "x": 10, "l": 50, "c": 100, "d": 500, "m": 1000}
+
+
+def roman(numeral: str) -> int:
+    values = [_ROMAN[c] for c in numeral.lower()]
+    return sum(-v if n + 1 < len(values) and v < values[n + 1] else v for n, v in enumerate(values))
+
+
+def run_in_cuts(
+    text: str,
+    last: Key | None,
+    opens: Callable[[str], Key | None],
+    titled: Callable[[str], bool],
+    cited: frozenset[str] = frozenset(),
+) -> tuple[list[int], Key | None]:
+    """Where numbers run into a line open sections, and the outline after the line. `opens`
+    reads the number a line opens with (None if none), `titled` whether the text after a
+    top-level number opens with a title ("Exclusivity. Celebrity shall ...", "OPERATING
+    MANUAL We will ..."). A number must continue the outline exactly; one number may be
+    skipped after a top-level number with its title, or when the document cites the number
+    ("Section 2.4.1")."""
+    cuts: list[int] = []
+    if (k := opens(text)) is not None and continues(k, last):
+        last = k
+    if m := RUN_IN_CHILD.search(text):
+        k = key(m.group("c"))
+        if last is not None and k == (*last, 1) and key(m.group("p")) == last:
+            cuts.append(m.start("c"))
+            last = k
+    found = [*RUN_IN_NUMBER.finditer(text), *RUN_IN_DEFINITION.finditer(text)]
+    for m in sorted(found, key=lambda m: m.start("at")):
+        if cuts and m.start("at") <= cuts[-1]:
+            continue
+        groups = m.groupdict()
+        number = (groups["n"] or groups.get("kn") or groups.get("tight") or "").rstrip(".")
+        k = (roman(number),) if number.isalpha() else key(number)
+        top = len(k) == 1
+        if top and not titled(text[m.end() :]):
+            continue  # "... 2. The parties ..." in a list: a top-level number needs its title
+        if not (follows(k, last) or (continues(k, last) and (top or number in cited))):
+            continue
+        cuts.append(m.start("at"))
+        last = k
+        child = RUN_IN_CHILD.search(text[m.start("at") :])
+        if child and key(child.group("c")) == (*k, 1) and key(child.group("p")) == k:
+            cuts.append(m.start("at") + child.start("c"))  # "2. Conditions Precedent 2.1 ..."
+            last = (*k, 1)
+    return cuts, last

@@ -1,0 +1,141 @@
+"""Sections from the document's own numbering, read as an outline (ingest/outline.py)."""
+
+import pytest
+
+from raag_assets.core.model import FRONT_LABEL, Line
+from raag_assets.ingest.outline import cited_labels, continues, follows
+from raag_assets.ingest.sectioning import build_sections, heading_rules
+
+
+def lines_of(text: str) -> list[Line]:
+    return [Line(t) for t in text.split("\n")]
+
+
+def sections(text: str):
+    return build_sections("doc", lines_of(text), "text")
+
+
+def labels(text: str) -> list[str]:
+    return [s.label for s in sections(text)]
+
+
+def test_outline_steps():
+    assert follows((1, 2, 1), (1, 2)) and follows((1, 3), (1, 2, 1)) and follows((2,), (1, 2, 1))
+    assert not follows((1, 4), (1, 2)) and not follows((3,), (1,))
+    assert continues((2, 1), (1, 74))  # the heading of 2 was lost
+    assert not continues((30,), (2, 1))  # "30 days"
+
+
+def test_flattened_filing_one_physical_line_holds_several_sections():
+    text = (
+        "ENDORSEMENT AGREEMENT\n\nThis Agreement is made between the Company and the Agent.\n\n"
+        "1. Engagement. The Company engages the Agent to promote its products. "
+        "2. Term of Agreement. The term of this Agreement is two (2) years from the date "
+        "above. 3. Grant. The Agent grants the Company the right to use the name of the Agent "
+        "within 30 days. 4. Time is of the Essence. Time is of the essence of each obligation."
+    )
+    found = sections(text)
+    assert [s.label for s in found] == [FRONT_LABEL, "1", "2", "3", "4"]
+    assert [s.heading for s in found[1:]] == [
+        "Engagement",
+        "Term of Agreement",
+        "Grant",
+        "Time is of the Essence",
+    ]
+    assert "within 30 days." in found[3].text  # a quantity opens no section
+    rules = dict(heading_rules(lines_of(text), "text"))
+    assert rules["2"] == "heading.numbered_title"
+
+
+def test_article_heading_runs_into_its_first_subsection():
+    text = (
+        "SUPPLY AGREEMENT\n\n1. Scope\n\n1.1 The Supplier shall supply the Products.\n\n"
+        "2. Fees 2.1 The Company shall pay the Fees within thirty days of invoice. "
+        "2.2 Late Payment. Late amounts bear interest.\n\n"
+        "2.2.1 Interest accrues daily on the amount due as set out in Section 2.2."
+    )
+    found = {s.label: s for s in sections(text)}
+    assert list(found) == [FRONT_LABEL, "1", "1.1", "2", "2.1", "2.2", "2.2.1"]
+    assert found["2"].heading == "Fees"
+    assert found["2.1"].heading == ""  # a clause without a title
+    assert found["2.1"].parent_id == found["2"].section_id
+    assert found["2.2"].heading == "Late Payment"
+
+
+def test_a_list_item_or_a_citation_inside_a_clause_opens_no_section():
+    text = (
+        "1. Services\n\n1.1 The Supplier shall: (a) deliver the goods. (b) install them. "
+        "2. The Supplier shall also train staff as set out in Section 1.2 The training plan.\n\n"
+        "1.2 Training. The Supplier shall train the staff of the Company."
+    )
+    assert labels(text) == ["1", "1.1", "1.2"]
+
+
+def test_keyword_and_roman_articles_run_in():
+    text = (
+        "AGREEMENT\n\nThe parties agree as follows: ARTICLE I DEFINITIONS Section 1.1 Defined "
+        "Terms. Words have the meanings given. Section 1.2 Interpretation. Headings are for "
+        "convenience. ARTICLE II TERM Section 2.1 Duration. This Agreement lasts one year."
+    )
+    assert labels(text) == [FRONT_LABEL, "Article I", "1.1", "1.2", "Article II", "2.1"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("1. Scope\n\n1.1 Text here.\n\n2.LICENSE GRANT\n\n2.1 The Licensor grants.", "2"),
+        ("6. Term\n\n6.1 Text here.\n\n7 Confidentiality\n\n7.1 Each party shall.", "7"),
+    ],
+)
+def test_numbers_set_tight_or_without_their_dot(text: str, expected: str):
+    assert expected in labels(text)
+
+
+def test_a_numbered_definition_is_titled_by_its_term():
+    text = (
+        '1. Definitions\n\n1.1 "BOM" means the bill of materials for a Product.\n\n'
+        '1.2 "Lead Time" or "LT" means the time between an order and its delivery.'
+    )
+    found = {s.label: s.heading for s in sections(text)}
+    assert found["1.1"] == '"BOM"'
+    assert found["1.2"] == '"Lead Time" or "LT"'
+
+
+def test_cited_labels_are_the_documents_own_citations():
+    texts = ["as provided in Section 2.4.1 and Sections 4.1 and 4.2", "under Clause 9"]
+    assert cited_labels(texts) == {"2.4.1", "4.1", "4.2", "9"}
+
+
+def test_a_lettered_name_in_an_exhibit_does_not_break_the_scan():
+    text = (
+        "1. Scope\n\n1.1 The Supplier shall maintain the Software.\n\nEXHIBIT A\n\n"
+        "A. Software\n\nThe software listed below is covered by this Agreement in full.\n\n"
+        "A.1 Support Levels. Support is given on business days."
+    )
+    assert "Exhibit A" in labels(text)
+
+
+def test_a_heading_runs_into_its_first_subsection_after_a_sentence():
+    text = (
+        '1. Definitions\n\n1.1 "Term" means one year.\n\n'
+        '1.2 "Fees" means the amounts due. 2. Conditions Precedent 2.1 Conditions to this '
+        "Agreement are the following: 2.1.1 Execution of the License. 2.1.2 Payment of the Fees."
+    )
+    assert labels(text) == ["1", "1.1", "1.2", "2", "2.1", "2.1.1", "2.1.2"]
+
+
+def test_a_numbered_definition_runs_in_after_any_word():
+    text = (
+        '1. Definitions\n\n1.1 "Data" has the meaning set out in Exhibit A 1.2 "Product" means '
+        'the tablets as defined in Section 1.1 "Data" above.'
+    )
+    assert labels(text) == ["1", "1.1", "1.2"]
+
+
+def test_an_exhibit_named_in_a_wrapped_sentence_is_no_heading():
+    text = (
+        "1. Supply\n\n1.1 Prices are those of the initial\n\n"
+        "APPENDIX C shall be updated accordingly each quarter.\n\n"
+        "1.2 Orders. The Company orders by purchase order."
+    )
+    assert labels(text) == ["1", "1.1", "1.2"]
