@@ -555,7 +555,7 @@ _KIND_NOUN = (
     r"understanding|power\s+of\s+attorney|statement|guarant(?:y|ee)|indenture|charter|terms"
     r"|policy|undertaking|letter\s+of\s+intent|term\s+sheet|protocol)"
 )
-_NAME_WORD = r"(?:[A-Z0-9][\w&@®'’./-]*,?|e-[\w-]+|and|of|for|to|the|in|on|de|&|-)"
+_NAME_WORD = r"(?:(?!This\b|THIS\b)[A-Z0-9][\w&@®'’./-]*,?|e-[\w-]+|and|of|for|to|the|in|on|de|&|-)"
 # Words a legend or a sentence in capitals has and a name has not.
 _NOT_A_NAME = (
     r"(?:THIS|THESE|HEREIN|HEREOF|HEREUNDER|SUCH|BEEN|HAVE|HAS|WILL|SHALL|OMITTED|PURSUANT"
@@ -584,7 +584,7 @@ TITLE_CAPS = rule(
     "AGREEMENT', 'AMENDMENT NO. 3 TO THE DISTRIBUTOR AGREEMENT', 'LIMITED POWER OF ATTORNEY'",
     pattern=(
         rf"(?<![\w&-])(?P<name>(?:{_CAPS_WORD}\s+){{1,14}}{_CAPS_NOUN}"
-        r"(?:\s+(?:\([^()\"“]{1,40}?\)|NO\.?\s*\d+|#\s*\d+|[IVX]+\b))?)"
+        r"(?:\s+(?:\((?!BETWEEN)[^()\"“]{1,40}?\)|NO\.?\s*\d+|#\s*\d+|[IVX]+\b))?)"
         r"(?![\w&-])"
     ),
     examples=("Exhibit 10.1 MARKETING AFFILIATE AGREEMENT Between", "LIMITED POWER OF ATTORNEY"),
@@ -621,11 +621,12 @@ FILING_HEADER = rule(
 )
 _COMPANY_PREFIX = re.compile(
     r"^\S.*?\s(?:inc|incorporated|corporation|corp|llc|l\.l\.c|ltd|limited|plc|n\.a|s\.a|ag|gmbh)"
-    r"\b\.?,?\s+(?:d/?b/?a\s+\S+\s+)?(?=\S)|^(?:d/?b/?a|inc|corp|corporation|llc|ltd|limited)\b\.?,?\s+"
+    r"\b\.?,?\s+(?:d/?b/?a\s+\S+\s+)?(?=\S)|^(?:d/?b/?a|inc|corp|corporation|llc|ltd)\b\.?,?\s+"
     r"(?:d/?b/?a\s+\S+\s+)?(?=\S)",
     re.IGNORECASE,
 )
 NAME_CHARS = 3_000  # the name stands this near the start
+NAME_LINES = 8  # in these first lines
 NAME_WORDS = 16
 
 
@@ -651,7 +652,7 @@ def _title(texts: list[str]) -> str | None:
     """The first title in the first lines: a run of capitals ending in what the document is
     (a legend's sentences left out), or a line of its own in title case."""
     at = 0
-    for text in texts:
+    for text in texts[:NAME_LINES]:
         for m in TITLE_CAPS.finditer(text):
             name = re.split(r"(?<=\S)[.:;]\s+(?=[A-Z]{2})", m.group("name"))[-1]
             name = FILING_HEADER.regex.sub("", name)
@@ -693,4 +694,8 @@ def _titled(name: str, line: str) -> bool:
     if re.match(rf"(?i:{_KIND_NOUN})\b", name) or sum(w.isupper() for w in words[:-1]) > 1:
         return False  # "Contract No. 017"; a line in capitals is TITLE_CAPS's
     capitalised = sum(1 for w in words if w[:1].isupper() or w[:1].isdigit())
-    return capitalised >= len(words) - 2 and len(line.split()) <= len(words) + 12
+    rest = line.strip()[len(name) :].strip()
+    # the whole line, or the name before its parties or date: not a sentence's last words
+    return capitalised >= len(words) - 2 and bool(
+        not rest or re.match(r"(?i:between|by\b|among|dated|made|entered|this|[(\-–—:{\[])", rest)
+    )

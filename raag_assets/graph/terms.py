@@ -210,11 +210,11 @@ _INTRO_ENDS = re.compile(
     r"\b(?:WHEREAS|RECITALS?|WITNESSETH|BACKGROUND|PREAMBLE|NOW,?\s+THEREFORE|agree\s+as\s+follows"
     r"|Recitals|Whereas)\b"
 )
-_PLACE_BEFORE = {"in", "at", "of", "under", "from", "located", "residing", "within"}
+_PLACE_BEFORE = {"in", "at", "of", "under", "from", "located", "residing", "within", "a", "an"}
 _NAME_CONNECTORS = {"and", "of", "&", "de", "du", "la", "der", "van", "von", "for", "the", "d/b/a"}
 _NOT_A_PARTY = re.compile(
     r"^(?:the(?:\s|$)|(?i:agreement|parties|party|company|this|that|each|both|either|all|any|such"
-    r"|schedule|exhibit|section|state|laws?|whereas)\b|\d)"
+    r"|schedule|exhibit|section|state|laws?|whereas|ladies|gentlemen|dear|sirs?)\b|\d)"
 )
 # An address, not a name: a street, a suite, a post code.
 _ADDRESS = re.compile(
@@ -230,6 +230,8 @@ _FORM_WORD = (
 # Not one party's name: a date, or two short names together ("Acme and Beta").
 _NOT_ONE_NAME = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\bcopyright\b"
+    r"|\b(?:but|not|including)\b|[a-z]{4,}\.\s"  # a sentence, not a name
     r"|^[A-Z][\w.-]*\s+(?:and|&)\s+(?:the\s+)?[A-Z][\w.-]*$",
     re.IGNORECASE,
 )
@@ -246,19 +248,36 @@ def party_full_names(front_text: str) -> list[str]:
     out: list[str] = []
     # after each cue in turn, else (a preamble without one: 'Acme Inc. ("Acme") and Beta LLC
     # ("Beta") agree') from the start of the text
-    starts = [0] + [cue.end() for cue in PARTIES_INTRODUCED.finditer(text)]
+    starts = [cue.end() for cue in PARTIES_INTRODUCED.finditer(text)] + [0]
     for start in starts:
         region = text[start : start + PARTY_REGION]
         if stop := _INTRO_ENDS.search(region):
             region = region[: stop.start()]
         for end in PARTY_NAME_END.finditer(region):
             cut = end.end() if end.group(0)[:1].isalpha() else end.start()
-            name = _name_before(region[:cut])
-            if name and not any(name == o or name in o for o in out):
-                out = [o for o in out if o not in name] + [name]
+            for name in _one_by_one(_name_before(region[:cut])):
+                if not any(name == o or name in o for o in out):
+                    out = [o for o in out if o not in name] + [name]
         if len(out) >= 2:
             break
     return out
+
+
+def _one_by_one(name: str | None) -> list[str]:
+    """Names listed with commas, each closed by its company form: 'Acme Partners L.P., Acme
+    Fund L.P.' -> both."""
+    if not name:
+        return []
+    pieces: list[str] = []
+    for piece in re.split(r",\s+", name):
+        if pieces and (
+            re.fullmatch(_FORM_WORD, piece) or not re.search(_FORM_WORD + "$", pieces[-1])
+        ):
+            pieces[-1] += ", " + piece  # "Acme, Inc.", or a name with a comma of its own
+        else:
+            pieces.append(piece)
+    whole = all(re.search(r"\b" + _FORM_WORD + "$", p) for p in pieces)
+    return pieces if len(pieces) > 1 and whole else [name]
 
 
 def _name_before(text: str) -> str | None:
@@ -282,14 +301,18 @@ def _name_before(text: str) -> str | None:
             or (bool(re.fullmatch(_FORM_WORD, bare)) and words[i - 1].endswith(","))  # "Acme, inc"
         )
         if _DOCUMENT_WORD.match(bare) or not (
-            named or bare.lower() in _NAME_CONNECTORS or "." in bare
+            named
+            or bare.lower() in _NAME_CONNECTORS
+            or re.fullmatch(
+                r"[a-z]+\.[a-z]{2,4}|[a-z](?:\.[a-z])+\.?", bare
+            )  # "acme.com", "e.l.f."
         ):
             break
         if bare.lower() == "and" and (
             i == 0
             or re.search(r"[,\d]$|^[a-z]", words[i - 1])
             or re.fullmatch(_FORM_WORD, words[i - 1])
-            or (i >= 2 and words[i - 2] in ("of", "in", "under", "at"))
+            or (i >= 2 and (words[i - 2] in ("of", "in", "under", "at") or words[i - 2][-1] == ","))
         ):
             break  # "..., and Acme Ltd", "the laws of Singapore and Acme Ltd": the next party
         taken.append(words[i])
