@@ -318,17 +318,43 @@ def _head(lines: list[str]) -> str:
 
 
 def document_dates(lines: list[str]) -> DocumentDates:
-    """The effective date and the agreement date a document states in its opening text, else
-    in its closing words ('This Agreement is dated ...', 'Signed and effective this ...',
-    'IN WITNESS WHEREOF, ... execute this Agreement as of ...')."""
+    """The effective date and the agreement date a document states in its opening text; past
+    it, a sentence whose subject is the document ("This Agreement shall be effective as of
+    ..."); else its closing words ('This Agreement is dated ...', 'Signed and effective this
+    ...', 'IN WITNESS WHEREOF, ... execute this Agreement as of ...')."""
     head = _head(lines)
     found = DocumentDates(_stated_effective(head), _agreement_date(head, lines))
-    if found.one or len(head) < HEAD_CHARS:
+    if len(head) < HEAD_CHARS:
         return found
-    tail = re.sub(r"\s+", " ", _ART.sub(" ", " ".join(t for t in lines if t)))[-TAIL_CHARS:]
+    text = re.sub(r"\s+", " ", _ART.sub(" ", " ".join(t for t in lines if t)))
+    if found.effective is None:
+        for m in EFFECTIVE_PHRASE.finditer(text, HEAD_CHARS):
+            if DOCUMENT_TAKES_EFFECT.search(text[max(0, m.start() - 80) : m.start()]):
+                found = DocumentDates(_dated(m, "effective"), found.agreement)
+                break
+    if found.one:
+        return found
+    tail = text[-TAIL_CHARS:]
     return DocumentDates(
         _own_date(tail, EFFECTIVE_PHRASE, "effective"), _own_date(tail, DATING_PHRASE, "agreement")
     )
+
+
+# Past the opening, the document itself as the subject of "effective": "This Agreement shall
+# be effective as of", "this letter agreement will be effective".
+DOCUMENT_TAKES_EFFECT = rule(
+    "date.document_takes_effect",
+    "date",
+    "before an 'effective' phrase past a document's opening, the document as its subject: "
+    "'This Agreement ', 'this letter agreement '",
+    pattern=(
+        r"\bthis\s+(?:[\w-]+\s+){0,3}?(?:agreement|contract|amendment|lease|addendum)\s+"
+        r"(?:(?:shall|will|is|becomes?|has\s+been)\s+)?(?:be\s+|become\s+|made\s+)?$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("This letter agreement ", "this Amendment shall "),
+    counter=("the Services ", "prices under the Agreement "),
+)
 
 
 # In a document's closing words, a sentence about the document itself.

@@ -171,6 +171,11 @@ def test_a_date_in_a_clause_or_of_another_document_dates_no_document():
     assert document_dates(text.splitlines()).one is None
     text = "Under the Supply Agreement dated as of June 1, 2010, the parties agree as follows."
     assert document_dates([text]).one is None
+    # past the opening, a sentence whose subject is the document itself
+    text = "SUPPLY AGREEMENT\nJuly 20, 2018\n" + filler + "This letter agreement will be "
+    found = document_dates((text + "effective as of July 1, 2018.").splitlines())
+    assert found.effective and found.effective.date == dt.date(2018, 7, 1)
+    assert found.agreement and found.agreement.date == dt.date(2018, 7, 20)
     # a document dated only in its closing words
     text = "SUPPLY AGREEMENT\n" + filler + "This Agreement is dated April 29, 2010."
     found = document_dates(text.splitlines())
