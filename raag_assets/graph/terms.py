@@ -196,6 +196,7 @@ PARTY_NAME_END = rule(
         r"|,?\s+of\s+\d"
         r"|(?<=[a-z.])\s+(?=[A-Z][a-z]+\s*:)"  # a title block's next field: 'Address:'
         r"|\b(?i:Inc|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|LP|PLC|Corp|Corporation|Co|N\.A|S\.A|B\.V"
+        r"|S\.p\.A|S\.r\.l|S\.?A\.?R\.?L|Pty|A/S|Oy|KK"
         r"|N\.V|AG|GmbH|PTE|MHC|Company|Incorporated)\b\.?(?=\s*(?:$|[^\w\s,.(\"“']|[,.]?\s+"
         r"(?!(?i:Inc|LLC|Ltd|L\.P|LP|PLC|Co\b|N\.A|S\.A|B\.V|AG\b|Limited|Incorporated|MHC))))"
     ),
@@ -214,7 +215,7 @@ _PLACE_BEFORE = {"in", "at", "of", "under", "from", "located", "residing", "with
 _NAME_CONNECTORS = {"and", "of", "&", "de", "du", "la", "der", "van", "von", "for", "the", "d/b/a"}
 _NOT_A_PARTY = re.compile(
     r"^(?:the(?:\s|$)|(?i:agreement|parties|party|company|this|that|each|both|either|all|any|such"
-    r"|schedule|exhibit|section|state|laws?|whereas|ladies|gentlemen|dear|sirs?)\b|\d)"
+    r"|schedule|exhibit|section|state|laws?|whereas|ladies|gentlemen|dear|sirs?)\b)"
 )
 # An address, not a name: a street, a suite, a post code.
 _ADDRESS = re.compile(
@@ -225,7 +226,7 @@ _ADDRESS = re.compile(
 # A company form closing a name: "Acme Inc. and Beta LLC" are two names.
 _FORM_WORD = (
     r"(?i:inc|llc|l\.l\.c|ltd|limited|llp|l\.p|lp|plc|corp|corporation|co|n\.a|s\.a|b\.v"
-    r"|n\.v|ag)\.?,?"
+    r"|n\.v|ag|s\.p\.a|s\.r\.l|sarl|pty|pte|a/s|oy|kk)\.?,?"
 )
 # Not one party's name: a date, or two short names together ("Acme and Beta").
 _NOT_ONE_NAME = re.compile(
@@ -283,13 +284,19 @@ def _one_by_one(name: str | None) -> list[str]:
 def _name_before(text: str) -> str | None:
     """The run of name words that ends `text`: capitalised words and the connectors between
     them, back to the cue, a parenthesis or a lower-case word."""
+    # a place in parentheses inside a name: "Acme (Hong Kong) Co., Ltd."
+    text = re.sub(
+        r"\(([A-Z][\w.]*(?: [A-Z][\w.]*){1,2})\)",
+        lambda m: "(" + m.group(1).replace(" ", "\u00a0") + ")",
+        text,
+    )
     words = text.rstrip(" ,").split(" ")
     taken: list[str] = []
     stop = ""
     for i in range(len(words) - 1, -1, -1):
         stop = words[i]
         bare = words[i].strip(",")
-        if re.fullmatch(r"\([A-Z][\w.]*\)", bare):  # "Acme (Beijing) Co., Ltd."
+        if re.fullmatch(r"\([A-Z][\w.\u00a0]*\)", bare):  # "Acme (Beijing) Co., Ltd."
             taken.append(words[i])
             continue
         if not bare or re.search(r"[()\"“”:;]", bare) or bare.upper() in ("BETWEEN", "AMONG", "BY"):
@@ -298,7 +305,8 @@ def _name_before(text: str) -> str | None:
             bare[0].isupper()
             or bare[0].isdigit()
             or any(c.isupper() for c in bare[1:])
-            or (bool(re.fullmatch(_FORM_WORD, bare)) and words[i - 1].endswith(","))  # "Acme, inc"
+            # "Acme, inc", "Acme plc"
+            or (bool(re.fullmatch(_FORM_WORD, bare)) and re.match(r"[A-Z]|.*,$", words[i - 1]))
         )
         if _DOCUMENT_WORD.match(bare) or not (
             named
@@ -320,7 +328,7 @@ def _name_before(text: str) -> str | None:
     for end in (-1, 0):  # a connector neither opens nor closes a name
         while taken and taken[end].strip(",").lower() in _NAME_CONNECTORS - {"the"}:
             taken.pop(end)
-    name = re.sub(r"\.{2,}$", ".", " ".join(reversed(taken)).strip(" ,"))
+    name = re.sub(r"\.{2,}$", ".", " ".join(reversed(taken)).strip(" ,")).replace("\u00a0", " ")
     if (
         not name
         or stop in _PLACE_BEFORE  # "residing in Ohio", "organized under the laws of Texas"
@@ -328,6 +336,9 @@ def _name_before(text: str) -> str | None:
         or _NOT_A_PARTY.match(name)
         or _ADDRESS.search(name)
         or _NOT_ONE_NAME.search(name)
+        # a number (a registration, a street) in a name without a company form to close it
+        or (re.search(r"(?:^|\s)\d", name) and not re.search(r"\b" + _FORM_WORD + "$", name))
+        or re.search(r"\d\.\d|(?:^|\s)\d+\s.*\s\d+\b", name)  # section numbers: contents
         or not re.search("[A-Za-z]{2}", name)
     ):
         return None
