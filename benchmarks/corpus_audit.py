@@ -6,6 +6,12 @@ total, for the half we may look at and the half we only score (quality.cuad.part
 - defined terms of art never used;
 - against CUAD's answers: the effective date (Effective Date, 286 contracts), the agreement
   date (Agreement Date, 371), the document name (Document Name), the parties (Parties).
+  raag keeps a document's two dates apart (ParsedDocument.effective: the date it takes effect,
+  else the date it bears; .agreement: the date it is dated, made or entered into): effective
+  is compared with Effective Date, agreement (else effective, when the text states only one)
+  with Agreement Date; the title raag reads (metadata, else the text) with Document Name (any
+  of the names CUAD gives); the parties it reads into the metadata with Parties (the names,
+  not CUAD's collective entries: "Acme and Beta", 'each a "Party"', "[ ]").
 
 No store and no embeddings: parsing, sectioning, Layers 1 and 2 (the real spaCy model) and
 term uses, as `graph-eval --offline` runs them.
@@ -29,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 
 from raag_assets.graph.build import extract  # noqa: E402
 from raag_assets.graph.keys import term_key  # noqa: E402
-from raag_assets.graph.terms import party_names, term_uses  # noqa: E402
+from raag_assets.graph.terms import term_uses  # noqa: E402
 from raag_assets.quality import cuad  # noqa: E402
 from raag_assets.quality.graph_gold import read_file  # noqa: E402
 from resources.nlp import load_pipeline  # noqa: E402
@@ -101,21 +107,45 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
         out.error = "extraction: " + next(iter(result.errors.values()))
     if labels is None:
         return out
-    date = parsed.effective.date if parsed.effective else None
-    for check, category in (("effective", "Effective Date"), ("agreement", "Agreement Date")):
+    effective = parsed.effective
+    agreement = parsed.agreement or parsed.effective
+    for check, category, found in (
+        ("effective", "Effective Date", effective),
+        ("agreement", "Agreement Date", agreement),
+    ):
         expected = cuad.cuad_date(labels[category]["answer"])
+        date = found.date if found else None
         out.right[check] = None if expected is None else expected.matches(date)
-    out.found["date"] = str(date)
-    name = labels["Document Name"]["answer"]
-    out.right["name"] = cuad.name_matches(name, doc.title) if name else None
+        out.found[check] = str(date)
+    names = [n.strip() for n in labels["Document Name"]["answer"].split("\n") if n.strip()]
+    out.right["name"] = any(cuad.name_matches(n, doc.title) for n in names) if names else None
     out.found["name"] = doc.title or ""
-    expected_parties = cuad.cuad_parties(labels["Parties"]["answer"])
-    front = "\n\n".join(s.text for s in sections[:3])[:20000]
-    found_parties = sorted(party_names(front))
+    expected_parties = named_parties(labels["Parties"]["answer"])
+    found_parties = list(parsed.meta.parties)
+    # compared as CUAD's answers are read: without what stands in parentheses
+    folded = [re.sub(r"\(.*?\)", "", f) for f in found_parties]
     out.right["parties"] = (
-        cuad.parties_match(expected_parties, found_parties) if expected_parties else None
+        cuad.parties_match(expected_parties, found_parties + folded) if expected_parties else None
     )
     out.found["parties"] = "; ".join(found_parties)
+    return out
+
+
+def named_parties(answer: str) -> list[str]:
+    """The parties' names of a CUAD answer, without its entries that name no one party: a
+    blank ("[ ]", "[*]"), a role or a sentence ("an individual", 'each a "Party"'), the parties
+    together ("Acme and Beta", where each is named in the answer on its own)."""
+    names = cuad.cuad_parties(answer)
+    out = []
+    for i, name in enumerate(names):
+        others = " ".join(n for j, n in enumerate(names) if j != i) + " " + answer.replace(name, "")
+        sides = [x.strip(" ,") for x in re.split(r"\s+and\s+", name)]
+        together = len(sides) > 1 and all(x and x.casefold() in others.casefold() for x in sides)
+        if re.fullmatch(r"[\W_]*", name) or not name[0].isupper() and not name[0].isdigit():
+            continue
+        if together or re.search(r"[\"“”]", name):
+            continue
+        out.append(name)
     return out
 
 

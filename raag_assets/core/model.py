@@ -151,12 +151,16 @@ def edge_id(e: Edge) -> str:
 
 @dataclass(frozen=True)
 class EffectiveDate:
-    """A document's own effective date, the phrase that states it, and how much of the date
-    the text gives: "day", "month" (the 1st is stored) or "year" (1 January is stored)."""
+    """A date a document states for itself, the phrase that states it, and how much of the
+    date the text gives: "day", "month" (the 1st is stored) or "year" (1 January is stored).
+    `kind` is what the date is (CUAD's two categories): "effective", the date it takes effect
+    ("effective as of", a defined Effective Date, metadata's effective_from), or "agreement",
+    the date it is dated, made or entered into ("dated as of", a date line)."""
 
     date: dt.date
     evidence: str
     precision: str
+    kind: str = "effective"
 
 
 @dataclass(frozen=True)
@@ -187,10 +191,15 @@ class DocMeta:
     effective_to: dt.date | None = None
     supersedes: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    # the parties as the text introduces them ("Birch First Global Investments Inc."), when
+    # its metadata names none
+    parties: tuple[str, ...] = ()
 
     def metadata(self) -> dict[str, Any]:
         """Top-level metadata that retrieval filters match by equality."""
         out: dict[str, Any] = dict(self.extra)
+        if self.parties:
+            out["parties"] = list(self.parties)
         for key in ("doc_type", "authority_level", "supersedes"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
@@ -210,6 +219,8 @@ class ParsedDocument:
     page_count: int | None
     content_hash: str
     effective: EffectiveDate | None = None  # declared in metadata, else stated in the text
+    # the date it is dated, made or entered into, when the text states one ("dated as of")
+    agreement: EffectiveDate | None = None
 
     @property
     def effective_from(self) -> dt.date | None:

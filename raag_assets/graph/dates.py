@@ -4,7 +4,7 @@ a rule of graph.rules; every edge date_edges makes carries the id of the form th
 
 import datetime as dt
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from raag_assets.core.model import Edge, EffectiveDate, SectionInfo
@@ -102,64 +102,146 @@ def find_dates(text: str) -> Iterator[DateMention]:
             )
 
 
-# --- the document's own effective date ------------------------------------------------------
+# --- the document's own dates: its effective date and the date it is dated ------------------
 
-_ORD = r"(?:st|nd|rd|th)?"
 # A date as contracts and policies state it, with its precision: a day ("January 30, 2000",
 # "31 December, 1996", "the 5th day of December 2008", "2024-01-31", "9/27/2018"), a month
-# ("March 2003") or only a year when the day was left blank for signing ("[•], 2020", ", 2012").
+# ("March 2003", "November ___, 2006", "[ ] day of May, 2014": a blank day is no day) or only
+# a year when day and month were left blank for signing ("[•], 2020", ", 2012",
+# "this ___ day of _______, 2004").
+_ORD = r"(?:st|nd|rd|th|s\s?t|n\s?d|r\s?d|t\s?h)?"  # "15th", as filings break it: "15t h"
+_WEEKDAY = r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day\s*,?\s+)"
+_BLANK = r"(?:\[[^\]\n]{0,12}\]|_{1,40}|\*{1,5}|•)"
 _DAY_DATE = (
-    rf"\b(?P<day>{DATE}"
-    rf"|\d{{1,2}}{_ORD}\s+day\s+of\s+{MONTH}\.?,?\s+\d{{4}}"
+    rf"\b(?P<day>{MONTH}\.?\s+\d{{1,2}}{_ORD}\s*,?\s+\d{{4}}"
+    rf"|\d{{1,2}}{_ORD}\s+(?:day\s+of\s+|of\s+)?{_WEEKDAY}?{MONTH}\.?\s*,?\s+\d{{4}}"
+    r"|\d{4}-\d{2}-\d{2}"
     r"|\d{1,2}/\d{1,2}/\d{4})"
 )
-_MONTH_DATE = rf"\b(?P<month>{MONTH}\.?,?\s+{YEAR})"
+_MONTH_DATE = (
+    rf"(?P<month>(?:{_BLANK}\s*)?(?:\bday\s+of\s+)?\b{MONTH}\b\.?\s*(?:{_BLANK}\s*)?,?\s+{YEAR})"
+)
 _BLANK_DATE = (
-    r"(?P<blank>(?:this\s+)?(?:_+\s*)?(?:day\s+of\s+)?(?:\[[^\]]{0,12}\]|_+)?\s*,\s*"
-    rf"(?P<year>{YEAR}))"
+    rf"(?P<blank>(?:this\s+)?(?:(?:{_BLANK}\s*)?(?:day\s+of\s+)?{_BLANK}\s*,?|(?:day\s+of\s+)?,)"
+    rf"\s*(?P<year>{YEAR}))"
 )
 _ANY_DATE = rf"(?:{_DAY_DATE}|{_MONTH_DATE}|{_BLANK_DATE})"
-# Strongest first: a date the text names as its Effective Date, then the drafting phrases that
-# date a document, then a version line, then a date standing in its title block. They find the
-# document's effective_from; graph/documents.py makes its effective_on edge.
+# Two dates, as CUAD's annotators read a contract: the date it takes effect (Effective Date)
+# and the date it is dated, made or entered into (Agreement Date). The effective date is the
+# one the text names as its Effective Date, else an "effective as of" or a commencement of its
+# term; the agreement date the first drafting phrase that dates it, else a version line, else
+# a date standing in its title block. graph/documents.py makes the effective_on edge.
 NAMED_EFFECTIVE = rule(
     "date.named_effective_date",
     "date",
-    "the date a document names as its Effective Date: 'Effective Date: 1 May 2024'",
-    pattern=rf"\beffective\s+date\s*(?:[:\-–—]|is|shall\s+be)\s*(?:the\s+)?{_ANY_DATE}",
+    "the date a document names as its Effective Date: 'Effective Date: 1 May 2024', "
+    "'the Effective Date of this Agreement shall be'",
+    pattern=(
+        r"\beffective\s+date[\"”']?(?:\s+(?:of|for)\s+this\s+(?:[\w-]+\s+){0,3}?\w+)?"
+        r"\s*(?:[:\-–—]|is|shall\s+be|will\s+be|means)?\s*:?"
+        rf"\s*(?:the\s+|on\s+)?{_ANY_DATE}"
+    ),
     flags=re.IGNORECASE,
-    examples=("Effective Date: 1 May 2024", "The effective date is March 2023."),
-    counter=("The effective date is stated below.",),
+    examples=(
+        "Effective Date: 1 May 2024",
+        "The effective date is March 2023.",
+        "the Effective Date of this Lease shall be June 2, 2021",
+        "THE EFFECTIVE DATE OF THIS RESELLER AGREEMENT SHALL BE: Sept 29, 2004",
+    ),
+    counter=("The effective date is stated below.", '"Effective Date" means the Closing Date'),
 )
 DEFINED_EFFECTIVE = rule(
     "date.defined_effective_date",
     "date",
-    "a date defined as the Effective Date: 'June 1, 2024 (the \"Effective Date\")'",
-    pattern=rf"{_ANY_DATE}\s*\(\s*(?:the\s+|this\s+)?[\"“”']?effective\s+date\b",
+    "a date defined as the Effective Date or the Commencement Date: "
+    "'June 1, 2024 (the \"Effective Date\")'",
+    pattern=(
+        rf"{_ANY_DATE}\s*,?\s*\(\s*(?:the\s+|this\s+)?[\"“”']?"
+        r"(?:effective|commencement)\s+date\b"
+    ),
     flags=re.IGNORECASE,
-    examples=('made on June 1, 2024 (the "Effective Date")',),
+    examples=(
+        'made on June 1, 2024 (the "Effective Date")',
+        "begins on 1 March 2020 (the Commencement Date)",
+    ),
     counter=('made on June 1, 2024 (the "Start Date")',),
+)
+EFFECTIVE_PHRASE = rule(
+    "date.effective_phrase",
+    "date",
+    "a phrase that says when a document takes effect: effective as of / from / on, made "
+    "effective, shall become effective on, with effect from, takes effect on",
+    pattern=(
+        r"\b(?:(?:is\s+|are\s+|becomes?\s+|become\s+|shall\s+be(?:come)?\s+|will\s+be(?:come)?\s+"
+        r"|made\s+)?effective(?:\s+(?:as\s+(?:of|from)|from|on|beginning))?"
+        r"|with\s+effect\s+from|takes?\s+effect\s+(?:on|from|as\s+of))"
+        rf"\s+(?:the\s+|this\s+)?(?:day\s+of\s+)?{_ANY_DATE}"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "This Agreement shall become effective on March 1, 2021.",
+        "This agreement is made effective as of the 31st day of March, 2000.",
+    ),
+    counter=("This Agreement is effective as of the date first written above.",),
+)
+TERM_COMMENCES = rule(
+    "date.term_commences",
+    "date",
+    "the document or its term commences on a date: 'This Agreement shall commence on', 'the "
+    "Term will begin on', '\"Commencement Date\" means'",
+    pattern=(
+        r"(?:(?:\b(?:this|the)\s+(?:\w+\s+){0,2}?(?:agreement|contract|lease|amendment)"
+        r"|\bthe\s+(?:initial\s+)?term\b[^.;()]{0,60}?(?:\s*\([^)]{0,40}\))?"
+        r"|\(\s*the\s+[\"“]?(?:initial\s+)?term[\"”]?\s*\))"
+        r"\s+(?:shall\s+|will\s+)?(?:commence|begin|start)s?\s+(?:on|upon|as\s+of|from)"
+        r"|\bcommencement\s+date[\"”']?(?:\s+(?:of|for)\s+[\w\s]{1,50}?)?\s*"
+        r"(?:[:\-–—]|means:?|is|(?:shall|will)\s+be))"
+        rf"\s*(?:the\s+)?{_ANY_DATE}"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "This Agreement shall commence on January 20, 2014 and continue",
+        'The term of this Agreement (the "Term") will begin on February 1, 1998',
+    ),
+    counter=("The Services shall commence on January 20, 2014.",),
 )
 DATING_PHRASE = rule(
     "date.dating_phrase",
     "date",
-    "a drafting phrase that dates a document: effective as of, dated as of, made as of, "
-    "entered into on, with effect from",
+    "a drafting phrase that dates a document: dated as of, made as of, entered into on, "
+    "executed on, 'made this 8th day of May 2014'",
     pattern=(
-        r"\b(?:(?:is\s+|are\s+|becomes?\s+|shall\s+be\s+|will\s+be\s+)?effective"
-        r"(?:\s+(?:as\s+of|from|on|beginning))?"
-        r"|dated(?:\s+for\s+reference)?(?:\s+(?:as\s+of|on))?"
-        r"|(?:made|executed)(?:\s+and\s+entered\s+into)?\s+(?:as\s+of|on)"
-        r"|entered\s+into(?:\s+(?:as\s+of|on|effective))+"
-        r"|with\s+effect\s+from|takes?\s+effect\s+(?:on|from))"
-        rf"\s+(?:the\s+|this\s+)?{_ANY_DATE}"
+        r"\b(?:dated(?:\s+for\s+reference)?|(?:made|entered(?:\s+into)?|executed|signed)"
+        r"(?:\s+(?:and|or|into|is|effective|in|to|effect))*"
+        r"|execute[sd]?\s+this\s+(?:[\w-]+\s+){0,4}?(?:agreement|contract|amendment))\s*:?"
+        r"(?:\s+(?:in|at)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?(?=\s+on\b))?"
+        r"(?:\s+(?:as\s+of|as|on|at|this|the|of|day))*"
+        rf"\s+{_ANY_DATE}"
     ),
     flags=re.IGNORECASE,
     examples=(
         "This lease is dated as of the 5th day of May 2021.",
         "This agreement is made and entered into as of January 2, 2022.",
+        "THIS AGREEMENT is made this [ ] day of May, 2014",
+        "Dated: July 6, 2020",
     ),
-    counter=("This lease is dated and signed below.",),
+    counter=("This lease is dated and signed below.", "Made in Ohio on the first of May."),
+)
+# A dating phrase that dates another document: 'the Supply Agreement dated as of June 1, 2010',
+# 'that certain Stock Purchase Agreement, dated November 14, 2018'.
+OTHER_DOCUMENT_DATED = rule(
+    "date.other_document_dated",
+    "date",
+    "before a dating phrase, the name of another document ('the Supply Agreement', 'that "
+    "certain Lease'): the date is that document's, not this one's",
+    pattern=(
+        r"\b(?:the|that\s+certain|said|an?|such|its|their|prior|original)\s+"
+        r"(?:[\w&-]+\s+){0,6}?(?:agreement|contract|lease|licen[cs]e|amendment|plan|note|letter"
+        r"|indenture|notice|order|deed)s?\s*(?:\([^)]{0,60}\)\s*)?,?\s*(?:as\s+amended\s*,?\s*)?$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("under the Supply Agreement ", "that certain Stock Purchase Agreement, "),
+    counter=("This Supply Agreement ", "THIS AGREEMENT "),
 )
 VERSION_LINE = rule(
     "date.version_line",
@@ -179,46 +261,191 @@ TITLE_DATE = rule(
     "a date standing alone in a document's first lines (a title block)",
     pattern=rf"(?:{_DAY_DATE}|{_MONTH_DATE})",
     flags=re.IGNORECASE,
-    examples=("March 2003", "Issued 4 July 2019"),
+    examples=("March 2003", "Issued 4 July 2019", "November ___, 2006"),
     counter=("Issued in the spring",),
+)
+TITLE_NAME_DATE = rule(
+    "date.title_name_date",
+    "date",
+    "a date right after the document's name in capitals, in its title block: 'AGENCY "
+    "AGREEMENT May 14, 2014', 'AGENCY AGREEMENT , 2009'",
+    pattern=(
+        r"\b(?:AGREEMENT|CONTRACT|LEASE|AMENDMENT|ADDENDUM|LICEN[CS]E)\s*,?\s*"
+        rf"(?i:(?:dated\s+(?:as\s+of\s+)?)?{_ANY_DATE})"
+    ),
+    examples=("AGENCY AGREEMENT May 14, 2014 Ladies and Gentlemen", "AGENCY AGREEMENT , 2009"),
+    counter=("the Agency Agreement May 14, 2014",),
+)
+BLANK_DATE_LINE = rule(
+    "date.blank_date_line",
+    "date",
+    "a date line left blank but for its year, standing alone in a title block: ', 2009'",
+    pattern=rf"^\W*{_BLANK_DATE}\W*$",
+    flags=re.IGNORECASE,
+    examples=(", 2009", "____________, 1996"),
+    counter=("Fiscal 2009",),
 )
 _ART = re.compile(r"\s+[-=]{3,}(?=\s|$)")
 HEAD_CHARS = 12_000  # the date that dates a document is stated near its beginning
+TAIL_CHARS = 8_000  # or in its closing words, before the signatures
+OPENING_CHARS = 3_000  # its opening paragraph: "effective as of" there is the document's own
 TITLE_LINES = 12  # a bare date in these first lines dates the document (an RFC header)
+TITLE_LINE_CHARS = 120  # when the line is that short, and no sentence
+TITLE_LINE_WORDS = 8
+# Before an "effective" or commencement phrase past the opening, the document as its subject.
+_OWN_SUBJECT = re.compile(
+    r"\b(?:this|the)\s+(?:[\w-]+\s+){0,4}?(?:agreement|contract|lease|amendment|addendum"
+    r"|licen[cs]e|policy|term)\b[^.;]{0,120}$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class DocumentDates:
+    """The dates a document states for itself: when it takes effect, when it is dated."""
+
+    effective: EffectiveDate | None  # as the text names it (Effective Date, effective as of)
+    agreement: EffectiveDate | None  # the date it is dated, made or entered into
+
+    @property
+    def one(self) -> EffectiveDate | None:
+        """The document's one effective date: the stated one, else the date it bears."""
+        return self.effective or self.agreement
+
+
+def _head(lines: list[str]) -> str:
+    return re.sub(r"\s+", " ", _ART.sub(" ", " ".join(t for t in lines if t)))[:HEAD_CHARS]
+
+
+def document_dates(lines: list[str]) -> DocumentDates:
+    """The effective date and the agreement date a document states in its opening text; past
+    it, a sentence whose subject is the document ("This Agreement shall be effective as of
+    ..."); else its closing words ('This Agreement is dated ...', 'Signed and effective this
+    ...', 'IN WITNESS WHEREOF, ... execute this Agreement as of ...')."""
+    head = _head(lines)
+    found = DocumentDates(_stated_effective(head), _agreement_date(head, lines))
+    if len(head) < HEAD_CHARS:
+        return found
+    text = re.sub(r"\s+", " ", _ART.sub(" ", " ".join(t for t in lines if t)))
+    if found.effective is None:
+        for m in EFFECTIVE_PHRASE.finditer(text, HEAD_CHARS):
+            if DOCUMENT_TAKES_EFFECT.search(text[max(0, m.start() - 80) : m.start()]):
+                found = DocumentDates(_dated(m, "effective"), found.agreement)
+                break
+    if found.one:
+        return found
+    tail = text[-TAIL_CHARS:]
+    return DocumentDates(
+        _own_date(tail, EFFECTIVE_PHRASE, "effective"), _own_date(tail, DATING_PHRASE, "agreement")
+    )
+
+
+# Past the opening, the document itself as the subject of "effective": "This Agreement shall
+# be effective as of", "this letter agreement will be effective".
+DOCUMENT_TAKES_EFFECT = rule(
+    "date.document_takes_effect",
+    "date",
+    "before an 'effective' phrase past a document's opening, the document as its subject: "
+    "'This Agreement ', 'this letter agreement '",
+    pattern=(
+        r"\bthis\s+(?:[\w-]+\s+){0,3}?(?:agreement|contract|amendment|lease|addendum)\s+"
+        r"(?:(?:shall|will|is|becomes?|has\s+been)\s+)?(?:be\s+|become\s+|made\s+)?$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("This letter agreement ", "this Amendment shall "),
+    counter=("the Services ", "prices under the Agreement "),
+)
+
+
+# In a document's closing words, a sentence about the document itself.
+_OWN_SENTENCE = re.compile(
+    r"\b(?:this|these)\s+(?:[\w-]+\s+){0,4}?(?:agreement|contract|amendment)\b"
+    r"|\b(?:signed|executed)\s+and\s+effective\b",
+    re.IGNORECASE,
+)
+
+
+def _own_date(text: str, form: Rule, kind: str) -> EffectiveDate | None:
+    """A date the document's closing words give it: in a sentence about this document."""
+    for m in form.finditer(text):
+        sentence = re.split(r"[.;]\s", text[max(0, m.start() - 200) : m.end()])[-1]
+        if _OWN_SENTENCE.search(sentence) and (found := _dated(m, kind)):
+            return found
+    return None
 
 
 def document_effective_date(lines: list[str]) -> EffectiveDate | None:
     """The effective date a document states for itself, from its opening text: a named
-    Effective Date, else the first dating phrase ("effective as of", "dated as of", "made as
-    of", "entered into on", "the 5th day of"), else a version line ("Version 3, 29 June
-    2007"), else a date standing alone in its first lines ("March 2003")."""
-    head = _ART.sub(" ", " ".join(t for t in lines if t))[:HEAD_CHARS]
-    head = re.sub(r"\s+", " ", head)
-    for form in (NAMED_EFFECTIVE, DEFINED_EFFECTIVE, DATING_PHRASE, VERSION_LINE):
+    Effective Date ("Effective Date: 1 May 2024", 'June 1, 2024 (the "Effective Date")'),
+    else "effective as of" or the commencement of its term, else the date it is dated ("dated
+    as of", "made as of", "entered into on", "the 5th day of"), else a version line ("Version
+    3, 29 June 2007"), else a date standing alone in its first lines ("March 2003")."""
+    return document_dates(lines).one
+
+
+def _stated_effective(head: str) -> EffectiveDate | None:
+    for form in (NAMED_EFFECTIVE, DEFINED_EFFECTIVE, EFFECTIVE_PHRASE, TERM_COMMENCES):
         for m in form.finditer(head):
-            found = _dated(m)
-            if found:
-                return found
-    for text in [t for t in lines if t][:TITLE_LINES]:
-        for m in TITLE_DATE.finditer(text):
-            found = _dated(m)
-            if found:
+            if form is EFFECTIVE_PHRASE and m.start() >= OPENING_CHARS:
+                sentence = re.split(r"[.;]\s", head[max(0, m.start() - 200) : m.start()])[-1]
+                if not _OWN_SUBJECT.search(sentence):
+                    continue  # a clause's date ("prices effective from"), not the document's
+            if form is EFFECTIVE_PHRASE and OTHER_DOCUMENT_DATED.search(
+                head[max(0, m.start() - 120) : m.start()]
+            ):
+                continue
+            if found := _dated(m, "effective"):
                 return found
     return None
 
 
-def _dated(m: re.Match[str]) -> EffectiveDate | None:
+def _agreement_date(head: str, lines: list[str]) -> EffectiveDate | None:
+    for form in (DATING_PHRASE, VERSION_LINE):
+        for m in form.finditer(head):
+            if form is DATING_PHRASE and OTHER_DOCUMENT_DATED.search(
+                head[max(0, m.start() - 120) : m.start()]
+            ):
+                continue  # "the Supply Agreement dated as of ...": another document's date
+            if found := _dated(m, "agreement"):
+                return found
+    for m in TITLE_NAME_DATE.finditer(head[:OPENING_CHARS]):
+        if found := _dated(m, "agreement"):
+            return found
+    return _title_block_date(lines)
+
+
+def _title_block_date(lines: list[str]) -> EffectiveDate | None:
+    """A date standing alone in the first lines ("May 14, 2014", ", 2009", "March 2003")."""
+    for text in [t for t in lines if t][:TITLE_LINES]:
+        if re.search(r"\b(?:effective|commenc)", text, re.IGNORECASE):
+            continue  # the date it takes effect, not the one it bears
+        for form in (TITLE_DATE, BLANK_DATE_LINE):
+            for m in form.finditer(text):
+                rest = len((text[: m.start()] + text[m.end() :]).split())
+                if m.start() > 3 and (len(text) > TITLE_LINE_CHARS or rest > TITLE_LINE_WORDS):
+                    continue  # a sentence, or a page flattened on one line, dates other things
+                if found := _dated(m, "agreement"):
+                    return found
+    return None
+
+
+def _dated(m: re.Match[str], kind: str) -> EffectiveDate | None:
     evidence = m.group(0).strip()
-    if day := m.group("day"):
+    groups = m.groupdict()
+    if day := groups.get("day"):
         date = _day(day)
-        return EffectiveDate(date, evidence, "day") if date else None
-    if month := m.group("month"):
-        parts = re.findall(r"[A-Za-z]+|\d{4}", month)
-        return EffectiveDate(
-            dt.date(int(parts[-1]), MONTH_NUMBERS[parts[0].lower()], 1), evidence, "month"
-        )
-    year = m.groupdict().get("year")
-    return EffectiveDate(dt.date(int(year), 1, 1), evidence, "year") if year else None
+        return EffectiveDate(date, evidence, "day", kind) if date else None
+    if month := groups.get("month"):
+        name = re.search(rf"\b{MONTH}\b", month.replace("day of", " "), re.IGNORECASE)
+        year = re.search(YEAR, month)
+        if name is None or year is None:
+            return None
+        number = MONTH_NUMBERS[name.group(0).lower()]
+        return EffectiveDate(dt.date(int(year.group(0)), number, 1), evidence, "month", kind)
+    year_text = groups.get("year")
+    if not year_text:
+        return None
+    return EffectiveDate(dt.date(int(year_text), 1, 1), evidence, "year", kind)
 
 
 def _day(text: str) -> dt.date | None:
@@ -228,7 +455,9 @@ def _day(text: str) -> dt.date | None:
         except ValueError:
             return None
     text = re.sub(r"\bday\s+of\b", " ", text, flags=re.IGNORECASE)
-    return parse_date(re.sub(r"\s+", " ", text))
+    text = re.sub(_WEEKDAY, " ", text, flags=re.IGNORECASE)
+    text = re.sub(r"(\d)\s?([stnrdh])\s([tdh])\b", r"\1\2\3", text)  # "15t h" -> "15th"
+    return parse_date(re.sub(r"\s+", " ", text).replace(" ,", ","))
 
 
 # --- calendar limits of a rule (applies_to) --------------------------------------------------
@@ -339,3 +568,160 @@ def date_edges(section: SectionInfo) -> list[Edge]:
         )
         for d in calendar_limits(section.text)
     ]
+
+
+# --- the document's own name ----------------------------------------------------------------
+
+# What a document calls itself, as its first words state it: a title line ("MARKETING
+# AFFILIATE AGREEMENT", "Strategic Alliance Agreement") after the filing header ("Exhibit
+# 10.1"), or the name its opening sentence gives it ('This Cooperation Agreement (this
+# "Agreement")'). Filing banners ("Source: ...") are gone by then (ingest/parsing.py).
+_KIND_NOUN = (
+    r"(?:agreement|contract|lease|licen[cs]e|amendment|addendum|deed|memorandum\s+of\s+"
+    r"understanding|power\s+of\s+attorney|statement|guarant(?:y|ee)|indenture|charter|terms"
+    r"|policy|undertaking|letter\s+of\s+intent|term\s+sheet|protocol)"
+)
+_NAME_WORD = r"(?:(?!This\b|THIS\b)[A-Z0-9][\w&@®'’./-]*,?|e-[\w-]+|and|of|for|to|the|in|on|de|&|-)"
+# Words a legend or a sentence in capitals has and a name has not.
+_NOT_A_NAME = (
+    r"(?:THIS|THESE|HEREIN|HEREOF|HEREUNDER|SUCH|BEEN|HAVE|HAS|WILL|SHALL|OMITTED|PURSUANT"
+    r"|TREATMENT|SECURITIES|COMMISSION|EXCEPT|BETWEEN|BY|IS|ARE|MADE|DATED|ENTERED|HERETO"
+    r"|LISTED|IF|DISCLOSED|DISCLOSURE|HARM|REDACTED|REQUESTED|NOTE)"
+)
+_CAPS_WORD = rf"(?:(?!{_NOT_A_NAME}\b)[A-Z0-9][A-Z0-9&@®'’./-]*,?|&|-)"
+_CAPS_NOUN = _KIND_NOUN.upper().replace(r"\S", r"\s")
+TITLE_LINE = rule(
+    "date.title_line",
+    "document",
+    "a document's name standing at the start of a line, in title case, ending in what the "
+    "document is ('Supply Contract', 'e-business Hosting Agreement between A and B')",
+    pattern=(
+        rf"^(?P<name>(?:{_NAME_WORD}\s+){{0,12}}(?i:{_KIND_NOUN})"
+        r"(?:\s+(?:\(.{1,40}?\)|No\.?\s*\d+|#\s*\d+|[IVX]+\b))?)"
+        r"(?=\s|$|[.,:;])"
+    ),
+    examples=("Supply Contract", "Strategic Alliance Agreement between A and B"),
+    counter=("the parties agree as follows", "this agreement is made"),
+)
+TITLE_CAPS = rule(
+    "date.title_caps",
+    "document",
+    "a document's name in capitals, ending in what the document is: 'MARKETING AFFILIATE "
+    "AGREEMENT', 'AMENDMENT NO. 3 TO THE DISTRIBUTOR AGREEMENT', 'LIMITED POWER OF ATTORNEY'",
+    pattern=(
+        rf"(?<![\w&-])(?P<name>(?:{_CAPS_WORD}\s+){{1,14}}{_CAPS_NOUN}"
+        r"(?:\s+(?:\((?!BETWEEN)[^()\"“]{1,40}?\)|NO\.?\s*\d+|#\s*\d+|[IVX]+\b))?)"
+        r"(?![\w&-])"
+    ),
+    examples=("Exhibit 10.1 MARKETING AFFILIATE AGREEMENT Between", "LIMITED POWER OF ATTORNEY"),
+    counter=("Marketing Affiliate Agreement", "the AGREEMENT"),
+)
+SELF_NAME = rule(
+    "date.self_name",
+    "document",
+    "the name a document's opening sentence gives it: 'This Cooperation Agreement (this "
+    '"Agreement")\', \'THIS ENDORSEMENT AGREEMENT ("Agreement")\'',
+    pattern=(
+        rf"\b(?:This|THIS)\s+(?P<name>(?:{_NAME_WORD}\s+){{1,12}}?(?i:{_KIND_NOUN})"
+        r"(?:\s+No\.?\s*\d+)?)\s*,?\s*(?:\(|is\b|dated\b|made\b|entered\b|by\b|between\b)"
+    ),
+    examples=('This Cooperation Agreement (this "Agreement")', "THIS SUPPLY CONTRACT is made"),
+    counter=('This Agreement ("Agreement") is made', "this agreement is made"),
+)
+# The filing header and legends before a title: "Exhibit 10.1", "EX-10.27", "Execution Copy".
+FILING_HEADER = rule(
+    "date.filing_header",
+    "document",
+    "a filing's header before the document's name: 'Exhibit 10.1', 'Execution Version', "
+    "'(TRANSLATION)'",
+    pattern=(
+        r"^(?:(?:exhibit|ex-?|attachment|annex|appendix)\s*(?:[\w().-]*\d[\w().-]*|[A-Z]\b)\s*:?\s*"
+        r"|(?:execution|conformed|final|confidential)\s+(?:copy|version)\s*"
+        r"|(?:schedule|article|section)\s+[\dA-Z][\w.]*\s+"
+        r"|\[?confidential[^\]]*?\]\s*|confidential\s+|\((?:translation|execution\s+copy)\)\s*"
+        r"|\S*\d\S*\s+)+"
+    ),
+    flags=re.IGNORECASE,
+    examples=("Exhibit 10.1 ", "EXHIBIT 99(k)(5) ", "Execution Version "),
+    counter=("Exhibition Services Agreement",),
+)
+_COMPANY_PREFIX = re.compile(
+    r"^\S.*?\s(?:inc|incorporated|corporation|corp|llc|l\.l\.c|ltd|limited|plc|n\.a|s\.a|ag|gmbh)"
+    r"\b\.?,?\s+(?:d/?b/?a\s+\S+\s+)?(?=\S)|^(?:d/?b/?a|inc|corp|corporation|llc|ltd)\b\.?,?\s+"
+    r"(?:d/?b/?a\s+\S+\s+)?(?=\S)",
+    re.IGNORECASE,
+)
+NAME_CHARS = 3_000  # the name stands this near the start
+NAME_LINES = 8  # in these first lines
+NAME_WORDS = 16
+
+
+def document_name(lines: list[str], parties: Iterable[str] = ()) -> str | None:
+    """The document's name as it states it near its start: its title (in capitals, or a line
+    of its own), without the words the title adds before it (a party's name: "ACME INC.
+    SUPPLY AGREEMENT" named 'This Supply Agreement'), else the name its opening sentence
+    gives it."""
+    texts = [FILING_HEADER.regex.sub("", t).strip() for t in lines if t]
+    head = re.sub(r"\s+", " ", " ".join(texts))[:NAME_CHARS]
+    self_named = next((m.group("name") for m in SELF_NAME.finditer(head)), None)
+    title = _title(texts)
+    if title is None:
+        return self_named
+    if self_named and title.casefold().endswith(" " + self_named.casefold()):
+        shorter = title[len(title) - len(self_named) :]
+        if _without_party(title, parties) == shorter or _COMPANY_PREFIX.match(title):
+            return shorter  # the title adds a party's name before it
+    return _without_party(title, parties)
+
+
+def _title(texts: list[str]) -> str | None:
+    """The first title in the first lines: a run of capitals ending in what the document is
+    (a legend's sentences left out), or a line of its own in title case."""
+    at = 0
+    for text in texts[:NAME_LINES]:
+        for m in TITLE_CAPS.finditer(text):
+            name = re.split(r"(?<=\S)[.:;]\s+(?=[A-Z]{2})", m.group("name"))[-1]
+            name = FILING_HEADER.regex.sub("", name)
+            name = re.sub(r"^(?:\S*\d\S*\s+|\([^)]*\)\s*)+", "", name).strip(" ,-")
+            name = re.sub(r"^(.+?)\s+\1$", r"\1", name)  # a title set twice
+            if len(name.split()) >= 2 and not re.match(_CAPS_NOUN + r"$", name):
+                return name
+        line = TITLE_LINE.search(text)
+        if line and _titled(line.group("name"), text):
+            return line.group("name").strip(" ,")
+        at += len(text) + 1
+        if at > NAME_CHARS:
+            break
+    return None
+
+
+def _without_party(title: str, parties: Iterable[str]) -> str:
+    """A title without a party's name before the name of the document ("AIRSOPURE FRANCHISE
+    AGREEMENT" of the party "AIRSOPURE"; "ACME INC. SUPPLY AGREEMENT")."""
+    if title.startswith(("FORM OF", "Form of")):
+        return title
+    shorter = _COMPANY_PREFIX.sub("", title) or title
+    folded = shorter.casefold()
+    for party in sorted(parties, key=len, reverse=True):
+        p = party.casefold().strip()
+        if re.search(rf"(?i:{_KIND_NOUN})$", p):
+            continue  # a document the text names ("the Non-Competition Agreement"), no party
+        if p and folded.startswith(p + " ") and len(shorter[len(p) :].split()) >= 2:
+            shorter = shorter[len(p) :].strip(" -,")
+            break
+    return _COMPANY_PREFIX.sub("", shorter) or shorter
+
+
+def _titled(name: str, line: str) -> bool:
+    """A title line: short, of capitalised words, not a sentence."""
+    words = name.split()
+    if not 2 <= len(words) <= NAME_WORDS or words[0].lower() == "this":
+        return False
+    if re.match(rf"(?i:{_KIND_NOUN})\b", name) or sum(w.isupper() for w in words[:-1]) > 1:
+        return False  # "Contract No. 017"; a line in capitals is TITLE_CAPS's
+    capitalised = sum(1 for w in words if w[:1].isupper() or w[:1].isdigit())
+    rest = line.strip()[len(name) :].strip()
+    # the whole line, or the name before its parties or date: not a sentence's last words
+    return capitalised >= len(words) - 2 and bool(
+        not rest or re.match(r"(?i:between|by\b|among|dated|made|entered|this|[(\-–—:{\[])", rest)
+    )

@@ -166,6 +166,185 @@ def party_names(front_text: str) -> set[str]:
     return out
 
 
+# The parties' full names where the text introduces them: the paragraph after "between",
+# "among" or "Party A:", each name ending where its description, address or short name begins
+# ('ACME LIMITED, a Canadian corporation', 'Acme Inc., with offices at', 'Acme Inc. ("Acme")')
+# or with its company form ('ACME INC. 2nd Floor, ...').
+PARTIES_INTRODUCED = rule(
+    "term.parties_introduced",
+    "term",
+    "where a document introduces its parties: 'by and between', 'among', 'Party A:', 'BETWEEN:'",
+    pattern=(
+        r"\b(?:by\s+and\s+)?(?:between|among)\b\s*:?|\bParty\s+[A-Z1-9]\s*:"
+        r"|\b(?:Ladies\s+and\s+Gentlemen|Dear\s+Sirs?(?:\s+(?:and|or)\s+Madams?)?)\s*[:,]"
+    ),
+    flags=re.IGNORECASE,
+    examples=("This Agreement is made by and between Acme Inc. and", "BETWEEN: ACME LTD"),
+    counter=("the parties hereto agree as follows",),
+)
+PARTY_NAME_END = rule(
+    "term.party_name_end",
+    "term",
+    "where a party's full name ends: its description (', a Delaware corporation'), address "
+    "('with offices at', 'of 12 Main Street'), short name ('(\"Acme\")') or company form",
+    pattern=(
+        r",?\s+(?:a|an)\s+(?:[\w.-]+\s+){0,8}?(?i:" + _COMPANY_FORMS + r")\b"
+        r"|\s*,?\s*\(\s*(?i:the\s+|this\s+|hereinafter\s+(?:(?:to\s+be\s+)?referred\s+to\s+as\s+"
+        r"|called\s+)?)?[\"“'‘]"
+        r"|,?\s+(?:with\s+(?:its|a|an|offices|principal)|having|whose|located|organized|existing"
+        r"|incorporated|residing|registered|represented)\b"
+        r"|,?\s+of\s+\d"
+        r"|(?<=[a-z.])\s+(?=[A-Z][a-z]+\s*:)"  # a title block's next field: 'Address:'
+        r"|\b(?i:Inc|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|LP|PLC|Corp|Corporation|Co|N\.A|S\.A|B\.V"
+        r"|S\.p\.A|S\.r\.l|S\.?A\.?R\.?L|Pty|A/S|Oy|KK"
+        r"|N\.V|AG|GmbH|PTE|MHC|Company|Incorporated)\b\.?(?=\s*(?:$|[^\w\s,.(\"“']|[,.]?\s+"
+        r"(?!(?i:Inc|LLC|Ltd|L\.P|LP|PLC|Co\b|N\.A|S\.A|B\.V|AG\b|Limited|Incorporated|MHC))))"
+    ),
+    examples=(
+        "Acme Widgets Inc., a Delaware corporation",
+        'Blue Harbor LLC ("Blue Harbor")',
+        "Jane Doe, residing in Ohio",
+    ),
+    counter=("the parties hereto agree",),
+)
+_INTRO_ENDS = re.compile(
+    r"\b(?:WHEREAS|RECITALS?|WITNESSETH|BACKGROUND|PREAMBLE|NOW,?\s+THEREFORE|agree\s+as\s+follows"
+    r"|Recitals|Whereas)\b"
+)
+_PLACE_BEFORE = {"in", "at", "of", "under", "from", "located", "residing", "within", "a", "an"}
+_NAME_CONNECTORS = {"and", "of", "&", "de", "du", "la", "der", "van", "von", "for", "the", "d/b/a"}
+_NOT_A_PARTY = re.compile(
+    r"^(?:the(?:\s|$)|(?i:agreement|parties|party|company|this|that|each|both|either|all|any|such"
+    r"|schedule|exhibit|section|state|laws?|whereas|ladies|gentlemen|dear|sirs?)\b)"
+)
+# An address, not a name: a street, a suite, a post code.
+_ADDRESS = re.compile(
+    r"\b(?:suite|street|st\.|road|rd\.|floor|avenue|ave\.?|blvd|boulevard|drive|building|plaza"
+    r"|p\.\s?o\.|box|district|highway|\d{5})\b",
+    re.IGNORECASE,
+)
+# A company form closing a name: "Acme Inc. and Beta LLC" are two names.
+_FORM_WORD = (
+    r"(?i:inc|llc|l\.l\.c|ltd|limited|llp|l\.p|lp|plc|corp|corporation|co|n\.a|s\.a|b\.v"
+    r"|n\.v|ag|s\.p\.a|s\.r\.l|sarl|pty|pte|a/s|oy|kk)\.?,?"
+)
+# Not one party's name: a date, or two short names together ("Acme and Beta").
+_NOT_ONE_NAME = re.compile(
+    r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\bcopyright\b"
+    r"|\b(?:but|not|including)\b|[a-z]{4,}\.\s"  # a sentence, not a name
+    r"|^[A-Z][\w.-]*\s+(?:and|&)\s+(?:the\s+)?[A-Z][\w.-]*$",
+    re.IGNORECASE,
+)
+_DOCUMENT_WORD = re.compile(r"^(?:AGREEMENT|CONTRACT|LEASE|LICEN[CS]E|AMENDMENT|ADDENDUM)$")
+PARTY_REGION = 1500  # the introduction of the parties runs this far after its cue
+PARTY_HEAD = 8000  # and stands this near the start
+
+
+def party_full_names(front_text: str) -> list[str]:
+    """The parties' full names as the text introduces them, in order: 'This Agreement is made
+    between Acme Widgets Inc., a Delaware corporation ("Acme"), and Jane Doe, residing in
+    Ohio' -> ['Acme Widgets Inc.', 'Jane Doe']."""
+    text = " ".join(front_text[:PARTY_HEAD].split())
+    out: list[str] = []
+    # after each cue in turn, else (a preamble without one: 'Acme Inc. ("Acme") and Beta LLC
+    # ("Beta") agree') from the start of the text
+    starts = [cue.end() for cue in PARTIES_INTRODUCED.finditer(text)] + [0]
+    for start in starts:
+        region = text[start : start + PARTY_REGION]
+        if stop := _INTRO_ENDS.search(region):
+            region = region[: stop.start()]
+        for end in PARTY_NAME_END.finditer(region):
+            cut = end.end() if end.group(0)[:1].isalpha() else end.start()
+            for name in _one_by_one(_name_before(region[:cut])):
+                if not any(name == o or name in o for o in out):
+                    out = [o for o in out if o not in name] + [name]
+        if len(out) >= 2:
+            break
+    return out
+
+
+def _one_by_one(name: str | None) -> list[str]:
+    """Names listed with commas, each closed by its company form: 'Acme Partners L.P., Acme
+    Fund L.P.' -> both."""
+    if not name:
+        return []
+    pieces: list[str] = []
+    for piece in re.split(r",\s+", name):
+        if pieces and (
+            re.fullmatch(_FORM_WORD, piece) or not re.search(_FORM_WORD + "$", pieces[-1])
+        ):
+            pieces[-1] += ", " + piece  # "Acme, Inc.", or a name with a comma of its own
+        else:
+            pieces.append(piece)
+    whole = all(re.search(r"\b" + _FORM_WORD + "$", p) for p in pieces)
+    return pieces if len(pieces) > 1 and whole else [name]
+
+
+def _name_before(text: str) -> str | None:
+    """The run of name words that ends `text`: capitalised words and the connectors between
+    them, back to the cue, a parenthesis or a lower-case word."""
+    # a place in parentheses inside a name: "Acme (Hong Kong) Co., Ltd."
+    text = re.sub(
+        r"\(([A-Z][\w.]*(?: [A-Z][\w.]*){1,2})\)",
+        lambda m: "(" + m.group(1).replace(" ", "\u00a0") + ")",
+        text,
+    )
+    words = text.rstrip(" ,").split(" ")
+    taken: list[str] = []
+    stop = ""
+    for i in range(len(words) - 1, -1, -1):
+        stop = words[i]
+        bare = words[i].strip(",")
+        if re.fullmatch(r"\([A-Z][\w.\u00a0]*\)", bare):  # "Acme (Beijing) Co., Ltd."
+            taken.append(words[i])
+            continue
+        if not bare or re.search(r"[()\"“”:;]", bare) or bare.upper() in ("BETWEEN", "AMONG", "BY"):
+            break
+        named = (
+            bare[0].isupper()
+            or bare[0].isdigit()
+            or any(c.isupper() for c in bare[1:])
+            # "Acme, inc", "Acme plc"
+            or (bool(re.fullmatch(_FORM_WORD, bare)) and re.match(r"[A-Z]|.*,$", words[i - 1]))
+        )
+        if _DOCUMENT_WORD.match(bare) or not (
+            named
+            or bare.lower() in _NAME_CONNECTORS
+            or re.fullmatch(
+                r"[a-z]+\.[a-z]{2,4}|[a-z](?:\.[a-z])+\.?", bare
+            )  # "acme.com", "e.l.f."
+        ):
+            break
+        if bare.lower() == "and" and (
+            i == 0
+            or re.search(r"[,\d]$|^[a-z]", words[i - 1])
+            or re.fullmatch(_FORM_WORD, words[i - 1])
+            or (i >= 2 and (words[i - 2] in ("of", "in", "under", "at") or words[i - 2][-1] == ","))
+        ):
+            break  # "..., and Acme Ltd", "the laws of Singapore and Acme Ltd": the next party
+        taken.append(words[i])
+        stop = ""
+    for end in (-1, 0):  # a connector neither opens nor closes a name
+        while taken and taken[end].strip(",").lower() in _NAME_CONNECTORS - {"the"}:
+            taken.pop(end)
+    name = re.sub(r"\.{2,}$", ".", " ".join(reversed(taken)).strip(" ,")).replace("\u00a0", " ")
+    if (
+        not name
+        or stop in _PLACE_BEFORE  # "residing in Ohio", "organized under the laws of Texas"
+        or len(taken) > 12
+        or _NOT_A_PARTY.match(name)
+        or _ADDRESS.search(name)
+        or _NOT_ONE_NAME.search(name)
+        # a number (a registration, a street) in a name without a company form to close it
+        or (re.search(r"(?:^|\s)\d", name) and not re.search(r"\b" + _FORM_WORD + "$", name))
+        or re.search(r"\d\.\d|(?:^|\s)\d+\s.*\s\d+\b", name)  # section numbers: contents
+        or not re.search("[A-Za-z]{2}", name)
+    ):
+        return None
+    return name
+
+
 # The name a definition opens with, a party's when it is one of the parties' short names.
 NOT_A_PARTY_ALIAS = rule(
     "term.not_a_party_alias",

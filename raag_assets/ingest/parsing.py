@@ -8,6 +8,7 @@ import logging
 import re
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,8 @@ import yaml
 from raag_assets.core.errors import BadDocument
 from raag_assets.core.identity import canonical_json, doc_id_from_name, sha256_hex, validate_doc_id
 from raag_assets.core.model import DocMeta, EffectiveDate, Line, ParsedDocument
-from raag_assets.graph.dates import document_effective_date
+from raag_assets.graph.dates import document_dates, document_name
+from raag_assets.graph.terms import party_full_names, party_names
 from raag_assets.ingest.normalize import normalize_line
 
 SIDECAR_SUFFIX = ".meta.json"
@@ -109,19 +111,38 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
             raise BadDocument("no text content (only whitespace)")
     if "\\u0000" in canonical_json(meta_in):
         raise BadDocument("metadata holds a NUL character (\\u0000), which cannot be stored")
-    meta = build_meta(meta_in, path.name)
+    meta = _from_text(build_meta(meta_in, path.name), lines)
     content_hash = sha256_hex(data, canonical_json(sidecar))
+    dates = document_dates([ln.text for ln in lines])
     return ParsedDocument(
-        path.name, fmt, meta, raw_text, lines, pages, content_hash, _effective(meta, lines)
+        path.name,
+        fmt,
+        meta,
+        raw_text,
+        lines,
+        pages,
+        content_hash,
+        _effective(meta, dates.one),
+        dates.agreement,
     )
 
 
-def _effective(meta: DocMeta, lines: tuple[Line, ...]) -> EffectiveDate | None:
+def _from_text(meta: DocMeta, lines: tuple[Line, ...]) -> DocMeta:
+    """What the metadata leaves out and the text states near its start: the document's name
+    as its title ("MARKETING AFFILIATE AGREEMENT"), and its parties as introduced."""
+    head = [ln.text for ln in lines[:_HEAD_LINES] if ln.text]
+    front = "\n".join(head)
+    parties = () if "parties" in meta.extra else tuple(party_full_names(front))
+    title = meta.title or document_name(head, [*parties, *party_names(front[:20000])])
+    return replace(meta, title=title, parties=parties)
+
+
+def _effective(meta: DocMeta, stated: EffectiveDate | None) -> EffectiveDate | None:
     """The document's one effective date: declared in its metadata, else stated in its text."""
     if meta.effective_from:
         evidence = f"effective_from: {meta.effective_from.isoformat()}"
         return EffectiveDate(meta.effective_from, evidence, "day")
-    return document_effective_date([ln.text for ln in lines[:_HEAD_LINES]])
+    return stated
 
 
 def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:

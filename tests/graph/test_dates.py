@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from raag_assets.graph.dates import date_edges, document_effective_date
+from raag_assets.graph.dates import (
+    date_edges,
+    document_dates,
+    document_effective_date,
+    document_name,
+)
 from raag_assets.ingest.parsing import parse_file
 from tests.conftest import DEV_LEGAL
 from tests.graph._texts import licence, policy, rule_ids
@@ -69,20 +74,149 @@ def _cuad(answer: str) -> tuple[int, dt.date | None]:
     return year_n, dt.date(year_n, int(month), int(day))
 
 
-def test_effective_dates_of_the_dev_contracts_match_cuad():
+def test_dates_of_the_dev_contracts_match_cuad():
+    """The effective date against CUAD's Effective Date, the agreement date (else the one
+    date stated) against its Agreement Date; a blank day is not made up."""
     rows = [json.loads(x) for x in (DEV_LEGAL / "cuad_labels.jsonl").read_text().splitlines()]
     assert len(rows) == 8
     right = []
     for row in rows:
-        answer = row["Effective Date"]["answer"] or row["Agreement Date"]["answer"]
-        year, day = _cuad(answer)
         doc = parse_file(DEV_LEGAL / "contracts" / row["file"], 50_000_000)
-        found = doc.effective
-        ok = found is not None and (found.date == day if day else found.date.year == year)
-        right.append(ok)
-        if day is None and found is not None:
-            assert found.precision == "year"  # a blank day is not made up
-    assert sum(right) == 8
+        for category, found in (
+            ("Effective Date", doc.effective),
+            ("Agreement Date", doc.agreement or doc.effective),
+        ):
+            if not row[category]["answer"]:
+                continue
+            year, day = _cuad(row[category]["answer"])
+            ok = found is not None and (found.date == day if day else found.date.year == year)
+            right.append(ok)
+            if day is None and found is not None:
+                assert found.precision == "year"  # a blank day is not made up
+    assert all(right) and len(right) == 12
+
+
+@pytest.mark.parametrize(
+    ("text", "effective", "agreement"),
+    [
+        # both stated: kept apart, as CUAD's Effective Date and Agreement Date
+        (
+            "This Services Agreement is entered into on October 1, 2024 and is made effective "
+            'as of November 1, 2024 (the "Effective Date") by and between A and B.',
+            (dt.date(2024, 11, 1), "day"),
+            (dt.date(2024, 10, 1), "day"),
+        ),
+        # a blank day keeps the month: never the 1st of January
+        (
+            "THIS AGREEMENT is made this [ ] day of May, 2014 between A and B.",
+            None,
+            (dt.date(2014, 5, 1), "month"),
+        ),
+        ("This Lease is dated November ___, 2006.", None, (dt.date(2006, 11, 1), "month")),
+        (
+            "This Reseller Agreement is entered as of this ___ day of _________, 2004 by A.",
+            None,
+            (dt.date(2004, 1, 1), "year"),
+        ),
+        (
+            "MARKETING AGREEMENT made and entered into this 8th day of May 2014 by A and B.",
+            None,
+            (dt.date(2014, 5, 8), "day"),
+        ),
+        # an amendment dates itself, not the agreement it amends
+        (
+            "Amendment No. 2 to the Supply Agreement dated as of June 1, 2010. This Amendment "
+            "is made as of March 3, 2015 by the parties to the Supply Agreement.",
+            None,
+            (dt.date(2015, 3, 3), "day"),
+        ),
+        # the date line of a title block
+        (
+            "AGENCY AGREEMENT\nMay 14, 2014\nLadies and Gentlemen:",
+            None,
+            (dt.date(2014, 5, 14), "day"),
+        ),
+        # the commencement of the term is when the document takes effect
+        (
+            'This Lease is made on March 2, 2020. The term of this Lease (the "Term") shall '
+            "commence on April 1, 2020.",
+            (dt.date(2020, 4, 1), "day"),
+            (dt.date(2020, 3, 2), "day"),
+        ),
+        (
+            "The Effective Date of this Agreement shall be: Sept 29, 2004",
+            (dt.date(2004, 9, 29), "day"),
+            None,
+        ),
+    ],
+)
+def test_effective_and_agreement_dates_apart(
+    text: str, effective: tuple[dt.date, str] | None, agreement: tuple[dt.date, str] | None
+):
+    found = document_dates(text.splitlines())
+    for date, expected, kind in (
+        (found.effective, effective, "effective"),
+        (found.agreement, agreement, "agreement"),
+    ):
+        assert (date.date, date.precision) == expected if date else expected is None
+        assert date is None or date.kind == kind
+    assert found.one == (found.effective or found.agreement)
+
+
+def test_a_date_in_a_clause_or_of_another_document_dates_no_document():
+    """Past the opening, "effective from" dates a clause unless the document is its subject;
+    "the Supply Agreement dated as of" dates another document."""
+    filler = "The parties shall cooperate in good faith. " * 300
+    text = "SUPPLY AGREEMENT\n" + filler + "New prices are effective from March 1, 2021."
+    assert document_dates(text.splitlines()).one is None
+    text = "Under the Supply Agreement dated as of June 1, 2010, the parties agree as follows."
+    assert document_dates([text]).one is None
+    # past the opening, a sentence whose subject is the document itself
+    text = "SUPPLY AGREEMENT\nJuly 20, 2018\n" + filler + "This letter agreement will be "
+    found = document_dates((text + "effective as of July 1, 2018.").splitlines())
+    assert found.effective and found.effective.date == dt.date(2018, 7, 1)
+    assert found.agreement and found.agreement.date == dt.date(2018, 7, 20)
+    # a document dated only in its closing words
+    text = "SUPPLY AGREEMENT\n" + filler + "This Agreement is dated April 29, 2010."
+    found = document_dates(text.splitlines())
+    assert found.agreement and found.agreement.date == dt.date(2010, 4, 29)
+
+
+@pytest.mark.parametrize(
+    ("lines", "name"),
+    [
+        (
+            ["Exhibit 10.27", "MARKETING AFFILIATE AGREEMENT", "Between:", "Acme Inc.", "And"],
+            "MARKETING AFFILIATE AGREEMENT",
+        ),
+        # a title that adds its maker's name before the name the document gives itself
+        (
+            ["NORTHWIND TRADING INC. SUPPLY AGREEMENT", 'This Supply Agreement ("Agreement") is'],
+            "SUPPLY AGREEMENT",
+        ),
+        (["Exhibit 99.1", "Strategic Alliance Agreement", "AGREEMENT made as of"], None),
+        (['This Reseller Agreement (the "Agreement") is entered into by A and B.'], None),
+        # a legend before the title on the same (flattened) line
+        (
+            [
+                "EXHIBIT 10.2 CERTAIN PORTIONS OF THIS EXHIBIT HAVE BEEN OMITTED. "
+                "DISTRIBUTION AGREEMENT This Distribution Agreement is made by A and B."
+            ],
+            "DISTRIBUTION AGREEMENT",
+        ),
+        (["AMENDMENT NO. 3 TO THE VALUE ADDED RESELLER AGREEMENT", "This Amendment No. 3"], None),
+        (["Travel Rules", "", "Staff travel second class."], None),
+    ],
+)
+def test_the_document_names_itself(lines: list[str], name: str | None):
+    expected = {
+        "Strategic Alliance Agreement": "Strategic Alliance Agreement",
+        "AGREEMENT made as of": "Strategic Alliance Agreement",
+        "This Reseller Agreement": "Reseller Agreement",
+        "This Amendment No. 3": "AMENDMENT NO. 3 TO THE VALUE ADDED RESELLER AGREEMENT",
+    }
+    wanted = name or next((v for k, v in expected.items() if any(k in t for t in lines)), None)
+    assert document_name(lines) == wanted
 
 
 def test_every_date_edge_names_its_form(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from raag_assets.graph.semantic import heading_text, resolve_semantic
 from raag_assets.graph.terms import (
     distinctive,
     exclusion,
+    party_full_names,
     term_pattern,
     term_uses,
     use_exclusions,
@@ -291,3 +292,40 @@ def test_extract_keeps_only_terms_the_documents_use() -> None:
     result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
     assert not result.errors
     assert [t.term for t in result.terms] == ["Goods"]
+
+
+@pytest.mark.parametrize(
+    ("front", "names"),
+    [
+        (
+            "This Agreement is made by and between Northwind Trading Inc., a Delaware "
+            'corporation ("Northwind"), and Jane Doe, an individual residing in Ohio '
+            '("Consultant"). WHEREAS the parties wish to cooperate;',
+            ["Northwind Trading Inc.", "Jane Doe"],
+        ),
+        # a title block: each name ends with its company form, before its address
+        (
+            "SUPPLY AGREEMENT BETWEEN: ACME HOLDINGS LIMITED 2nd Floor, 10 Harbour Road, Port "
+            "Town AND: BLUE RIVER LLC 5 Main Street, Springfield",
+            ["ACME HOLDINGS LIMITED", "BLUE RIVER LLC"],
+        ),
+        (
+            "Party A: Sunrise Technology (Shenzhen) Co., Ltd. Address: 1 Park Road\n"
+            "Party B: Harbour Trading Co., Ltd. Address: 2 Quay Street",
+            ["Sunrise Technology (Shenzhen) Co., Ltd.", "Harbour Trading Co., Ltd."],
+        ),
+        # a letter agreement; two companies joined by "and" are two parties
+        (
+            'Ladies and Gentlemen: Acme Bancorp, Inc., a Maryland corporation (the "Company"), '
+            'and Acme Savings Bank (the "Bank") propose to sell shares.',
+            ["Acme Bancorp, Inc.", "Acme Savings Bank"],
+        ),
+        (
+            "This Agreement is made between Alpha Widgets Inc. and Beta Gears LLC as follows.",
+            ["Alpha Widgets Inc.", "Beta Gears LLC"],
+        ),
+        ("Permission is hereby granted, free of charge, to any person obtaining a copy.", []),
+    ],
+)
+def test_the_parties_full_names_as_introduced(front: str, names: list[str]) -> None:
+    assert party_full_names(front) == names

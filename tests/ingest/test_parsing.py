@@ -59,6 +59,35 @@ def test_sidecar_metadata_and_its_hash(tmp_path: Path):
     assert after.content_hash != before.content_hash  # metadata change = document change
 
 
+def test_name_parties_and_dates_read_from_the_text(tmp_path: Path):
+    """Without metadata, the document's name is its title and its parties are in its
+    metadata; both its dates are kept, the effective one as its effective date."""
+    path = tmp_path / "supply.txt"
+    path.write_text(
+        "Exhibit 10.1\n\nSUPPLY AGREEMENT\n\nThis Supply Agreement is entered into on March 2,"
+        ' 2020 and is made effective as of April 1, 2020 (the "Effective Date") by and between'
+        ' Northwind Trading Inc., a Delaware corporation ("Northwind"), and Blue River LLC, a'
+        ' Texas limited liability company ("Blue River").\n\n1. Supply\nNorthwind supplies.\n',
+        encoding="utf-8",
+    )
+    doc = parse_file(path, LIMIT)
+    assert doc.meta.title == "SUPPLY AGREEMENT"
+    assert doc.meta.parties == ("Northwind Trading Inc.", "Blue River LLC")
+    assert doc.meta.metadata()["parties"] == ["Northwind Trading Inc.", "Blue River LLC"]
+    assert doc.effective and (doc.effective.date, doc.effective.kind) == (
+        dt.date(2020, 4, 1),
+        "effective",
+    )
+    assert doc.agreement and doc.agreement.date == dt.date(2020, 3, 2)
+    # what the metadata declares wins over what the text states
+    (tmp_path / "supply.txt.meta.json").write_text(
+        json.dumps({"title": "Northwind supply", "parties": ["Northwind"]})
+    )
+    doc = parse_file(path, LIMIT)
+    assert doc.meta.title == "Northwind supply"
+    assert doc.meta.metadata()["parties"] == ["Northwind"]
+
+
 def test_normalisation_keeps_raw_text(tmp_path: Path):
     path = tmp_path / "lig.txt"
     path.write_text("The e\ufb00ective date is in the employ-\nment contract.\n", encoding="utf-8")
