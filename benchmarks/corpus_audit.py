@@ -3,7 +3,7 @@ total, for the half we may look at and the half we only score (quality.cuad.part
 
 - sections; numbering gaps (a number skipped or out of order among siblings: 1.1, 1.2, 1.4);
 - in-document section citations that resolve / that point at no section;
-- defined terms of art never used;
+- defined terms never used (a definition raag connects to no use);
 - against CUAD's answers: the effective date (Effective Date, 286 contracts), the agreement
   date (Agreement Date, 371), the document name (Document Name), the parties (Parties).
   raag keeps a document's two dates apart (ParsedDocument.effective: the date it takes effect,
@@ -34,7 +34,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from raag_assets.graph.build import extract  # noqa: E402
-from raag_assets.graph.keys import term_key  # noqa: E402
 from raag_assets.graph.terms import term_uses  # noqa: E402
 from raag_assets.quality import cuad  # noqa: E402
 from raag_assets.quality.graph_gold import read_file  # noqa: E402
@@ -100,9 +99,12 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
         if e.edge_type == "defines"
     ]
     uses = term_uses(sections, result.terms, {}, set(), defined_at)
-    used = {term_key(e.term or "") for e in uses}
-    out.terms = len(result.terms)
-    out.terms_unused = sum(1 for t in result.terms if t.key not in used)
+    used = {e.normalized_target for e in uses}
+    # every term the document defines, not only the terms of art (which are now decided by
+    # their uses): a definition that reaches no use is a definition misread or a use missed
+    defined = {key for _, key in defined_at}
+    out.terms = len(defined)
+    out.terms_unused = len(defined - used)
     if result.errors:
         out.error = "extraction: " + next(iter(result.errors.values()))
     if labels is None:
@@ -166,7 +168,7 @@ def report(rows: list[Audit], part: str) -> None:
         f"({share:.3f} resolve)"
     )
     print(
-        f"   terms of art {sum(r.terms for r in done)}, never used "
+        f"   defined terms {sum(r.terms for r in done)}, never used "
         f"{sum(r.terms_unused for r in done)}"
     )
     for check in CHECKS:
