@@ -181,14 +181,18 @@ PARTY_HEADS = rule(
     "the parties' names where an agreement introduces them ('by and between Acme Inc., a "
     "Delaware corporation, and Beta LLC'): an agreement between other parties is not a prior "
     "agreement of this one (veto)",
-    pattern=r"\b(?:between|among)\s+(?:the\s+)?(?P<party>(?-i:[A-Z][\w&'’.-]*)"
+    pattern=r"\b(?:between|among)\s*:?\s+(?:the\s+)?(?P<party>(?-i:[A-Za-z0-9][\w&'’.-]*)"
     r"(?:\s+(?-i:[A-Z&][\w&'’.-]*)){0,5})",
     flags=re.IGNORECASE,
-    examples=("This Agreement is made by and between Acme Inc., a Delaware corporation",),
-    counter=("the agreement between the parties",),
+    examples=(
+        "This Agreement is made by and between Acme Inc., a Delaware corporation",
+        "made BETWEEN: ACME CAPITAL CORP., a corporation",
+    ),
+    counter=("This Agreement is signed by both parties.",),
 )
 _NEXT_PARTY = re.compile(
-    r"(?:,\s*|\s+)(?:and|AND)\s+(?:the\s+)?(?P<party>[A-Z][\w&'’.-]*(?:\s+[A-Z&][\w&'’.-]*){0,5})"
+    r"(?:,\s*|\s+)(?:and|AND)\s*:?\s+(?:the\s+)?"
+    r"(?P<party>[A-Za-z0-9][\w&'’.-]*(?:\s+[A-Z&][\w&'’.-]*){0,5})"
 )
 _TITLE_SCAN = 600  # the title block's opening characters name what a document amends
 AMENDS_TEXT = rule(
@@ -280,7 +284,13 @@ _PARTY_NOISE = {
     "licensor", "licensee", "client", "customer", "supplier", "vendor", "distributor",
     "contractor", "consultant", "buyer", "seller", "purchaser", "provider", "employer",
     "employee", "franchisor", "franchisee", "reseller", "manufacturer", "landlord", "tenant",
-    "lessor", "lessee", "member", "members", "agreement", "this",
+    "lessor", "lessee", "member", "members", "agreement", "this", "whereas", "recitals",
+    "witnesseth", "now", "therefore", "sponsor", "issuer", "agent",
+    # words many companies' names share
+    "services", "solutions", "technologies", "technology", "systems", "group", "holdings",
+    "holding", "international", "global", "capital", "partners", "enterprises", "industries",
+    "communications", "networks", "america", "american", "usa", "bank", "trust", "resources",
+    "products", "software", "media", "investment", "investments", "financial", "energy",
 }  # fmt: skip
 
 
@@ -473,7 +483,7 @@ def _doc_edge(
 
 
 _NUMBERS: "weakref.WeakKeyDictionary[Corpus, dict[str, str]]" = weakref.WeakKeyDictionary()
-_PARTIES: "weakref.WeakKeyDictionary[Corpus, dict[str, frozenset[str]]]" = (
+_PARTIES: "weakref.WeakKeyDictionary[Corpus, dict[str, tuple[frozenset[str], ...]]]" = (
     weakref.WeakKeyDictionary()
 )
 _AMENDED: "weakref.WeakKeyDictionary[Corpus, dict[str, Amended | None]]" = (
@@ -714,27 +724,31 @@ def _added_sections(section: SectionInfo, corpus: Corpus) -> list[Edge]:
     return edges
 
 
-def parties_of(doc_id: str, corpus: Corpus) -> frozenset[str]:
-    """The distinctive words of the parties' names where a document introduces them ('by and
-    between Acme Components, Inc. ... and Beta LLC' -> acme, components, beta); empty when it
-    introduces none (a policy)."""
+def parties_of(doc_id: str, corpus: Corpus) -> tuple[frozenset[str], ...]:
+    """The parties a document introduces, each by the distinctive words of its name ('by and
+    between Acme Components, Inc. ... and Beta LLC' -> {acme, components}, {beta}); none
+    when it introduces none (a policy)."""
     cache = _PARTIES.setdefault(corpus, {})
     if doc_id not in cache:
         opening = _opening(doc_id, corpus)
         m = PARTY_HEADS.search(opening)
-        words: set[str] = set()
+        heads = []
         if m:
-            window = opening[m.end() : m.end() + 400]
+            window = opening[m.end() : m.end() + 600]
             heads = [m.group("party"), *(n.group("party") for n in _NEXT_PARTY.finditer(window))]
-            for head in heads[:4]:
-                words.update(_party_words(head))
-        cache[doc_id] = frozenset(words)
+        parties = (frozenset(_party_words(h)) for h in heads[:4])
+        cache[doc_id] = tuple(p for p in parties if p)
     return cache[doc_id]
 
 
-def _same_parties(ours: frozenset[str], theirs: frozenset[str]) -> bool:
-    """Two agreements between the same parties, as far as both name theirs."""
-    return not ours or not theirs or bool(ours & theirs)
+def _same_parties(ours: tuple[frozenset[str], ...], theirs: tuple[frozenset[str], ...]) -> bool:
+    """Two agreements between the same parties, as far as both name theirs: each party of
+    the one that names fewer (two at most) is a party of the other."""
+    if not ours or not theirs:
+        return True
+    fewer, other = sorted((ours, theirs), key=len)
+    matched = sum(1 for p in fewer if any(p & q for q in other))
+    return matched >= min(len(fewer), 2)
 
 
 def _prior_agreements(section: SectionInfo, corpus: Corpus) -> list[Edge]:

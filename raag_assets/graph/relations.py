@@ -328,19 +328,24 @@ AMENDED_AFTER = rule(
     ),
     counter=(" is hereby approved", " is amended from time to time by the Board"),
 )
+# "The Agreement is hereby amended (as follows) by ...": the text amended is what follows
+_AMENDED_BY = (
+    r"\b(?:is|are)\s+(?:hereby\s+)?(?:amended|modified|supplemented)\b[^.;\x00]{0,40}?\bby\s+"
+)
 AMENDS_BEFORE = rule(
     "amends.amends_cited",
     "cue",
     "a text that amends (supplements, deletes, replaces) the citation that follows: 'This "
-    "Amendment amends', 'The Agreement is amended by deleting', 'by adding ... at the end of'",
+    "Amendment amends', 'The Agreement is hereby amended by deleting', 'is amended by adding "
+    "... at the end of'",
     edge_type="amends",
     confidence=0.9,
     pattern=(
         r"(?:\b(?:amends|supplements|modifies|varies)(?:\s+and\s+\w+)?"
         r"|\bhereby\s+(?:amend|delete|replace|restate|modify)s?"
-        r"|\bby\s+(?:amending|deleting|replacing|restating|striking(?:\s+out)?|modifying)"
+        rf"|{_AMENDED_BY}(?:amending|deleting|replacing|restating|striking(?:\s+out)?|modifying)"
         r"(?:\s+in\s+(?:its|their)\s+entirety)?"
-        r"|\bby\s+(?:adding|inserting)\b[^.;\x00]{0,80}?\b(?:to|at\s+the\s+end\s+of|in|into))"
+        rf"|{_AMENDED_BY}(?:adding|inserting)\b[^.;\x00]{{0,80}}?\b(?:to|into|at\s+the\s+end\s+of))"
         r"\s+(?:(?:the\s+)?(?:(?:first|second|third|last|final)\s+sentence|text|words?)\s+"
         r"(?:of|in)\s+)?$"
     ),
@@ -349,9 +354,14 @@ AMENDS_BEFORE = rule(
         "This Amendment amends ",
         "This letter amends and restates ",
         "The Agreement is hereby amended by deleting ",
-        "by adding the following sentence at the end of ",
+        "The Agreement is amended by adding the following sentence at the end of ",
     ),
-    counter=("This Amendment amends the price list", "by adding a new Section 4.3 after "),
+    counter=(
+        "This Amendment amends the price list",
+        "is hereby amended by adding a new Section 4.3 after ",
+        "The Territory may be amended from time to time by amending ",
+        "Zebra has expanded its portfolio by adding the product families listed in ",
+    ),
 )
 # A concessive clause states a fact the rule holds in spite of, not a condition of it.
 CONCESSION = rule(

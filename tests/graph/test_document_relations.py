@@ -281,6 +281,12 @@ def test_amendment_named_in_its_file_name_or_by_amends_and_its_bare_citations():
             ("Title", "Amendment", "Made between L and T."),
             ("1", "Repairs", "Section 12.1.3 is hereby deleted and replaced by Section 2."),
             ("2", "New repairs", "The landlord repairs."),
+            (
+                "3",
+                "Notice",
+                "The Agreement is hereby amended by adding the following sentence at the end "
+                "of Section 12.1.3: repairs are notified in writing.",
+            ),
         ],
     )
     docs = [
@@ -291,6 +297,7 @@ def test_amendment_named_in_its_file_name_or_by_amends_and_its_bare_citations():
     assert ("amends", "lease-amendment-3", "lease", "") in got
     assert ("amends", "lease-amendment-3 § 1", "lease", "12.1.3") in got
     assert ("amends", "lease-amendment-3 § 1", "lease-amendment-3", "2") not in got
+    assert ("amends", "lease-amendment-3 § 3", "lease", "12.1.3") in got
     distribution = _sections("dist", [("1", "Territory", "Europe.")])
     first = _sections(
         "dist-first",
