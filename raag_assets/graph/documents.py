@@ -274,6 +274,19 @@ AMENDED_PARTIES = rule(
 _NAME_ENDS = re.compile(
     r"\s+(?:DATED|BETWEEN|BY|AMONG|EFFECTIVE|MADE|ENTERED|EXECUTED|AS|WHICH|THAT)\b"
 )
+# In running text an amendment speaks of itself ("This Amendment No. 3 to the X", "This First
+# Amendment amends the X"); an agreement mentions others ("as amended by Amendment No. 1 to
+# the Credit Agreement"), which does not make it an amendment
+SELF_NAMED = rule(
+    "amends.self_named",
+    "document",
+    "in a document's opening text, an amendment naming its agreement speaks of itself ('This "
+    "Amendment No. 2 to the X', 'This First Amendment amends the X'); else no naming (veto)",
+    pattern=r"\bThis\s+(?:[\w-]+\s+){0,2}(?:Amendment|Addendum)\b",
+    flags=re.IGNORECASE,
+    examples=("This First Amendment amends the Distribution Agreement",),
+    counter=("as amended by Amendment No. 1 to the Credit Agreement",),
+)
 _OPENING_SECTIONS = 3  # an amendment names its agreement in its title block or first clause
 # words of a party's name that tell nothing apart
 _PARTY_NOISE = {
@@ -584,11 +597,14 @@ def _namings(doc_id: str, corpus: Corpus) -> Iterator[Amended]:
         stem = PurePath(doc.source_name).stem.replace("_", " ")
         texts.append((stem, None, (AMENDMENT_TITLE,)))
     for text, section_id, forms in texts:
+        running = len(forms) > 1  # a section's text, not a title, heading or file name
         for form in forms:
             for m in form.finditer(text):
                 name = clean_name(_NAME_ENDS.split(m.group("name"))[0])
                 if not is_doc_name(name):
                     continue
+                if running and not SELF_NAMED.search(text[max(0, m.start() - 80) : m.end()]):
+                    continue  # "as amended by Amendment No. 1 to the Credit Agreement"
                 after = text[m.start("name") + len(name) : m.start("name") + len(name) + 300]
                 dated = AMENDED_DATED.search(after)
                 parties = AMENDED_PARTIES.search(after)

@@ -417,3 +417,30 @@ def test_real_amendment_names_its_agreement_filed_in_the_same_tenant():
         "ScansourceInc_20190822_10-K_EX-10.38_11793958_EX-10.38_Distributor Agreement1",
         "",
     ) in got
+
+
+def test_an_agreement_mentioning_an_amendment_is_not_one():
+    """'as amended by Amendment No. 1 to the Supply Agreement' in an agreement's opening does
+    not make it an amendment: its own 'Section 2 of the Agreement' is still its own."""
+    supply = _sections("supply", [("Title", "SUPPLY AGREEMENT", "Between A and B.")])
+    credit = _sections(
+        "credit",
+        [
+            (
+                "Title",
+                "CREDIT AGREEMENT",
+                "Made between A and C, under the Supply Agreement as amended by Amendment No. 1 "
+                "to the Supply Agreement.",
+            ),
+            ("1", "Loan", "The loan is governed by Section 2 of the Agreement."),
+            ("2", "Interest", "Five percent."),
+        ],
+    )
+    docs = [
+        DocInfo("supply", "s.txt", title="Supply Agreement"),
+        DocInfo("credit", "c.txt", title="Credit Agreement"),
+    ]
+    out = extract(docs, [*supply, *credit], _parse)
+    refs = {(e.src_section_id, e.dst_section_id) for e in out.edges if e.edge_type == "references"}
+    assert ("credit-1", "credit-2") in refs
+    assert not [e for e in out.edges if e.edge_type == "amends"]
