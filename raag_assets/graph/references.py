@@ -51,6 +51,9 @@ _OF_DOC = (
 # A heading in brackets after a cited label ("Section 10.3 [ACSI Termination] and 10.4 [Company
 # Termination]"): a drafting convention that names the section; the list goes on after it.
 _HEADING_NOTE = r"(?:\s*\[[^\[\]\n]{1,60}\])"
+# A quoted heading in parentheses after the cited label ('Section 7 ("Fees") of the Services
+# Agreement'): part of the citation, so the document named after it is the one cited.
+_QUOTED_HEADING = r"(?:\s*\(\s*[\"“][^\"“”()\n]{1,60}[\"”]\s*\))"
 
 # The citation forms, in the order find_mentions tries them: an earlier form's mention wins
 # the text it covers. Labels cited resolve with their own confidence (1.0 here); a named
@@ -65,10 +68,11 @@ SECTION_LABEL = rule(
         rf"(?P<kw>\b[Ss]ections?\b|\b[Ss]ect\.|§§?|\b[Ss]ubsections?\b|\b[Cc]lauses?\b|"
         rf"\b[Aa]rticles?\b|\b[Pp]aragraphs?\b|\bARTICLES?\b|\bSECTIONS?\b)"  # "ARTICLE VIII"
         rf"\s*(?P<labels>{_LABEL}(?:{_HEADING_NOTE}?{_JOIN}{_LABEL})*)"
-        rf"{_OF_DOC}"
+        rf"(?:{_QUOTED_HEADING}(?=\s+of\s+th(?:e|is)\s))?{_OF_DOC}"
     ),
     examples=(
         "as set out in Section 4.2 above",
+        'Section 7 ("Fees") of the Services Agreement is amended',
         "Sections 15 and 16 survive termination",
         "the rights in Article VIII of this Agreement",
         "as described in subsection 6b",
@@ -518,6 +522,12 @@ class Corpus:
         Exact alias beats fuzzy; among equals a document not superseded by another wins,
         then the most recent, then doc_id order.
         """
+        found = self.find_docs(name)
+        return found[0] if found else (None, 0.0)
+
+    def find_docs(self, name: str) -> list[tuple[str, float]]:
+        """Every tenant document a name may cite, with its confidence, best first (as
+        find_doc ranks them): for a caller that can tell documents of one name apart."""
         revision = re.search(r"\((?:rev\.?|revision|version|v)\s*([\w.]+)\)", name, re.I)
         wanted = _norm(name)
         if revision and wanted not in {a for aliases in self.aliases.values() for a in aliases}:
@@ -537,12 +547,10 @@ class Corpus:
                     score *= 0.5
             if score:
                 scored.append((score, doc_id))
-        if not scored:
-            return None, 0.0
-        top = max(s for s, _ in scored)
-        tied = [doc_id for s, doc_id in scored if s == top]
-        tied.sort(key=lambda d: (d in self.superseded, -_recency(self.docs[d]), d))
-        return tied[0], top
+        scored.sort(
+            key=lambda sd: (-sd[0], sd[1] in self.superseded, -_recency(self.docs[sd[1]]), sd[1])
+        )
+        return [(doc_id, score) for score, doc_id in scored]
 
     def find_label(self, doc_id: str, label: str) -> tuple[SectionInfo | None, float]:
         """A section by its label, as cited or in the document's own style ("Article 6" for

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 
 from raag_assets.core.model import FRONT_LABEL, Edge, SectionInfo, Unresolved
 from raag_assets.graph.definitions import states_definition
+from raag_assets.graph.documents import Amended, amendment_of, amendment_parked
 from raag_assets.graph.overlaps import inside
 from raag_assets.graph.references import (
     OCR_KEYWORD,
@@ -315,23 +316,52 @@ AMENDED_AFTER = rule(
     edge_type="amends",
     confidence=0.9,
     pattern=(
-        r"^\s*(?:is|are)\s+(?:hereby\s+)?(?:amended|supplemented|modified|varied|replaced|"
-        r"restated|deleted)\b"
+        r"^\s*(?:\([^()]{1,60}\)\s*)?,?\s*(?:is|are|shall\s+be|will\s+be)\s+(?:hereby\s+)?"
+        r"(?:further\s+)?(?:amended|supplemented|modified|varied|replaced|restated|deleted|"
+        r"struck)\b(?!\s+from\s+time\s+to\s+time)"
     ),
     flags=re.IGNORECASE,
-    examples=(" is hereby amended to read as follows",),
-    counter=(" is hereby approved",),
+    examples=(
+        " is hereby amended to read as follows",
+        ' ("Fees") is deleted in its entirety',
+        " shall be replaced with the following",
+    ),
+    counter=(" is hereby approved", " is amended from time to time by the Board"),
+)
+# "The Agreement is hereby amended (as follows) by ...": the text amended is what follows
+_AMENDED_BY = (
+    r"\b(?:is|are)\s+(?:hereby\s+)?(?:amended|modified|supplemented)\b[^.;\x00]{0,40}?\bby\s+"
 )
 AMENDS_BEFORE = rule(
     "amends.amends_cited",
     "cue",
-    "a text that 'amends' (supplements, modifies, varies) the citation that follows",
+    "a text that amends (supplements, deletes, replaces) the citation that follows: 'This "
+    "Amendment amends', 'The Agreement is hereby amended by deleting', 'is amended by adding "
+    "... at the end of'",
     edge_type="amends",
     confidence=0.9,
-    pattern=r"\b(?:amends|supplements|modifies|varies)\s+(?:and\s+\w+\s+)?$",
+    pattern=(
+        r"(?:\b(?:amends|supplements|modifies|varies)(?:\s+and\s+\w+)?"
+        r"|\bhereby\s+(?:amend|delete|replace|restate|modify)s?"
+        rf"|{_AMENDED_BY}(?:amending|deleting|replacing|restating|striking(?:\s+out)?|modifying)"
+        r"(?:\s+in\s+(?:its|their)\s+entirety)?"
+        rf"|{_AMENDED_BY}(?:adding|inserting)\b[^.;\x00]{{0,80}}?\b(?:to|into|at\s+the\s+end\s+of))"
+        r"\s+(?:(?:the\s+)?(?:(?:first|second|third|last|final)\s+sentence|text|words?)\s+"
+        r"(?:of|in)\s+)?$"
+    ),
     flags=re.IGNORECASE,
-    examples=("This Amendment amends ", "This letter amends and restates "),
-    counter=("This Amendment amends the price list",),
+    examples=(
+        "This Amendment amends ",
+        "This letter amends and restates ",
+        "The Agreement is hereby amended by deleting ",
+        "The Agreement is amended by adding the following sentence at the end of ",
+    ),
+    counter=(
+        "This Amendment amends the price list",
+        "is hereby amended by adding a new Section 4.3 after ",
+        "The Territory may be amended from time to time by amending ",
+        "Zebra has expanded its portfolio by adding the product families listed in ",
+    ),
 )
 # A concessive clause states a fact the rule holds in spite of, not a condition of it.
 CONCESSION = rule(
@@ -401,12 +431,62 @@ def section_edges(
             continue  # a table of contents lists headings; it cites nothing
         s_start, s_end = next(((a, b) for a, b in spans if a <= m.start < b), (0, 0))
         mentions.append((s_start, s_end, m))
-        parked.extend(unresolved)
         clause = _clause(text, masked, m, s_start, s_end)
+        if _amends_agreement(m, section, corpus, clause):
+            targets, unresolved = _resolve_in_amended(m, section, corpus)
+        parked.extend(unresolved)
         for target in targets:
             edges.extend(_citation_edges(section, m, target, clause, containers))
     edges.extend(vague_relations(section, masked))
-    return edges, parked, mentions
+    return edges, _amendment_parked(section, corpus, parked), mentions
+
+
+def _amends_agreement(m: Mention, section: SectionInfo, corpus: Corpus, clause: _Clause) -> bool:
+    """In an amendment, a section it declares amended without naming a document ("Section 12
+    is deleted in its entirety", "Section 4.2 of this Agreement is hereby amended") is a
+    section of the agreement it amends, unless it says "of this Amendment"."""
+    if m.kind != "labels" or m.doc_name or m.end == 0:
+        return False
+    if re.search(r"\bthis\s+(?:Amendment|Addendum)\b", m.text, re.IGNORECASE):
+        return False
+    return _amendment(clause.before, clause.after) is not None and bool(
+        amendment_of(section.doc_id, corpus)
+    )
+
+
+def _resolve_in_amended(
+    m: Mention, section: SectionInfo, corpus: Corpus
+) -> tuple[list[Target], list[Unresolved]]:
+    """The cited labels in the agreement the amendment amends, or parked with the reason."""
+    amended = amendment_of(section.doc_id, corpus)
+    if amended is None:
+        return [], []
+    if amended.doc_id is None:
+        labels = ", ".join(m.labels) or None
+        return [], [_parked(m, section, _amended_reason(m, amended), labels)]
+    return _resolve_labels(m, section, corpus, amended.doc_id, amended.certainty)
+
+
+def _amended_reason(m: Mention, amended: Amended) -> str:
+    """'section 4.2 of the agreement amended, the Supply Agreement dated 2019-03-01: no
+    document of that name in this tenant yet'."""
+    cited = f"section {', '.join(m.labels)}" if m.labels else m.text
+    return f"{cited} of the agreement amended, {amended.described()}: {amended.reason}"
+
+
+def _amendment_parked(
+    section: SectionInfo, corpus: Corpus, parked: list[Unresolved]
+) -> list[Unresolved]:
+    """The parked references of a section, with an amendment's naming of an agreement the
+    tenant does not hold in place of a plain citation of that name."""
+    named = amendment_parked(section, corpus)
+    if not named:
+        return parked
+    key = named[0].normalized_target.casefold()
+    plain = [
+        p for p in parked if not (p.kind == "document" and (p.target_doc or "").casefold() == key)
+    ]
+    return [*named, *plain]
 
 
 def _section_mentions(section: SectionInfo, corpus: Corpus) -> list[Mention]:
@@ -614,6 +694,9 @@ def resolve(
     if doc_id is None:
         labels = ", ".join(m.labels) or None
         reason = f"no document named {m.doc_name!r} in this tenant yet"
+        amended = amendment_of(section.doc_id, corpus) if m.kind == "labels" else None
+        if amended and _names_amended(m.doc_name or "", amended.name):
+            reason = _amended_reason(m, amended)
         return [], [_parked(m, section, reason, labels)]
     if m.kind == "document":
         if doc_id == section.doc_id:
@@ -628,6 +711,11 @@ def _cited_document(m: Mention, section: SectionInfo, corpus: Corpus) -> tuple[s
     """The document a mention cites, with a confidence: the one it names, else the citing one."""
     if not m.doc_name:
         return section.doc_id, 1.0
+    amended = amendment_of(section.doc_id, corpus) if m.kind == "labels" else None
+    if amended and _names_amended(m.doc_name, amended.name):
+        # "Section 4.2 of the Agreement" in an amendment: the agreement it amends, the one
+        # of that name its date and parties fit, or none (parked with the reason)
+        return amended.doc_id, amended.certainty
     doc_id, doc_conf = corpus.find_doc(m.doc_name)
     if doc_id is None and m.kind == "labels" and _names_itself(m.doc_name, section, corpus):
         # "Section 13.1 of the Agreement" with no other document of that bare name: the
@@ -691,6 +779,13 @@ def _resolve_labels(
             ((found.doc_id, found.section_id), confidence, f"{found.doc_id} § {found.label}")
         )
     return targets, parked
+
+
+def _names_amended(name: str, amended: str) -> bool:
+    """A document name an amendment cites is the agreement it amends: that name, or the bare
+    "the Agreement" the amendment calls it by."""
+    bare = re.fullmatch(r"(?:Agreement|License|Licence|Contract|Policy|Deed|Terms|Lease)", name)
+    return bool(bare) or name.casefold() == amended.casefold()
 
 
 def _names_itself(name: str, section: SectionInfo, corpus: Corpus) -> bool:
