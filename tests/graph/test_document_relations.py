@@ -387,8 +387,6 @@ def test_amendment_effective_date_is_its_own():
     assert found is not None and found.date == dt.date(2021, 6, 1)
 
 
-@pytest.mark.xfail(reason="graph/dates.py (another helper's): the agreement's date in the title "
-                   "line is read as the amendment's", strict=False)  # fmt: skip
 def test_amendment_effective_date_after_its_agreements_date_in_the_title():
     lines = [_AMENDMENT[0][1], _AMENDMENT[0][2]]
     found = document_effective_date(lines)
