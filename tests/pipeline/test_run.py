@@ -67,6 +67,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("011_supersedes_index",),
         ("012_chunks_generation",),
         ("013_edge_rules",),
+        ("014_api_key_lifecycle",),
     ]
     # search() looks up superseded documents on every query: a partial index, not a scan
     (edge_index,) = demo_store.rows(
