@@ -219,7 +219,9 @@ def _ingest_locked(
         for e in result.get_asset_check_evaluations()
     }
     summary.success = result.success
-    summary.interrupted = any(_interrupted(e) for e in result.all_events if e.is_failure)
+    summary.interrupted = not result.success and any(
+        _interrupted(e) for e in _failure_events(result, instance)
+    )
     if not result.success:
         failures = [e for e in result.all_events if e.is_step_failure]
         summary.error = (
@@ -230,6 +232,16 @@ def _ingest_locked(
         summary.counts = store.tenant_summary(conn, tenant)
         summary.skipped = refused + list(store.skipped_files(conn, tenant))
     return summary
+
+
+def _failure_events(result: Any, instance: dg.DagsterInstance) -> list[dg.DagsterEvent]:
+    """The step failures of a run and its own failure (which execute_in_process's result
+    leaves out: it is in the instance's event log)."""
+    logged = instance.all_logs(
+        result.run_id, of_type={dg.DagsterEventType.RUN_FAILURE, dg.DagsterEventType.RUN_CANCELED}
+    )
+    run_level = [r.dagster_event for r in logged if r.dagster_event is not None]
+    return [e for e in result.all_events if e.is_failure] + run_level
 
 
 def _interrupted(event: dg.DagsterEvent) -> bool:
