@@ -119,7 +119,7 @@ def main() -> None:
     \b
     Exit codes:
       0    done (for `ingest`: at least one file ingested)
-      1    failed (a run, a check of the store, the database)
+      1    failed (the run, or the database)
       2    bad usage (an unknown option, a bad value, a tenant that does not exist)
       3    nothing ingested (`ingest`: every file missing or skipped)
       130  interrupted (Ctrl-C)
