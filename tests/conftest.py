@@ -4,6 +4,7 @@ ephemeral Dagster instances. Each store is its own database on one session serve
 import itertools
 import os
 import shutil
+import threading
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -140,3 +141,23 @@ def demo_store(make_store) -> Store:
 def copy_examples(target: Path) -> Path:
     shutil.copytree(EXAMPLES, target)
     return target
+
+
+def at_once(calls: list) -> list:
+    """Run the calls in threads released together; each one's result, or what it raised."""
+    barrier = threading.Barrier(len(calls))
+    results: list = [None] * len(calls)
+
+    def run(n: int) -> None:
+        barrier.wait()
+        try:
+            results[n] = calls[n]()
+        except Exception as exc:  # noqa: BLE001 - returned for the caller to assert on
+            results[n] = exc
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(len(calls))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results

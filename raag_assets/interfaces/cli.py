@@ -1,12 +1,14 @@
 """`raag`: a thin command line over the ingest path and the retrieval library."""
 
 import json
+import logging
 import os
 import signal
 import sys
 import threading
 import unicodedata
 import warnings
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,30 +35,97 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 # The embedded server falls back to /tmp when XDG_RUNTIME_DIR is unset; that is fine here.
 warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+# Dagster's SQLite storage logs a traceback when Ctrl-C lands as it closes a connection, then
+# lets the interrupt go on: the one sentence for it is ours.
+logging.getLogger("sqlalchemy").setLevel(logging.CRITICAL)
 
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 
 
+# Exit codes, the same for every command (`raag --help` and the README list them).
+OK, FAILED, USAGE, NOTHING_INGESTED, INTERRUPTED = 0, 1, 2, 3, 130
+
+
 class RaagGroup(click.Group):
-    """Shows RaagError as a one-line message instead of a traceback."""
+    """Shows raag's and the database's errors as one line instead of a traceback, with the
+    exit code of their kind; Ctrl-C as one sentence and 130."""
+
+    def main(  # one signature for both of click's overloads
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode, **extra)
+        # Ctrl-C can land outside `invoke` too (in a library's cleanup, say), where click would
+        # print "Aborted!" and exit 1.
+        try:
+            code = super().main(args, prog_name, complete_var, False, **extra)
+        except KeyboardInterrupt:
+            _interrupted()
+        except click.exceptions.Abort as exc:  # a prompt answered no, or Ctrl-C at it
+            if isinstance(exc.__context__, KeyboardInterrupt):
+                _interrupted()
+            err.print("Aborted!")
+            sys.exit(FAILED)
+        except click.ClickException as exc:
+            exc.show()
+            sys.exit(exc.exit_code)
+        sys.exit(code if isinstance(code, int) else OK)
 
     def invoke(self, ctx: click.Context) -> Any:
+        # Outermost, so that Ctrl-C is caught also when it lands while another error (the
+        # embedded server, in the same process group, stopping on the same SIGINT) is shown.
+        try:
+            return self._invoke_reporting(ctx)
+        except KeyboardInterrupt:
+            _interrupted()
+
+    def _invoke_reporting(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except RaagError as exc:
+        except RaagError as exc:  # raised on purpose: what was asked cannot be done as asked
             err.print(f"[bold red]error:[/] {exc}", highlight=False)
-            sys.exit(2)
+            sys.exit(USAGE)
         except psycopg.OperationalError as exc:  # the server went away or cannot be reached
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            err.print(f"[bold red]error:[/] database unavailable: {first}", highlight=False)
-            sys.exit(3)
+            err.print(f"[bold red]error:[/] database unavailable: {_first(exc)}", highlight=False)
+            sys.exit(FAILED)
+        except psycopg.Error as exc:  # the database refused a statement: its own words
+            err.print(f"[bold red]error:[/] database: {_first(exc)}", highlight=False)
+            sys.exit(FAILED)
+
+
+def _interrupted() -> None:
+    err.print(
+        "\ninterrupted: stopped before the end; what is stored stays consistent, and running "
+        "the same command again completes the work.",
+        highlight=False,
+    )
+    sys.exit(INTERRUPTED)
+
+
+def _first(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 @click.group(cls=RaagGroup)
 @click.version_option(package_name="raag-assets")
 def main() -> None:
-    """raag: relationship-aware retrieval over a Dagster-built document graph."""
+    """raag: relationship-aware retrieval over a Dagster-built document graph.
+
+    \b
+    Exit codes:
+      0    done (for `ingest`: at least one file ingested)
+      1    failed (the run, or the database)
+      2    bad usage (an unknown option, a bad value, a tenant that does not exist)
+      3    nothing ingested (`ingest`: every file missing or skipped)
+      130  interrupted (Ctrl-C)
+    """
 
 
 @main.command()
@@ -64,18 +133,28 @@ def main() -> None:
 @click.option("--tenant", required=True, help="Tenant id (lowercase letters, digits, - and _).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
-    """Land files (or folders) for a tenant and materialise its partition through Dagster."""
+    """Land files (or folders) for a tenant and materialise its partition through Dagster.
+
+    Two ingests of one tenant take turns; exit code 3 when none of the files was ingested."""
     from raag_assets.pipeline.run import ingest as run_ingest
+
+    def waiting() -> None:
+        err.print(f"another ingest of tenant {tenant!r} is running: waiting for it to finish")
 
     _step_output_to_log()
     with _progress(tenant, enabled=not as_json):
-        summary = run_ingest(list(paths), tenant)
+        summary = run_ingest(list(paths), tenant, on_wait=waiting)
+    if summary.interrupted:
+        raise KeyboardInterrupt
     if as_json:
         click.echo(json.dumps(summary.as_dict(), indent=2))
     else:
         _print_summary(summary)
     if not summary.success:
-        sys.exit(1)
+        sys.exit(FAILED)
+    if not summary.ingested:
+        err.print("nothing ingested: every file given was missing or skipped (reasons above)")
+        sys.exit(NOTHING_INGESTED)
 
 
 def _step_output_to_log() -> None:
@@ -93,7 +172,9 @@ def _retrieval_options(f: Any) -> Any:
         [
             click.argument("query"),
             click.option("--tenant", required=True),
-            click.option("--k", default=None, type=int, help="How many candidates."),
+            click.option(
+                "--k", default=None, type=click.IntRange(1), help="How many results (1 or more)."
+            ),
             click.option(
                 "--tag", "tags_any", multiple=True, help="Keep chunks with any of these tags."
             ),
@@ -459,7 +540,7 @@ def ui(port: int, host: str) -> None:
     """Start the Dagster UI (and daemon) on this code location: `dagster dev`."""
     from raag_assets.pipeline.run import local_instance
 
-    local_instance()  # creates DAGSTER_HOME with its dagster.yaml
+    local_instance()  # DAGSTER_HOME, and its dagster.yaml unless it has one of its own
     os.environ["DAGSTER_HOME"] = str(dagster_home())
     with db.connect():
         pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before the UI
@@ -478,8 +559,8 @@ def ui(port: int, host: str) -> None:
 @click.option("--port", default=8000, show_default=True)
 @click.option("--host", default="127.0.0.1", show_default=True)
 def serve(port: int, host: str) -> None:
-    """Start the REST service (OpenAPI at /docs, the explorer page at /explore/); keys come
-    from `raag api-key create`."""
+    """Start the REST service (OpenAPI at /docs, the explorer page at /explore/); each request
+    needs a key of its tenant (`raag api-key create`)."""
     with db.connect():
         pass  # starts the embedded Postgres (or checks RAAG_DATABASE_URL) before serving
     _serve(host, port)
@@ -544,17 +625,103 @@ def _serve(host: str, port: int) -> None:
 
 @main.group(name="api-key")
 def api_key() -> None:
-    """API keys for the REST and MCP adapters (one or more per tenant)."""
+    """Keys for the REST service (`raag serve`): each key reads one tenant, sent in the
+    X-API-Key header. Only a key's hash is stored. `raag mcp` takes no key: it serves the one
+    tenant it is started for, to the program that starts it."""
+
+
+def _expiry_options(f: Any) -> Any:
+    f = click.option(
+        "--expires-at",
+        default=None,
+        metavar="DATE",
+        help="Expire at this date (midnight UTC) or ISO date-time, e.g. 2027-01-31.",
+    )(f)
+    return click.option(
+        "--expires-in",
+        default=None,
+        metavar="DURATION",
+        help="Expire after this long: 90m, 12h, 30d, 2w.",
+    )(f)
+
+
+def _when(value: Any) -> str:
+    return value.strftime("%Y-%m-%d %H:%M %Z") if value is not None else ""
 
 
 @api_key.command(name="create")
 @click.option("--tenant", required=True)
 @click.option("--label", default="", help="What the key is for, e.g. 'support bot'.")
-def api_key_create(tenant: str, label: str) -> None:
-    """Create a key for a tenant and print it (only its hash is stored)."""
-    from raag_assets.interfaces.service import create_api_key
+@_expiry_options
+def api_key_create(tenant: str, label: str, expires_in: str | None, expires_at: str | None) -> None:
+    """Create a key for a tenant and print it, the only time it is shown (stdout: the key
+    alone; stderr: its id and expiry)."""
+    from raag_assets.interfaces import service
 
-    click.echo(create_api_key(tenant, label))
+    expiry = service.parse_expiry(expires_in, expires_at)
+    key, key_id = service.new_api_key(tenant, label, expires_at=expiry)
+    click.echo(key)
+    err.print(f"key id {key_id}" + (f", expires {_when(expiry)}" if expiry else ""))
+
+
+@api_key.command(name="list")
+@click.option("--tenant", default=None, help="Only this tenant's keys.")
+@click.option("--json", "as_json", is_flag=True)
+def api_key_list(tenant: str | None, as_json: bool) -> None:
+    """Every key: id, tenant, label, created, expires, last used, state (never the key)."""
+    from raag_assets.interfaces import service
+
+    rows = service.list_api_keys(tenant)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, default=lambda v: v.isoformat()))
+        return
+    table = Table("key id", "tenant", "label", "state", "created", "expires", "last used")
+    for r in rows:
+        state = r["state"] + (f" → {r['replaced_by']}" if r["replaced_by"] else "")
+        table.add_row(
+            r["key_id"],
+            r["tenant"],
+            r["label"],
+            state,
+            _when(r["created_at"]),
+            _when(r["expires_at"]),
+            _when(r["last_used_at"]) or "never",
+        )
+    out.print(table)
+
+
+@api_key.command(name="revoke")
+@click.argument("key")
+def api_key_revoke(key: str) -> None:
+    """Revoke KEY (its id from `raag api-key list`, or the key itself) now."""
+    from raag_assets.interfaces import service
+
+    old = service.revoke_api_key(key)
+    out.print(f"revoked key {old['key_id']} of tenant {old['tenant_id']}", highlight=False)
+
+
+@api_key.command(name="rotate")
+@click.argument("key")
+@click.option(
+    "--grace",
+    default=None,
+    metavar="DURATION",
+    help="Let the old key work this long more (e.g. 1h), for clients to switch; else revoked now.",
+)
+@_expiry_options
+def api_key_rotate(
+    key: str, grace: str | None, expires_in: str | None, expires_at: str | None
+) -> None:
+    """Replace KEY (id or key) by a new key of the same tenant and label, printed once; the
+    new key expires as asked, else after the old key's lifetime, if it had one."""
+    from raag_assets.interfaces import service
+
+    expiry = service.parse_expiry(expires_in, expires_at)
+    delay = service.parse_duration(grace) if grace else None
+    new_key, new_id, old = service.rotate_api_key(key, delay, expiry)
+    click.echo(new_key)
+    ends = f"expires in {grace}" if grace else "is revoked"
+    err.print(f"key id {new_id} replaces {old['key_id']}, which {ends}", highlight=False)
 
 
 @main.command()

@@ -2,8 +2,10 @@
 connection, reads as the tenant's reader role, and returns JSON-ready values. The adapters
 add transport, validation and authentication; no behaviour of their own."""
 
+import datetime as dt
 import hashlib
 import json
+import re
 import secrets
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -33,34 +35,165 @@ def reading(tenant: str, url: str | None = None) -> Iterator[psycopg.Connection]
 
 
 # --- API keys ----------------------------------------------------------------------------
+# Keys guard the REST service: each reads one tenant. (`raag mcp` takes none: it serves the
+# one tenant it was started for, to the process that started it.)
+
+_DURATION = re.compile(r"^\s*(\d+)\s*([smhdw])\s*$")
+_UNITS = {"s": "seconds", "m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+_KEY_ID = re.compile(r"^[0-9a-f]{12}$")
+
+
+class KeyNotFound(RaagError):
+    """An API key id (or key) that no tenant has."""
 
 
 def _hash(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-def create_api_key(tenant: str, label: str = "", url: str | None = None) -> str:
+def parse_duration(text: str) -> dt.timedelta:
+    """'90s', '15m', '12h', '30d', '2w' as a timedelta."""
+    match = _DURATION.match(text)
+    if match is None or int(match[1]) == 0:
+        raise InvalidFilter(f"{text!r} is not a duration: a positive number and s, m, h, d or w")
+    return dt.timedelta(**{_UNITS[match[2]]: int(match[1])})
+
+
+def parse_expiry(
+    expires_in: str | None, expires_at: str | None, now: dt.datetime | None = None
+) -> dt.datetime | None:
+    """When a new key expires: `expires_in` a duration ('30d'), or `expires_at` a date
+    (midnight UTC at its start) or an ISO date-time (UTC unless it names its offset)."""
+    now = now or dt.datetime.now(dt.UTC)
+    if expires_in and expires_at:
+        raise InvalidFilter("give --expires-in or --expires-at, not both")
+    if expires_in:
+        return now + parse_duration(expires_in)
+    if not expires_at:
+        return None
+    try:
+        when = dt.datetime.fromisoformat(expires_at.strip())
+    except ValueError:
+        raise InvalidFilter(
+            f"{expires_at!r} is not a date (2027-01-31) or date-time (2027-01-31T12:00+02:00)"
+        ) from None
+    when = when if when.tzinfo else when.replace(tzinfo=dt.UTC)
+    if when <= now:
+        raise InvalidFilter(f"{expires_at!r} is in the past: a key must expire later than now")
+    return when
+
+
+def create_api_key(
+    tenant: str, label: str = "", url: str | None = None, expires_at: dt.datetime | None = None
+) -> str:
     """A new key for `tenant`; only its hash is stored, so this is the one time it is seen."""
+    return new_api_key(tenant, label, url, expires_at)[0]
+
+
+def new_api_key(
+    tenant: str, label: str = "", url: str | None = None, expires_at: dt.datetime | None = None
+) -> tuple[str, str]:
+    """A new key for `tenant` and its key_id (how `raag api-key list` names it)."""
     key = "raag_" + secrets.token_urlsafe(32)
     with db.connect(url) as conn, conn.transaction():
         db.require_tenant(conn, tenant)
-        conn.execute(
-            db.load_sql("insert_api_key"),
-            {"key_hash": _hash(key), "tenant": tenant, "label": label},
+        (key_id,) = db.one(
+            conn.execute(db.load_sql("insert_api_key"), _new_row(key, tenant, label, expires_at))
         )
-    return key
+    return key, key_id
+
+
+def _new_row(key: str, tenant: str, label: str, expires_at: dt.datetime | None) -> dict[str, Any]:
+    return {"key_hash": _hash(key), "tenant": tenant, "label": label, "expires_at": expires_at}
+
+
+def list_api_keys(tenant: str | None = None, url: str | None = None) -> list[dict[str, Any]]:
+    """Every key (of one tenant, or all): key_id, tenant, label, created, expiry, revocation,
+    last use and state (active, expired, revoked); never the key or its hash."""
+    with db.connect(url) as conn:
+        if tenant is not None:
+            db.require_tenant(conn, tenant)
+        return db.records(conn.execute(db.load_sql("select_api_keys"), {"tenant": tenant}))
+
+
+def key_id_of(key_or_id: str) -> str:
+    """The key_id named on the command line: a key id as listed, or the key itself."""
+    text = key_or_id.strip()
+    if text.startswith("raag_"):
+        return _hash(text)[:12]
+    if not _KEY_ID.match(text):
+        raise InvalidFilter(
+            f"{key_or_id!r} is neither a key id (12 hex digits, see `raag api-key list`) nor a key"
+        )
+    return text
+
+
+def revoke_api_key(key_or_id: str, url: str | None = None) -> dict[str, Any]:
+    """Revoke a key now: the REST service refuses it from the next request on."""
+    key_id = key_id_of(key_or_id)
+    with db.connect(url) as conn, conn.transaction():
+        row = _key_row(conn, key_id)
+        conn.execute(
+            db.load_sql("update_api_key_revoked"),
+            {"key_id": key_id, "expires_at": None, "replaced_by": None},
+        )
+    return row
+
+
+def rotate_api_key(
+    key_or_id: str,
+    grace: dt.timedelta | None = None,
+    expires_at: dt.datetime | None = None,
+    url: str | None = None,
+) -> tuple[str, str, dict[str, Any]]:
+    """A new key for the old key's tenant and label, and the old key revoked, or expiring
+    after `grace` so clients can switch over. The new key expires at `expires_at`, else after
+    the old key's lifetime if it had one. Returns the new key, its id and the old key's row."""
+    key_id = key_id_of(key_or_id)
+    key = "raag_" + secrets.token_urlsafe(32)
+    now = dt.datetime.now(dt.UTC)
+    with db.connect(url) as conn, conn.transaction():
+        old = _key_row(conn, key_id)
+        if old["revoked_at"] is not None:
+            raise InvalidFilter(
+                f"key {key_id} was revoked at {old['revoked_at']:%Y-%m-%d %H:%M %Z}: "
+                f"create a new one with `raag api-key create --tenant {old['tenant_id']}`"
+            )
+        if expires_at is None and old["expires_at"] is not None:
+            expires_at = now + (old["expires_at"] - old["created_at"])
+        row = _new_row(key, old["tenant_id"], old["label"], expires_at)
+        (new_id,) = db.one(conn.execute(db.load_sql("insert_api_key"), row))
+        conn.execute(
+            db.load_sql("update_api_key_revoked"),
+            {"key_id": key_id, "expires_at": now + grace if grace else None, "replaced_by": new_id},
+        )
+    return key, new_id, old
+
+
+def _key_row(conn: psycopg.Connection, key_id: str) -> dict[str, Any]:
+    rows = db.records(conn.execute(db.load_sql("select_api_key_by_id"), {"key_id": key_id}))
+    if not rows:
+        raise KeyNotFound(f"no API key {key_id}: see `raag api-key list`")
+    return rows[0]
 
 
 def authorize(key: str | None, tenant: str, url: str | None = None) -> None:
-    """Raise Unauthorized unless `key` is one of `tenant`'s keys."""
+    """Raise Unauthorized unless `key` is one of `tenant`'s keys, neither revoked nor expired;
+    record its use (to the minute)."""
     if not key:
         raise Unauthorized("missing API key: send it in the X-API-Key header")
     with db.connect(url) as conn:
-        row = conn.execute(
-            db.load_sql("select_api_key_tenant"), {"key_hash": _hash(key)}
-        ).fetchone()
-    if row is None or row[0] != tenant:
-        raise Unauthorized(f"this API key does not give access to tenant {tenant!r}")
+        cur = conn.execute(db.load_sql("select_api_key"), {"key_hash": _hash(key)})
+        found = db.records(cur)
+        if not found or found[0]["tenant_id"] != tenant:
+            raise Unauthorized(f"this API key does not give access to tenant {tenant!r}")
+        row = found[0]
+        if row["revoked_at"] is not None:
+            raise Unauthorized(f"this API key was revoked at {row['revoked_at']:%Y-%m-%d %H:%M %Z}")
+        if row["expired"]:
+            raise Unauthorized(f"this API key expired at {row['expires_at']:%Y-%m-%d %H:%M %Z}")
+        if row["stale_use"]:
+            conn.execute(db.load_sql("update_api_key_used"), {"key_id": row["key_id"]})
 
 
 # --- reads -------------------------------------------------------------------------------

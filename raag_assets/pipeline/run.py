@@ -7,7 +7,7 @@ assets; this module only prepares and reports.
 import filecmp
 import os
 import shutil
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,8 @@ _PLAIN = (
     dg.BoolMetadataValue,
     dg.JsonMetadataValue,
 )
+# The first line of a dagster.yaml raag wrote: only such a file is ever rewritten.
+WRITTEN_BY_RAAG = "# written by raag: edit it and remove this line, and raag leaves it alone"
 QUIET_RUN_CONFIG = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 
@@ -45,6 +47,13 @@ class IngestSummary:
     run_id: str | None = None
     success: bool = True
     error: str | None = None
+    interrupted: bool = False  # stopped by Ctrl-C (SIGINT) or SIGTERM
+
+    @property
+    def ingested(self) -> list[str]:
+        """The files of this ingest now stored: landed and not skipped."""
+        skipped = {name for name, _ in self.skipped}
+        return [name for name in self.landed if name not in skipped]
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -53,6 +62,7 @@ class IngestSummary:
             "error": self.error,
             "run_id": self.run_id,
             "landed": self.landed,
+            "ingested": self.ingested,
             **self.counts,
             "stages": self.stages,
             "checks": self.checks,
@@ -62,19 +72,29 @@ class IngestSummary:
 
 def local_instance() -> dg.DagsterInstance:
     """The persistent Dagster instance under DAGSTER_HOME (default RAAG_HOME/dagster), shared
-    with `raag ui`. Its storage is SQLite, or with RAAG_DAGSTER_STORAGE=postgres the
+    with `raag ui`. An existing dagster.yaml that raag did not write is used as it is;
+    otherwise raag writes one. Its storage is SQLite, or with RAAG_DAGSTER_STORAGE=postgres the
     `dagster` database on raag's Postgres server (dagster-postgres). Its run queue runs one
     run per tenant at a time and RAAG_MAX_CONCURRENT_RUNS (default 4) in all."""
     home = dagster_home()
     home.mkdir(parents=True, exist_ok=True)
-    config = "telemetry:\n  enabled: false\n" + run_queue_config()
+    config = f"{WRITTEN_BY_RAAG}\ntelemetry:\n  enabled: false\n" + run_queue_config()
     if os.environ.get("RAAG_DAGSTER_STORAGE", "sqlite") == "postgres":
         # The embedded server's address can change between starts: read from the environment.
         os.environ["RAAG_DAGSTER_PG_URL"] = db.dagster_storage_url()
         config += "storage:\n  postgres:\n    postgres_url:\n      env: RAAG_DAGSTER_PG_URL\n"
-    (home / "dagster.yaml").write_text(config)
+    path = home / "dagster.yaml"
+    # A deployment's own dagster.yaml (deploy/, say: Postgres storage, a run launcher) is
+    # never touched; only one raag wrote follows the settings above.
+    if not path.exists() or (_raag_wrote(path) and path.read_text() != config):
+        path.write_text(config)
     os.environ.setdefault("DAGSTER_HOME", str(home))
     return dg.DagsterInstance.get()
+
+
+def _raag_wrote(path: Path) -> bool:
+    with path.open(encoding="utf-8", errors="replace") as f:
+        return f.readline().rstrip("\n") == WRITTEN_BY_RAAG
 
 
 def run_queue_config(max_runs: int | None = None) -> str:
@@ -164,13 +184,29 @@ def ingest(
     *,
     resources: Mapping[str, dg.ConfigurableResource] | None = None,
     instance: dg.DagsterInstance | None = None,
+    on_wait: Callable[[], None] | None = None,
 ) -> IngestSummary:
-    """Land `paths` for `tenant` and materialise its partition; summarise from the store."""
+    """Land `paths` for `tenant` and materialise its partition; summarise from the store.
+    Ingests of one tenant take turns (a Postgres advisory lock per tenant); `on_wait` is
+    called once if this one has to wait for another."""
     from raag_assets.definitions import default_resources
 
     validate_tenant(tenant)
     resources = dict(resources or default_resources())
     instance = instance or local_instance()
+    postgres, _ = store_resources(resources)
+    # Another ingest of the tenant (another process, a cron job, a machine on the same
+    # database) finishes first: landing, registering and the run all happen under the lock.
+    with postgres.connect() as lock, db.tenant_ingest_lock(lock, tenant, on_wait):
+        return _ingest_locked(paths, tenant, resources, instance)
+
+
+def _ingest_locked(
+    paths: Iterable[Path],
+    tenant: str,
+    resources: dict[str, dg.ConfigurableResource],
+    instance: dg.DagsterInstance,
+) -> IngestSummary:
     postgres, landing = store_resources(resources)
     register_tenant(tenant, postgres, instance)
     landed, refused = land(paths, landing.tenant_dir(tenant))
@@ -183,18 +219,48 @@ def ingest(
         for e in result.get_asset_check_evaluations()
     }
     summary.success = result.success
+    summary.interrupted = not result.success and any(
+        _interrupted(e) for e in _failure_events(result, instance)
+    )
     if not result.success:
         failures = [e for e in result.all_events if e.is_step_failure]
         summary.error = (
-            "; ".join(
-                f"{e.step_key}: {e.step_failure_data.error.message.strip()}" for e in failures
-            )
+            "; ".join(f"{e.step_key}: {root_cause(e.step_failure_data.error)}" for e in failures)
             or "run failed"
         )
     with postgres.connect() as conn:
         summary.counts = store.tenant_summary(conn, tenant)
         summary.skipped = refused + list(store.skipped_files(conn, tenant))
     return summary
+
+
+def _failure_events(result: Any, instance: dg.DagsterInstance) -> list[dg.DagsterEvent]:
+    """The step failures of a run and its own failure (which execute_in_process's result
+    leaves out: it is in the instance's event log)."""
+    logged = instance.all_logs(
+        result.run_id, of_type={dg.DagsterEventType.RUN_FAILURE, dg.DagsterEventType.RUN_CANCELED}
+    )
+    run_level = [r.dagster_event for r in logged if r.dagster_event is not None]
+    return [e for e in result.all_events if e.is_failure] + run_level
+
+
+def _interrupted(event: dg.DagsterEvent) -> bool:
+    """A failure Dagster recorded for a run it stopped on SIGINT or SIGTERM."""
+    error = getattr(event.event_specific_data, "error", None)
+    while error is not None:
+        if error.cls_name in ("DagsterExecutionInterruptedError", "KeyboardInterrupt"):
+            return True
+        error = error.cause
+    return False
+
+
+def root_cause(error: Any) -> str:
+    """The first line of the error underneath Dagster's wrappers (a step failure's error is
+    "Error occurred while executing op ...", its cause the database's or the parser's own)."""
+    while error.cause is not None:
+        error = error.cause
+    lines = error.message.strip().splitlines()
+    return lines[0] if lines else error.cls_name or "error"
 
 
 def _execute(

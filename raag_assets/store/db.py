@@ -10,8 +10,8 @@ import logging
 import os
 import threading
 import weakref
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -157,10 +157,35 @@ def migrate(conn: psycopg.Connection) -> list[str]:
 
 
 def add_tenant(conn: psycopg.Connection, tenant: str) -> None:
-    """Register a tenant and create its partitions (idempotent)."""
+    """Register a tenant and create its partitions (idempotent, also when several sessions
+    add the same tenant at once: they take turns)."""
     validate_tenant(tenant)
     with conn.transaction():
+        conn.execute(load_sql("lock_tenant_creation"), {"tenant": tenant})
         conn.execute(load_sql("add_tenant"), {"tenant": tenant})
+
+
+@contextmanager
+def tenant_ingest_lock(
+    conn: psycopg.Connection, tenant: str, waiting: Callable[[], None] | None = None
+) -> Iterator[None]:
+    """Hold the tenant's ingest lock on `conn` (a connection kept for nothing else) while the
+    block runs: a second ingest of the tenant, from any process or machine using the
+    database, waits here until the first is done. `waiting` is called once if it must wait.
+    The server releases the lock if this process dies."""
+    validate_tenant(tenant)
+    params = {"tenant": tenant}
+    (got,) = one(conn.execute(load_sql("try_lock_tenant_ingest"), params))
+    if not got:
+        if waiting is not None:
+            waiting()
+        conn.execute(load_sql("lock_tenant_ingest"), params)
+    try:
+        yield
+    finally:
+        # a connection that broke took the lock with it
+        with suppress(psycopg.OperationalError):
+            conn.execute(load_sql("unlock_tenant_ingest"), params)
 
 
 def conninfo(conn: psycopg.Connection) -> str:

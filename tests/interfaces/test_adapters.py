@@ -180,3 +180,79 @@ def test_an_mcp_client_searches_reads_and_follows_edges(demo_store):
     assert neighbours and all(n["edge"]["edge_type"] == "uses_term" for n in neighbours)
     assert any(n["section"]["label"] == "2.3" for n in neighbours)  # the definition it uses
     assert wrong.is_error and "no section" in wrong.content[0].text
+
+
+def test_keys_listed_rotated_revoked_and_expired_through_the_cli(server, demo_store, monkeypatch):
+    """`raag api-key create / list / rotate / revoke` against the live REST service: a revoked
+    or expired key gets 401, a rotated one is replaced, and each use is recorded."""
+    import json
+
+    from click.testing import CliRunner
+
+    from raag_assets.interfaces.cli import main
+
+    base, _ = server
+    monkeypatch.setenv("RAAG_DATABASE_URL", demo_store.url)
+
+    def raag(*args: str):
+        return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+    def status(key: str) -> httpx.Response:
+        return httpx.get(f"{base}/v1/tenants/demo/status", headers={"X-API-Key": key}, timeout=60)
+
+    def listed() -> dict[str, dict]:
+        rows = json.loads(raag("api-key", "list", "--tenant", "demo", "--json").stdout)
+        return {r["key_id"]: r for r in rows}
+
+    made = raag("api-key", "create", "--tenant", "demo", "--label", "bot", "--expires-in", "30d")
+    assert made.exit_code == 0, made.output
+    first = made.stdout.strip()
+    first_id = service.key_id_of(first)
+    assert listed()[first_id]["last_used_at"] is None
+    assert status(first).status_code == 200
+    row = listed()[first_id]
+    assert (row["state"], row["label"], row["tenant"]) == ("active", "bot", "demo")
+    assert row["last_used_at"] is not None  # the REST call was recorded
+    assert first not in json.dumps(row) and "key_hash" not in row
+
+    rotated = raag("api-key", "rotate", first_id)
+    assert rotated.exit_code == 0, rotated.output
+    second = rotated.stdout.strip()
+    old = status(first)
+    assert (old.status_code, old.json()["error"]["code"]) == (401, "unauthorized")
+    assert "revoked" in old.json()["error"]["message"]
+    assert status(second).status_code == 200
+    rows = listed()
+    second_id = service.key_id_of(second)
+    assert rows[first_id]["state"] == "revoked" and rows[first_id]["replaced_by"] == second_id
+    assert rows[second_id]["label"] == "bot" and rows[second_id]["expires_at"]  # 30 days again
+
+    graced = raag("api-key", "rotate", second, "--grace", "1h")
+    third = graced.stdout.strip()
+    assert graced.exit_code == 0 and "expires in 1h" in graced.output
+    assert status(second).status_code == 200 and status(third).status_code == 200
+
+    assert raag("api-key", "revoke", third).exit_code == 0
+    assert status(third).status_code == 401
+    assert listed()[service.key_id_of(third)]["state"] == "revoked"
+
+    short = raag("api-key", "create", "--tenant", "demo", "--expires-in", "1s").stdout.strip()
+    time.sleep(1.5)
+    expired = status(short)
+    assert expired.status_code == 401 and "expired" in expired.json()["error"]["message"]
+    assert listed()[service.key_id_of(short)]["state"] == "expired"
+
+    for bad in (
+        ["api-key", "create", "--tenant", "demo", "--expires-at", "2001-01-01"],
+        ["api-key", "create", "--tenant", "demo", "--expires-in", "soon"],
+        ["api-key", "revoke", "0123456789ab"],
+        ["api-key", "revoke", "not-a-key"],
+        ["api-key", "rotate", service.key_id_of(third)],  # revoked keys are not renewed
+    ):
+        result = raag(*bad)
+        assert result.exit_code == 2 and result.output.startswith("error:"), (bad, result.output)
+    dated = raag("api-key", "create", "--tenant", "demo", "--expires-at", "2999-01-31")
+    assert dated.exit_code == 0
+    assert listed()[service.key_id_of(dated.stdout.strip())]["expires_at"].startswith("2999-01-31")
+    helped = raag("api-key", "--help").output
+    assert "REST" in helped and "takes no key" in helped

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from raag_assets.interfaces import cli as cli_module
 from raag_assets.interfaces.cli import main
 from raag_assets.quality.rules import all_rules
-from tests.conftest import EXAMPLES, Store
+from tests.conftest import EXAMPLES, LICENSES, Store
 
 
 @pytest.fixture
@@ -196,7 +196,7 @@ def test_dagster_storage_on_postgres(cli, make_store, tmp_path, monkeypatch):
 def test_unreachable_database_is_one_line(monkeypatch):
     monkeypatch.setenv("RAAG_DATABASE_URL", "postgresql://postgres@127.0.0.1:1/nothing")
     result = CliRunner().invoke(main, ["tenants"])
-    assert result.exit_code == 3
+    assert result.exit_code == 1
     assert result.output.startswith("error: database unavailable:")
     assert result.output.strip().count("\n") == 0
 
@@ -292,3 +292,161 @@ def test_file_names_as_users_have_them(cli, make_store, tmp_path: Path, monkeypa
     table = cli(store, "documents", "--tenant", "names").output
     assert "source" in table and "Amendment #3.txt" in table
     assert "[draft].txt" in table  # shown as written, not read as rich's markup
+
+
+def test_ingest_keeps_a_dagster_yaml_of_its_own(cli, make_store, tmp_path, monkeypatch):
+    """A deployment's dagster.yaml in DAGSTER_HOME is used, never rewritten (raag ingest wrote
+    its own over it: Postgres storage and the run launcher gone)."""
+    store = make_store()
+    home = tmp_path / "dagster"
+    home.mkdir()
+    own = "# our deployment\ntelemetry:\n  enabled: false\nrun_monitoring:\n  enabled: false\n"
+    (home / "dagster.yaml").write_text(own)
+    monkeypatch.setenv("RAAG_HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("DAGSTER_HOME", str(home))
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    result = cli(store, "ingest", str(tmp_path / "expenses.txt"), "--tenant", "own", "--json")
+    assert result.exit_code == 0, result.output
+    assert (home / "dagster.yaml").read_text() == own
+    # one raag wrote itself follows the settings
+    from raag_assets.pipeline.run import WRITTEN_BY_RAAG, local_instance
+
+    (home / "dagster.yaml").write_text(WRITTEN_BY_RAAG + "\ntelemetry:\n  enabled: true\n")
+    monkeypatch.setenv("RAAG_MAX_CONCURRENT_RUNS", "7")
+    local_instance()
+    assert "max_concurrent_runs: 7" in (home / "dagster.yaml").read_text()
+
+
+def test_raag_ui_keeps_a_dagster_yaml_of_its_own(make_store, tmp_path):
+    """`raag ui` as a process, stopped once it has started the UI: the file is unchanged."""
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+    import time
+
+    store = make_store()
+    home = tmp_path / "dagster"
+    home.mkdir()
+    own = "# our deployment\ntelemetry:\n  enabled: false\n"
+    (home / "dagster.yaml").write_text(own)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {
+        **os.environ,
+        "RAAG_HOME": str(tmp_path / "home"),
+        "DAGSTER_HOME": str(home),
+        "RAAG_DATABASE_URL": store.url,
+    }
+    raag = str(Path(sys.executable).parent / "raag")
+    ui = subprocess.Popen(
+        [raag, "ui", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert ui.stderr is not None
+        line = ui.stderr.readline()  # printed after the instance is set up, before dagster dev
+        assert "Dagster UI on" in line, line
+        time.sleep(1)
+    finally:
+        ui.send_signal(signal.SIGTERM)
+        ui.wait(timeout=60)
+    assert (home / "dagster.yaml").read_text() == own
+
+
+def test_a_failed_step_shows_the_database_error(cli, make_store, tmp_path, monkeypatch):
+    """The Postgres error reaches the CLI's message, not only Dagster's wrapper ("Error
+    occurred while executing op ...")."""
+    store = make_store()
+    monkeypatch.setenv("RAAG_HOME", str(tmp_path / "home"))
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")
+    with store.connect() as conn:
+        conn.execute(
+            "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+            "RAISE EXCEPTION 'disk quota of this test exceeded'; END $$"
+        )
+        conn.execute(
+            "CREATE TRIGGER refuse BEFORE INSERT ON documents "
+            "FOR EACH ROW EXECUTE FUNCTION refuse()"
+        )
+    result = cli(store, "ingest", str(tmp_path / "expenses.txt"), "--tenant", "broken")
+    assert result.exit_code == 1, result.output
+    assert "documents: psycopg.errors.RaiseException: disk quota of this test exceeded" in (
+        result.output
+    )
+    assert "Error occurred while executing" not in result.output
+
+
+def test_exit_codes(cli, make_store, tmp_path, monkeypatch):
+    """0 ingested, 1 failed, 2 bad usage, 3 nothing ingested."""
+    store = make_store()
+    monkeypatch.setenv("RAAG_HOME", str(tmp_path / "home"))
+    missing = cli(store, "ingest", str(tmp_path / "nonexistent.md"), "--tenant", "codes")
+    assert missing.exit_code == 3, missing.output
+    assert "no such file" in missing.output and "nothing ingested" in missing.output
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "empty.md").write_bytes(b"")
+    (tmp_path / "bad" / "broken.pdf").write_bytes(b"%PDF-1.4 broken")
+    skipped = cli(store, "ingest", str(tmp_path / "bad"), "--tenant", "codes", "--json")
+    assert skipped.exit_code == 3, skipped.output
+    assert json.loads(skipped.stdout)["ingested"] == []
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "bad" / "expenses.txt")
+    some = cli(store, "ingest", str(tmp_path / "bad"), "--tenant", "codes", "--json")
+    assert some.exit_code == 0, some.output
+    assert json.loads(some.stdout)["ingested"] == ["expenses.txt"]
+    for args in (
+        ["search", "leave", "--tenant", "codes", "--k", "0"],
+        ["retrieve", "leave", "--tenant", "codes", "--k", "0"],
+        ["ingest", "--tenant", "codes"],
+        ["sections", "--tenant", "nobody"],
+    ):
+        result = cli(store, *args)
+        assert result.exit_code == 2, (args, result.output)
+    assert "--k" in cli(store, "search", "x", "--tenant", "codes", "--k", "0").output
+    helped = cli(store, "--help").output
+    for line in ("0    done", "1    failed", "2    bad usage", "3    nothing ingested", "130"):
+        assert line in helped
+
+
+def test_ctrl_c_is_one_sentence_and_130(tmp_path):
+    """SIGINT to a real `raag ingest` and everything it started, as Ctrl-C in a terminal
+    sends it, in the middle of its run (steps in its own process, as on two cores)."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    env = {**os.environ, "RAAG_HOME": str(tmp_path / "home")}
+    for key in ("RAAG_EXECUTOR", "DAGSTER_HOME", "RAAG_DATABASE_URL", "RAAG_STEP_LOG"):
+        env.pop(key, None)
+    env["RAAG_EXECUTOR"] = "in_process"
+    raag = str(Path(sys.executable).parent / "raag")
+    proc = subprocess.Popen(
+        [raag, "ingest", str(LICENSES), "--tenant", "stop"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,  # its own process group, as a terminal's foreground job
+    )
+    # interrupt once the run is under way: the tenant's landing folder is filled first
+    landing = tmp_path / "home" / "landing" / "stop"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and len(list(landing.glob("*"))) < 5:
+        time.sleep(0.2)
+    time.sleep(2)
+    os.killpg(proc.pid, signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 130, stdout + stderr
+    # raag's own output is the one sentence. (Dagster's compute-log watcher, a child in the
+    # same process group, may print its own KeyboardInterrupt traceback before it.)
+    assert stdout == "", stdout
+    last = stderr.strip().splitlines()[-1]
+    assert last.startswith("interrupted:") and stderr.count("interrupted:") == 1, stderr
+    assert "DagsterExecutionInterruptedError" not in stderr and "Aborted" not in stderr, stderr

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from raag_assets.core.errors import InvalidTenant
-from tests.conftest import EXAMPLES, LICENSES, Store, copy_examples
+from tests.conftest import EXAMPLES, LICENSES, Store, at_once, copy_examples
 
 CHUNK_ROWS = (
     "SELECT doc_id, chunk_index, section_id, content, content_hash, token_count, tags, "
@@ -67,6 +67,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("011_supersedes_index",),
         ("012_chunks_generation",),
         ("013_edge_rules",),
+        ("014_api_key_lifecycle",),
     ]
     # search() looks up superseded documents on every query: a partial index, not a scan
     (edge_index,) = demo_store.rows(
@@ -244,3 +245,32 @@ def test_tenant_reader_sees_one_tenant_and_postgres_refuses_the_rest(demo_store:
                 db.tenant_reader(conn, "demo"),
             ):
                 conn.execute(f"SELECT count(*) FROM {forbidden}")
+
+
+def test_concurrent_ingests_of_one_tenant_take_turns(make_store, tmp_path: Path):
+    """Two ingests of one new tenant at once (`raag ingest a/ --tenant t & raag ingest b/
+    --tenant t`), ten times over, each pair on a new tenant: both succeed every time and the
+    tenant holds both folders' documents, as one ingest of both would leave it."""
+    store = make_store()
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "a")
+    shutil.copy(EXAMPLES / "wfh-policy.md", tmp_path / "b")
+    reference = store.ingest([tmp_path / "a", tmp_path / "b"], "reference")
+    assert reference.success, reference.error
+    for n in range(10):
+        tenant = f"pair-{n}"
+        results = at_once([lambda f=f, t=tenant: store.ingest([tmp_path / f], t) for f in "ab"])
+        for folder, result in zip("ab", results, strict=True):
+            assert not isinstance(result, Exception), f"pair {n}, {folder}: {result!r}"
+            assert result.success, f"pair {n}, {folder}: {result.error}"
+        counts = store.rows(
+            "SELECT count(*), sum(sections) FROM (SELECT doc_id, (SELECT count(*) FROM sections s"
+            " WHERE s.tenant_id = d.tenant_id AND s.doc_id = d.doc_id) AS sections"
+            " FROM documents d WHERE tenant_id = %s) AS x",
+            tenant,
+        )
+        assert counts == [(2, reference.counts["sections"])], n
+        assert store.rows(
+            "SELECT count(*) FROM chunks WHERE tenant_id = %s AND embedding IS NOT NULL", tenant
+        ) == [(reference.counts["chunks"],)]

@@ -4,6 +4,7 @@ import pytest
 
 from raag_assets.core.errors import TenantNotFound
 from raag_assets.store import db
+from tests.conftest import at_once
 
 
 def test_migrate_records_each_migration_once(new_database):
@@ -35,3 +36,29 @@ def test_tenant_reader_sets_role_and_schema(new_database):
             assert schema in db.one(reader.execute("SHOW search_path"))[0]
         with pytest.raises(TenantNotFound), db.tenant_reader(conn, "nobody"):
             pass
+
+
+def _add(url: str, tenant: str) -> None:
+    with db.connect(url) as conn:
+        db.add_tenant(conn, tenant)
+
+
+def test_tenant_creation_is_idempotent_under_concurrency(new_database):
+    """Several connections add the same new tenant at once (as two ingests of a new tenant
+    do): every call succeeds, one tenant with its partitions results. Without the lock, the
+    GRANTs inside raag_add_tenant failed with `tuple concurrently updated`."""
+    url = new_database()
+    with db.connect(url):
+        pass  # migrated once, before the race
+    for round_ in range(5):
+        tenant = f"race-{round_}"
+        results = at_once([lambda t=tenant: _add(url, t)] * 4)
+        assert results == [None] * 4, results
+        with db.connect(url) as conn:
+            assert tenant in db.tenants(conn)
+            (parts,) = db.one(
+                conn.execute(
+                    "SELECT count(*) FROM pg_class WHERE relname LIKE %s", [f"%\\_\\_{tenant}"]
+                )
+            )
+            assert parts == 9

@@ -1,1 +1,0 @@
-SELECT tenant_id FROM api_keys WHERE key_hash = %(key_hash)s

@@ -1,0 +1,1 @@
+SELECT pg_advisory_unlock(hashtextextended('raag ingest ' || %(tenant)s, 0))
