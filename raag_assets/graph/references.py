@@ -36,7 +36,7 @@ KEYWORDS = {
     "paragraphs": "Paragraph",
 }
 _OCR_KEYWORDS = ("section", "sections", "subsection", "clause", "clauses", "article", "paragraph")
-_LABEL = r"(?:\d{1,3}(?:\.\d{1,3})*(?:[a-z](?![a-z]))?(?:\([a-z0-9]{1,4}\))*|[IVXLC]{1,6}\b)"
+_LABEL = r"(?:\d{1,5}(?:\.\d{1,3})*(?:[a-z](?![a-z]))?(?:\([a-z0-9]{1,4}\))*|[IVXLC]{1,6}\b)"
 _JOIN = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*(?:through|to|-|–)\s*)"
 # Words a document name is made of: capitalised words, with small words inside.
 _CAP_WORD = r"[A-Z][A-Za-z0-9'’-]*(?:\.[A-Za-z0-9]+)*"
@@ -44,8 +44,17 @@ _NAME_WORD = rf"(?:{_CAP_WORD}|of|and|for|on|to|the|&)"
 DOC_NAME = (
     rf"{_CAP_WORD}(?:\s+{_NAME_WORD}){{0,7}}(?:\s+\((?:Rev\.?|Revision|Version|v)\s*[\w.]+\))?"
 )
+# A statute, code or rule book cited after "of" or "under" ("Section 16(b) of the Securities
+# Exchange Act of 1934", "Section 5 under the 1933 Act", "Section 4971 of the Code"): the
+# labels are that law's, never the citing document's.
+_LAW_NOUN = r"(?:Act|Law|Code|Rules?|Regulations?|Statutes?|Constitution|Treaty|Convention)"
+LAW_NAME = (
+    rf"(?:(?:1[89]|20)\d\d\s+)?(?:{_CAP_WORD}\s+(?:{_NAME_WORD}\s+){{0,6}})?{_LAW_NOUN}\b"
+    r"(?:\s+of\s+(?:1[89]|20)\d\d\b)?"
+)
 _OF_DOC = (
-    r"(?:\s+of\s+(?:(?P<self>this\s+(?:License|Licence|Agreement|Policy|Amendment|document|"
+    rf"(?:\s+(?:of|under)\s+(?:the\s+)?(?P<law>{LAW_NAME})(?![ \t]+(?:[A-Z]|(?:of|for|on)\s+[A-Z]))"
+    r"|\s+of\s+(?:(?P<self>this\s+(?:License|Licence|Agreement|Policy|Amendment|document|"
     rf"Handbook|Guideline|Guide|Contract))|the\s+(?P<name>{DOC_NAME})))?"
 )
 # A heading in brackets after a cited label ("Section 10.3 [ACSI Termination] and 10.4 [Company
@@ -193,6 +202,29 @@ DOCUMENT_VERSION = rule(
     examples=("licensed under version 3 ",),
     counter=("version 3 of the License",),
 )
+# A section of a code of laws cited by its title number and code ("42 U.S.C. § 1395nn",
+# "41 CFR §60-300.5"): the section is the code's, never the citing document's.
+STATUTE_CODE = rule(
+    "citation.statute_code",
+    "citation",
+    "a title number and a code's abbreviation just before a section sign or keyword",
+    pattern=(
+        r"\b(?P<code>\d{1,3}\s+(?:U\.\s?S\.\s?C\.?|USC|C\.\s?F\.\s?R\.?|CFR))"
+        r"(?:\s+(?:Part|Sec\.?))?\s*$"
+    ),
+    examples=("the Stark Law (42 U.S.C. ", "as required by 41 CFR "),
+    counter=("in 42 days ", "the CFR table of contents "),
+)
+# The filing's own exhibit number opening its text ("Exhibit 10.1", "EX-10.27"): a banner the
+# filer puts on the document, not a citation of an exhibit of it.
+FILING_BANNER = rule(
+    "citation.filing_banner",
+    "citation",
+    "a numbered exhibit label opening the document's text: the filing's banner",
+    pattern=r"\A\W*(?:Exhibit|EXHIBIT|EX-)\s*\d{1,3}(?:\.\d{1,3})?[A-Za-z]?\b",
+    examples=("Exhibit 10.1  SUPPLY AGREEMENT", "EX-10.27 Confidential"),
+    counter=("the prices listed in Exhibit 10.1", "Exhibit A  Price List"),
+)
 # An OCR-damaged keyword before a number ("Secti0n 4.2"): repaired before the forms run, its
 # citations a little less certain.
 OCR_KEYWORD = rule(
@@ -244,19 +276,29 @@ def correct_ocr(text: str) -> tuple[str, dict[int, str]]:
     return out, raw
 
 
+# A document's own range citation spans a few sections ("Sections 2 through 13"); "5-140" or
+# "5-1401" is one hyphenated number of a statute, never a hundred sections.
+_RANGE_MAX = 50
+
+
 def _range(first: str, last: str) -> list[str] | None:
     """The labels from `first` to `last` inclusive: "2"-"4", "2.1"-"2.4", "II"-"IV"; None when
-    the two are not of one series."""
+    the two are not of one series or span more than _RANGE_MAX labels."""
     a, b = (
         first.rsplit(".", 1) if "." in first else ("", first),
         (last.rsplit(".", 1) if "." in last else ("", last)),
     )
-    if a[0] == b[0] and a[1].isdigit() and b[1].isdigit() and int(a[1]) < int(b[1]) <= 999:
+    if (
+        a[0] == b[0]
+        and a[1].isdigit()
+        and b[1].isdigit()
+        and int(a[1]) < int(b[1]) <= int(a[1]) + _RANGE_MAX
+    ):
         prefix = f"{a[0]}." if a[0] else ""
         width = len(a[1]) if a[1].startswith("0") else 0  # "2.01 through 2.04"
         return [f"{prefix}{str(n).zfill(width)}" for n in range(int(a[1]), int(b[1]) + 1)]
     ra, rb = roman_to_int(first), roman_to_int(last)
-    if ra and rb and ra < rb and first.isupper() and last.isupper():
+    if ra and rb and ra < rb <= ra + _RANGE_MAX and first.isupper() and last.isupper():
         return [int_to_roman(n) for n in range(ra, rb + 1)]
     return None
 
@@ -310,10 +352,20 @@ def find_mentions(text: str) -> list[Mention]:
     return mentions
 
 
+def _cited_name(m: re.Match[str]) -> str | None:
+    """The other document a labels citation names: a law ("of the Securities Act of 1933"),
+    a document by its name ("of the Services Agreement"), or None (this document)."""
+    if m.group("law"):
+        return " ".join(m.group("law").split())
+    return clean_name(m.group("name")) if m.group("name") else None
+
+
 def _end_of_document(m: re.Match[str], name: str | None) -> int:
     """Where a labels citation ends: after its document's name as cleaned, after "of this
     Agreement", or after its labels."""
-    if name:
+    if m.group("law"):
+        return m.end("law")
+    if name and m.group("name"):
         return m.start("name") + len(name)
     return m.end("self") if m.group("self") else m.end("labels")
 
@@ -325,7 +377,10 @@ def _section_labels(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
             labels = tuple(f"Article {lb}" for lb in labels)
         # "Section 11 of the WIPO ..." cites another document even if we cannot name it well:
         # it must not resolve into the citing one.
-        name = clean_name(m.group("name")) if m.group("name") else None
+        name = _cited_name(m)
+        code = STATUTE_CODE.search(fixed[max(0, m.start() - 30) : m.start()])
+        if code and not name:
+            name = " ".join(code.group("code").split())  # "42 U.S.C. § 1395nn": the code's
         end = _end_of_document(m, name)
         raw_kw = raw.get(m.start())
         as_written = (raw_kw + fixed[m.start() + len(m.group("kw")) : end]) if raw_kw else None
@@ -343,9 +398,12 @@ def _section_labels(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
 
 
 def _annexes(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
+    banner = FILING_BANNER.search(fixed)
     for m in ANNEX.finditer(fixed):
+        if banner and m.start() < banner.end():
+            continue  # "Exhibit 10.1" heading the filing: the document's own number
         labels = tuple(f"{m.group('kw')} {lb}" for lb in expand_labels(m.group("labels")))
-        name = clean_name(m.group("name")) if m.group("name") else None
+        name = _cited_name(m)
         end = _end_of_document(m, name)
         mention = Mention(
             m.start(), end, fixed[m.start() : end], "labels", labels, name, rule=ANNEX.id
@@ -606,6 +664,10 @@ def _label_variants(key: str) -> list[str]:
         out.append(f"{word} {number}".strip())
         if word:
             out.append(number)
+            # "Article 8.2" where the document heads it "Section 8.2": a dotted number is one
+            # subsection whatever keyword cites it
+            if "." in number:
+                out.extend(f"{w} {number}" for w in ("article", "section", "clause", "paragraph"))
         else:
             out.extend(f"{w} {number}" for w in ("article", "section", "part"))
     return list(dict.fromkeys(out))

@@ -1,0 +1,86 @@
+"""Citations that belong to another document or to the filing itself, never to this one's
+sections (issue 19): a law named after the labels, a code's title before the section sign, a
+statute's long or hyphenated number, the filing's exhibit banner; and a dotted number cited
+under another keyword than the document's own."""
+
+import pytest
+
+from raag_assets.core.model import DocInfo, SectionInfo
+from raag_assets.graph.build import layer1 as section_edges
+from raag_assets.graph.references import Corpus, expand_labels, find_mentions
+
+
+@pytest.mark.parametrize(
+    ("text", "labels", "doc"),
+    [
+        (
+            "Claims under Section 16(b) of the Securities Exchange Act of 1934 are excluded.",
+            ("16(b)",),
+            "Securities Exchange Act of 1934",
+        ),
+        (
+            "Shares sold under Section 4 under the Securities Act are restricted.",
+            ("4",),
+            "Securities Act",
+        ),
+        ("Indemnity under Section 20(a) of the 1933 Act applies.", ("20(a)",), "1933 Act"),
+        ("a plan subject to Sections 412 or 4971 of the Code.", ("412", "4971"), "Code"),
+        (
+            "as permitted by Section 5-1401 of the New York General Obligations Law.",
+            ("5", "1401"),
+            "New York General Obligations Law",
+        ),
+        (
+            "as permitted by Sections 5-140 of the Delaware Corporation Law.",
+            ("5", "140"),
+            "Delaware Corporation Law",
+        ),
+        ("the anti-kickback statute (42 U.S.C. § 1320a) and", ("1320a",), "42 U.S.C."),
+        ("the clauses at 48 CFR §52.222-26 apply.", ("52.222", "26"), "48 CFR"),
+    ],
+)
+def test_a_citation_of_a_law_names_the_law(text, labels, doc):
+    (m,) = find_mentions(text)
+    assert (m.labels, m.doc_name) == (labels, doc)
+
+
+@pytest.mark.parametrize(
+    ("text", "labels"),
+    [
+        ("Sections 2 through 13 survive termination.", tuple(str(n) for n in range(2, 14))),
+        ("Section 4 of this Agreement applies.", ("4",)),
+        ("Section 4 under the terms below applies.", ("4",)),
+    ],
+)
+def test_a_citation_of_this_document_stays_in_it(text, labels):
+    (m,) = find_mentions(text)
+    assert (m.labels, m.doc_name) == (labels, None)
+
+
+def test_a_range_never_expands_into_a_hundred_labels():
+    assert expand_labels("5-140") == ("5", "140")
+    assert len(expand_labels("1 through 40")) == 40
+
+
+def test_the_filing_banner_is_no_exhibit_citation():
+    """'Exhibit 10.7' opening a filed document is its own number; the same words later in the
+    text, or a lettered exhibit heading, are citations."""
+    assert find_mentions("Exhibit 10.7  CONSULTING AGREEMENT  This Agreement is made") == []
+    assert find_mentions("EX-10.27 SUPPLY AGREEMENT") == []
+    assert [m.labels for m in find_mentions("The prices in Exhibit 10.7 apply.")] == [
+        ("Exhibit 10.7",)
+    ]
+    assert [m.labels for m in find_mentions("Exhibit A lists the prices.")] == [("Exhibit A",)]
+
+
+def test_a_dotted_number_resolves_whatever_keyword_cites_it():
+    """'Article 8.2' in a document that heads that subsection 'Section 8.2'."""
+    doc = DocInfo("c", "c.txt")
+    head = SectionInfo("c-8", "c", 0, "Article 8", "Term", 1, None, "")
+    sub = SectionInfo("c-8.2", "c", 1, "Section 8.2", "Renewal", 2, "c-8", "It renews.")
+    cite = SectionInfo("c-9", "c", 2, "Article 9", "Exit", 1, None, "Except per Article 8.2.")
+    corpus = Corpus([doc], [head, sub, cite])
+    found, _ = corpus.find_label("c", "Article 8.2")
+    assert found is sub
+    refs = [e for e in section_edges(cite, corpus)[0] if e.edge_type == "references"]
+    assert [e.dst_section_id for e in refs] == ["c-8.2"]
