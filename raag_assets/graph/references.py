@@ -51,6 +51,7 @@ _LAW_NOUN = r"(?:Act|Law|Code|Rules?|Regulations?|Statutes?|Constitution|Treaty|
 LAW_NAME = (
     rf"(?:(?:1[89]|20)\d\d\s+)?(?:{_CAP_WORD}\s+(?:{_NAME_WORD}\s+){{0,6}})?{_LAW_NOUN}\b"
     r"(?:\s+of\s+(?:1[89]|20)\d\d\b)?"
+    r"|[A-Z]{2,6}(?![\w.-])"  # "section 406 of ERISA"
 )
 _OF_DOC = (
     rf"(?:\s+(?:of|under)\s+(?:the\s+)?(?P<law>{LAW_NAME})(?![ \t]+(?:[A-Z]|(?:of|for|on)\s+[A-Z]))"
@@ -215,15 +216,23 @@ STATUTE_CODE = rule(
     examples=("the Stark Law (42 U.S.C. ", "as required by 41 CFR "),
     counter=("in 42 days ", "the CFR table of contents "),
 )
-# The filing's own exhibit number opening its text ("Exhibit 10.1", "EX-10.27"): a banner the
-# filer puts on the document, not a citation of an exhibit of it.
+# The filing's own exhibit number opening its text ("Exhibit 10.1", "EX-10.27"), or the text
+# calling itself by it ("omitted from this Exhibit 10.8"): a banner the filer puts on the
+# document, not a citation of an exhibit of it.
 FILING_BANNER = rule(
     "citation.filing_banner",
     "citation",
     "a numbered exhibit label opening the document's text: the filing's banner",
-    pattern=r"\A\W*(?:Exhibit|EXHIBIT|EX-)\s*\d{1,3}(?:\.\d{1,3})?[A-Za-z]?\b",
-    examples=("Exhibit 10.1  SUPPLY AGREEMENT", "EX-10.27 Confidential"),
-    counter=("the prices listed in Exhibit 10.1", "Exhibit A  Price List"),
+    pattern=(
+        r"\A\W*(?:Exhibit|EXHIBIT|EX-)\s*\d{1,3}(?:\.\d{1,3})?[A-Za-z]?\b"
+        r"|\b[Tt]his\s+Exhibit\s+\d{1,3}\.\d{1,3}\b"
+    ),
+    examples=(
+        "Exhibit 10.1  SUPPLY AGREEMENT",
+        "EX-10.27 Confidential",
+        "portions of this Exhibit 10.8 were omitted",
+    ),
+    counter=("the prices listed in Exhibit 10.1", "Exhibit A  Price List", "this Exhibit A"),
 )
 # An OCR-damaged keyword before a number ("Secti0n 4.2"): repaired before the forms run, its
 # citations a little less certain.
@@ -398,9 +407,9 @@ def _section_labels(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
 
 
 def _annexes(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
-    banner = FILING_BANNER.search(fixed)
+    banners = [(b.start(), b.end()) for b in FILING_BANNER.finditer(fixed)]
     for m in ANNEX.finditer(fixed):
-        if banner and m.start() < banner.end():
+        if inside(m.start(), banners):
             continue  # "Exhibit 10.1" heading the filing: the document's own number
         labels = tuple(f"{m.group('kw')} {lb}" for lb in expand_labels(m.group("labels")))
         name = _cited_name(m)

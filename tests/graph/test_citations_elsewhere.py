@@ -84,3 +84,19 @@ def test_a_dotted_number_resolves_whatever_keyword_cites_it():
     assert found is sub
     refs = [e for e in section_edges(cite, corpus)[0] if e.edge_type == "references"]
     assert [e.dst_section_id for e in refs] == ["c-8.2"]
+
+
+def test_a_document_calling_itself_by_its_exhibit_number_cites_nothing():
+    assert find_mentions("portions of this Exhibit 10.8 were omitted") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "doc"),
+    [
+        ("a prohibited transaction under section 406 of ERISA and", "ERISA"),
+        ("Section 4 of the GPL applies.", "GPL"),
+        ("Section 1 of ANNEX B applies.", None),
+    ],
+)
+def test_an_acronym_after_of_names_a_document(text, doc):
+    assert find_mentions(text)[0].doc_name == doc
