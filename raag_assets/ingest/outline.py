@@ -3,7 +3,7 @@
 A number opens a section when it continues the outline so far: a first child (1.2 -> 1.2.1)
 or a next sibling at any depth (1.2.1 -> 1.3, 1.3 -> 2). At the start of a line one number
 may be skipped (a heading the text lost); inside a line (a flattened filing puts "8.
-Exclusivity. Celebrity shall ... 9. Review ..." on one physical line, an article heading runs
+Exclusivity. The Supplier shall ... 9. Audit ..." on one physical line, an article heading runs
 into its first subsection: "2. Fees 2.1 The Company shall pay") the number must continue the
 outline exactly, after a sentence or a heading, so that a quantity ("30 days"), a list item
 and a citation ("Section 2.1") stay text. The numbers the document cites ("Section 2.4.1")
@@ -17,8 +17,8 @@ from raag_assets.graph.rules import rule
 
 Key = tuple[int, ...]
 
-# A number run into a line after the end of a sentence or a clause's title ("... any other
-# multivitamin. 9. Review, Approval ... . All uses ..."): a top-level number with its dot and
+# A number run into a line after the end of a sentence or a clause's title ("... to any other
+# customer. 9. Audit Rights. The Supplier ..."): a top-level number with its dot and
 # a capitalised word, or a dotted number (2.1, 2.4.1) and a capitalised word; after a heading
 # in capitals too ("RECITALS ... AGREEMENT 1. Engagement. ...").
 RUN_IN_NUMBER = rule(
@@ -30,16 +30,16 @@ RUN_IN_NUMBER = rule(
     r"\s+(?P<kn>\d{1,3}(?:\.\d{1,3}){0,3}|[IVXLC]{1,6})\.?\s+|(?P<n>\d{1,3}(?:\.\d{1,3}){1,3}\.?"
     r"|\d{1,3}\.)\s+|(?P<tight>\d{1,3}\.)(?=[A-Z]{2}))(?=[A-Z\[“\"])",
     examples=(
-        "shall not endorse any other product. 9. Review and Approval. All uses",
+        "shall not supply any other customer. 9. Audit Rights. The Buyer may",
         "as set out above. 4.2 The Supplier shall deliver",
-        "an individual. AGREEMENT 1. Engagement. HDS engages",
+        "a limited company. AGREEMENT 1. Appointment. The Company appoints",
         "agree as follows: ARTICLE I DEFINITIONS Section 1.1 Defined Terms.",
         "the following meanings. 2.TERM AND RENEWAL: (a) Initial Term.",
     ),
     counter=("payable within 30 days. Each party", "as set out in Section 2.1 The"),
 )
 # The next entry of a numbered list of definitions run into a line after any word ('... as
-# shown in Exhibit A 1.21 "Kitov Data" shall mean ...'): a dotted number and a quoted term.
+# shown in Exhibit A 1.21 "Product Data" shall mean ...'): a dotted number and a quoted term.
 RUN_IN_DEFINITION = rule(
     "heading.run_in_definition",
     "heading",
@@ -47,7 +47,7 @@ RUN_IN_DEFINITION = rule(
     "continues the outline",
     pattern=r"(?<=[A-Za-z0-9])(?<!ection)(?<!ections)(?<!lause)(?<!lauses)(?<!rticle)\s+"
     r"(?P<at>(?P<n>\d{1,3}\.\d{1,3}(?:\.\d{1,3})?)\.?)\s+(?=[\"“][A-Z])",
-    examples=('as shown in Exhibit A 1.21 "Kitov Data" shall mean',),
+    examples=('as shown in Exhibit A 1.21 "Product Data" shall mean',),
     counter=('as defined in Section 1.21 "Data"', 'under clause 2.1 "Fees"'),
 )
 # An article's heading run into its first subsection ("2. Fees 2.1 The Company shall pay",
@@ -159,7 +159,7 @@ def run_in_cuts(
 ) -> tuple[list[int], Key | None]:
     """Where numbers run into a line open sections, and the outline after the line. `opens`
     reads the number a line opens with (None if none), `titled` whether the text after a
-    top-level number opens with a title ("Exclusivity. Celebrity shall ...", "OPERATING
+    top-level number opens with a title ("Exclusivity. The Supplier shall ...", "OPERATING
     MANUAL We will ..."). A number must continue the outline exactly; one number may be
     skipped after a top-level number with its title, or when the document cites the number
     ("Section 2.4.1")."""

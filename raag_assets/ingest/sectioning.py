@@ -438,7 +438,7 @@ def _opens_not(text: str) -> Key | None:
 
 def _titled(rest: str) -> bool:
     """The text after a top-level number run into a line opens with a title: a run-in title
-    ("Exclusivity. Celebrity shall ..."), or one in capitals its first subsection follows."""
+    ("Exclusivity. The Supplier shall ..."), or one in capitals its first subsection follows."""
     if _run_in_title(rest) or _CAPS_TITLE.match(rest) or _short_run_in(rest):
         return True
     m = re.match(r"(.{3,80}?)\s+\d{1,3}\.0?1\b", rest)  # "Conditions Precedent 2.1 ..."
