@@ -151,7 +151,7 @@ def named_parties(answer: str) -> list[str]:
     return out
 
 
-def report(rows: list[Audit], part: str) -> None:
+def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
     done = [r for r in rows if not r.error]
     print(f"\n== {part}: {len(rows)} contracts, {len(rows) - len(done)} refused")
     for reason, n in Counter(r.error.split(":")[0] for r in rows if r.error).most_common():
@@ -174,13 +174,10 @@ def report(rows: list[Audit], part: str) -> None:
     for check in CHECKS:
         scored = [r.right[check] for r in rows if r.right.get(check) is not None]
         # a refused contract that CUAD answers counts as wrong
-        refused = sum(1 for r in rows if r.error and r.file in LABELLED.get(check, set()))
+        refused = sum(1 for r in rows if r.error and r.file in labelled[check])
         total = len(scored) + refused
         right = sum(1 for x in scored if x)
         print(f"   {check:<10} {right}/{total} = {right / total if total else 0:.3f}")
-
-
-LABELLED: dict[str, set[str]] = {}
 
 
 def main() -> None:
@@ -190,6 +187,7 @@ def main() -> None:
     ap.add_argument("--limit", type=int)
     args = ap.parse_args()
     labels = cuad.load_labels(CUAD / "labels.jsonl")
+    labelled: dict[str, set[str]] = {}  # per check, the contracts CUAD answers
     for check, category in (
         ("effective", "Effective Date"),
         ("agreement", "Agreement Date"),
@@ -197,7 +195,7 @@ def main() -> None:
         ("parties", "Parties"),
     ):
         answer = cuad.cuad_date if "Date" in category else str.strip
-        LABELLED[check] = {f for f, row in labels.items() if answer(row[category]["answer"])}
+        labelled[check] = {f for f, row in labels.items() if answer(row[category]["answer"])}
     nlp = load_pipeline("en_core_web_sm")
 
     def parse(texts: list[str]) -> list:
@@ -221,7 +219,7 @@ def main() -> None:
                     f"{r.cites_resolved}/{r.cites_resolved + r.cites_dangling} terms "
                     f"{r.terms - r.terms_unused}/{r.terms} {marks} {r.error}"
                 )
-        report(rows, part)
+        report(rows, part, labelled)
     print(f"\n({time.perf_counter() - started:.0f} s)")
 
 
