@@ -464,17 +464,13 @@ def _headed_entries(section: SectionInfo) -> list[Found]:
         last_end = m.end()
         if term.split()[-1].lower() in _CONNECTIVES:
             continue
-        if _fullmatch(DEFINITIONS_SECTION, term):
+        if DEFINITIONS_SECTION.regex.fullmatch(term):
             continue  # the run-in heading "Definitions." itself
         if FORM_FIELD.search(term):
             continue  # a signature block ("ACME INC. By: ... Name: Jo Bloggs Title: CEO")
         for part in re.split(r"\s+or\s+", term):
             found.append((m.start("term"), part, m.group(0).strip(), HEADED_ENTRY))
     return found
-
-
-def _fullmatch(r: Rule, text: str) -> bool:
-    return r.pattern is not None and r.pattern.fullmatch(text) is not None
 
 
 def _edge(section: SectionInfo, found: Found) -> Edge | None:
