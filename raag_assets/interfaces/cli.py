@@ -618,8 +618,14 @@ def _serve(host: str, port: int) -> None:
     # lets the embedded Postgres this process started stop too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     # Open connections get STOP_GRACE seconds to finish, then the server exits regardless.
+    # access_log=False: the service writes its own line per request (with the tenant)
     uvicorn.run(
-        create_app(), host=host, port=port, log_level="info", timeout_graceful_shutdown=STOP_GRACE
+        create_app(),
+        host=host,
+        port=port,
+        log_level="info",
+        access_log=False,
+        timeout_graceful_shutdown=STOP_GRACE,
     )
 
 
