@@ -226,9 +226,11 @@ def test_one_access_log_line_per_request_without_the_key(server, access_lines):
     key = keys["demo"]
     with httpx.Client(base_url=base, timeout=60) as http:
         http.get("/v1/tenants/demo/status", headers={"X-API-Key": key})
-        http.post("/v1/tenants/demo/retrieve", json={"query": "laptop", "k": 1}, headers={
-            "X-API-Key": key
-        })
+        http.post(
+            "/v1/tenants/demo/retrieve",
+            json={"query": "laptop", "k": 1},
+            headers={"X-API-Key": key},
+        )
         http.get("/v1/tenants/demo/status")  # no key
         http.get("/v1/health")
     for _ in range(100):  # a line is written once its response has gone out
@@ -246,3 +248,81 @@ def test_one_access_log_line_per_request_without_the_key(server, access_lines):
         ("GET", "/v1/health", "200", "-"),
     ]
     assert not any(key in line for line in access_lines)
+
+
+def test_raag_serve_prints_one_access_line_per_request(demo_store, tmp_path):
+    """A real `raag serve`: each request leaves one line on its stderr, with the tenant and
+    without the key, and uvicorn's own access line is gone (two lines a request before)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from raag_assets.interfaces import service
+    from tests.interfaces.test_ui import free_port
+
+    port = free_port()
+    log = tmp_path / "serve.log"
+    env = {**os.environ, "RAAG_DATABASE_URL": demo_store.url}
+    raag = str(Path(sys.executable).parent / "raag")
+    with log.open("wb") as sink:
+        proc = subprocess.Popen(
+            [raag, "serve", "--port", str(port)], env=env, stdout=sink, stderr=subprocess.STDOUT
+        )
+    key = service.create_api_key("demo", "access log test", demo_store.url)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+            try:
+                httpx.get(f"{base}/v1/health", timeout=5)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.2)
+        httpx.get(f"{base}/v1/tenants/demo/status", headers={"X-API-Key": key}, timeout=60)
+        httpx.get(f"{base}/v1/tenants/demo/status?secret=1", headers={"X-API-Key": "x" + key})
+        time.sleep(0.5)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+    text = log.read_text()
+    assert re.search(r" GET /v1/tenants/demo/status 200 \d+\.\dms tenant=demo$", text, re.M)
+    assert re.search(r" GET /v1/tenants/demo/status 401 \d+\.\dms tenant=demo$", text, re.M)
+    assert key not in text and "secret=1" not in text
+    assert '"GET /v1/' not in text  # uvicorn's access format ("GET /path HTTP/1.1" 200)
+
+
+@pytest.mark.browser
+def test_docs_render_every_operation_with_the_internet_cut_off(server):
+    """Swagger UI in Debian's chromium with every request to another host refused: the page
+    renders all eleven operations from the bundled assets (it was blank offline before)."""
+    from tests.interfaces.test_explorer import CHROMIUM, NO_BROWSER
+
+    if NO_BROWSER:
+        pytest.skip(NO_BROWSER)
+    from playwright.sync_api import sync_playwright
+
+    base, _ = server
+    outside: list[str] = []
+
+    def route(r) -> None:
+        if r.request.url.startswith(base):
+            r.continue_()
+        else:
+            outside.append(r.request.url)
+            r.abort()
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM)
+        try:
+            page = browser.new_page()
+            page.route("**/*", route)
+            page.goto(f"{base}/docs")
+            page.wait_for_selector(".opblock", timeout=30000)
+            operations = page.locator(".opblock").count()
+            title = page.locator(".title").first.inner_text()
+        finally:
+            browser.close()
+    assert operations == 11 and title.startswith("raag")
+    assert outside == []
