@@ -112,7 +112,7 @@ class SearchHit(Open):
     section_char_end: int | None = None
     effective_from: DateText = None
     effective_to: DateText = None
-    authority_level: int | None = None
+    authority_level: int | float | None = None
     superseded: bool | None = None
     scope: list[Any] = []
     topics: list[str] = []
