@@ -45,6 +45,8 @@ def test_the_run_queue_and_storage_match_the_docker_instance(helm_values, instan
     assert limits == instance_yaml["run_coordinator"]["config"]["tag_concurrency_limits"]
     postgres = helm_values["postgresql"]
     assert postgres["enabled"] is False and postgres["postgresqlDatabase"] == "dagster"
+    scheme = instance_yaml["storage"]["postgres"]["postgres_db"]["scheme"]
+    assert postgres["postgresqlScheme"] == scheme == "postgresql+psycopg2"
     assert helm_values["generatePostgresqlPasswordSecret"] is False
     assert helm_values["global"]["postgresqlSecretName"] == "raag-dagster-postgresql"
 

@@ -70,6 +70,11 @@ def test_deploy_instance_config_loads_on_postgres_with_docker_runs(
             instance, job_name="ingest_tenant", tags={"dagster/partition": "acme"}
         )
         assert instance.get_run_by_id(run.run_id).tags["dagster/partition"] == "acme"
+        # an event is stored and announced (NOTIFY run_events): SQLAlchemy 2.1's default
+        # driver, psycopg 3, sends NOTIFY's payload as a server-side parameter, which Postgres
+        # refuses; the deploy's `scheme` picks psycopg2, as dagster-postgres expects
+        instance.report_engine_event("deploy test", run)
+        assert any(e.message == "deploy test" for e in instance.all_logs(run.run_id))
     finally:
         instance.dispose()
 
