@@ -89,7 +89,7 @@ def gold_spans(
     out: list[Span | None] = []
     for a in question.answers:
         doc_id = doc_of.get(a.doc)
-        found = locate(texts[doc_id], a.quote) if doc_id in texts else None
+        found = locate(texts[doc_id], a.quote) if doc_id is not None and doc_id in texts else None
         out.append((doc_id, found[0], found[1]) if doc_id and found else None)
     return out
 

@@ -14,13 +14,14 @@ from typing import NamedTuple
 
 from raag_assets.retrieval.model import GraphEdge, Hit, Pool, ScoredSection
 from raag_assets.retrieval.reads import Reads
+from raag_assets.retrieval.weights import WEIGHTS
 
 # Expansion follows hard edges first; soft edges only one hop from a primary hit.
 HARD_EDGES = ("overrides", "references", "depends_on", "uses_term", "precedes", "amends")
 SOFT_EDGES = ("topically_related",)
 # Sections that act on a hit are brought in too: what overrides or amends it.
 INCOMING_EDGES = ("overrides", "amends")
-DECAY = {"hard": 0.8, "soft": 0.5}  # an expanded section starts at its source's score x this
+DECAY = WEIGHTS.decay  # an expanded section starts at its source's score x this (fitted)
 MAX_HOPS = 2
 MAX_VERSION_STEPS = 5  # versions followed forward from a superseded hit (rev A -> B -> C)
 MAX_EXPANDED = 10  # sections expansion may add (versions in force included)

@@ -11,17 +11,10 @@ from dataclasses import dataclass
 from raag_assets.graph.keys import normalize_scope
 from raag_assets.retrieval.model import Adjustment, GraphEdge, Pool, ScoredSection, SectionView
 from raag_assets.retrieval.query import DocumentResolution
+from raag_assets.retrieval.weights import WEIGHTS
 
-BOOST = {
-    "referenced_by_high_scorer": 1.15,
-    "overrides_candidate": 1.2,
-    "date_overlap": 1.15,
-    "higher_authority": 1.1,
-    "scope_match": 1.2,
-    "uses_defined_term": 1.1,
-    "named_document": 1.3,
-}
-PENALTY = {"superseded": 0.7, "scope_mismatch": 0.8}
+BOOST = WEIGHTS.boost  # the fitted factors (weights.json); a caller may pass others
+PENALTY = WEIGHTS.penalty
 YIELD_MARGIN = 0.95  # a conflict's loser ends at most this fraction of its winner's score
 HIGH_SCORERS = 3  # "a high scorer" is one of the top primary hits
 REFERENCED_BY = ("references", "depends_on", "precedes")
@@ -49,6 +42,8 @@ def score_and_resolve(
     score(pool.sections, pool.edges, as_of, scope_context)
     if named:
         boost_named(pool.sections, named.doc_ids, named.words)
+    else:
+        prefer_later(pool.sections, pool.doc_edges)
     ordered = ranked(pool.sections)
     found = conflicts(ordered, pool.edges, pool.doc_edges, as_of, scope_context)
     order_conflicts(ordered, found)
@@ -121,6 +116,24 @@ def boost_named(
             c.adjustments.append(
                 _boost("named_document", f"in {c.section.doc_id}, named by {' '.join(words)!r}")
             )
+
+
+def prefer_later(sections: Sequence[ScoredSection], doc_edges: Sequence[GraphEdge]) -> None:
+    """Of two versions that both stay in force (GPL-2 and GPL-3), the later one's sections
+    rank first among equals when the query names neither."""
+    present = {c.section.doc_id for c in sections}
+    later = {
+        e.src_doc_id: e.dst_doc_id
+        for e in doc_edges
+        if e.edge_type == "supersedes"
+        and e.dst_section_id is None
+        and e.dst_doc_id in present
+        and e.src_doc_id in present
+    }
+    for c in sections:
+        earlier = later.get(c.section.doc_id)
+        if earlier and not c.section.superseded:
+            c.adjustments.append(_boost("later_version", f"a later version of {earlier}"))
 
 
 def _edge_boosts(
@@ -223,6 +236,7 @@ def conflicts(
             and e.src_section_id in by_id
             and e.dst_section_id in by_id
             and e.src_section_id != e.dst_section_id
+            and by_id[e.dst_section_id].section.superseded
         ):
             pairs.setdefault(frozenset((e.src_section_id, e.dst_section_id)), ("version", e))
     ids = sorted(by_id)
@@ -230,7 +244,8 @@ def conflicts(
         for b in ids[i + 1 :]:
             sa, sb = by_id[a].section, by_id[b].section
             same_point = sa.label == sb.label or sa.heading.casefold() == sb.heading.casefold()
-            if frozenset((sa.doc_id, sb.doc_id)) in versions and same_point:
+            replaced = sa.superseded or sb.superseded  # not two versions both in force
+            if frozenset((sa.doc_id, sb.doc_id)) in versions and same_point and replaced:
                 pairs.setdefault(frozenset((a, b)), ("version", None))
     out = []
     for pair, (kind, edge) in sorted(pairs.items(), key=lambda p: sorted(p[0])):

@@ -47,7 +47,9 @@ def test_penalties_superseded_and_scope_mismatch():
     old = hit(section("old", superseded=True, scopes=("part-time employee",)), 0.03)
     scoring.score([old], [], None, "full-time")
     assert kinds(old) == ["scope_mismatch", "superseded"]
-    assert old.score == pytest.approx(0.03 * 0.8 * 0.7)
+    assert old.score == pytest.approx(
+        0.03 * scoring.PENALTY["scope_mismatch"] * scoring.PENALTY["superseded"]
+    )
 
 
 def test_superseded_version_is_not_penalised_when_in_force_on_the_date_asked():
