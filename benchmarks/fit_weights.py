@@ -34,6 +34,7 @@ GRID = {
     "boost": (1.0, 1.02, 1.05, 1.1, 1.15, 1.2, 1.3, 1.5, 2.0),
     "penalty": (0.3, 0.5, 0.7, 0.85, 0.95, 1.0),
     "decay": (0.2, 0.35, 0.5, 0.65, 0.8, 0.9, 1.0),
+    "relevance": (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0),
 }
 
 
@@ -44,6 +45,7 @@ class Case:
     pool: Pool
     named: DocumentResolution | None
     spans: dict[str, qs.Span]
+    asked: tuple[str, ...]
 
 
 def pools(set_name: str, instance, embed) -> list[Case]:
@@ -61,8 +63,11 @@ def pools(set_name: str, instance, embed) -> list[Case]:
                 analysis = analyze(q.q, reads.documents, reads.descriptors)
                 plan = _plan(analysis, qs.K, "hybrid", (), (), None, False)
                 hits = primary_hits(reads, analysis, plan, embed, qs.K, None, concurrent)
-                pool = expand(reads, hits, analysis.doc_ids, None, 1, MAX_EXPANDED)
-            cases.append(Case(q, qs.gold_spans(q, texts, doc_of), pool, analysis.named, spans))
+                named = analysis.named.doc_ids if analysis.named else ()
+                asked = (*analysis.doc_ids, *named)
+                pool = expand(reads, hits, asked, None, 1, MAX_EXPANDED)
+            gold = qs.gold_spans(q, texts, doc_of)
+            cases.append(Case(q, gold, pool, analysis.named, spans, asked))
     return cases
 
 
@@ -71,18 +76,22 @@ def rescored(case: Case, w: weights.Weights) -> list[qs.Span]:
     sections = copy.deepcopy(case.pool.sections)
     for s in sections:
         s.adjustments = []
-        if s.depth and s.via is not None:
+        if s.via is not None:
             kind = "soft" if s.via.edge_type in SOFT_EDGES else "hard"
-            s.base *= (w.decay[kind] / weights.WEIGHTS.decay[kind]) ** s.depth
-    saved = dict(scoring.BOOST), dict(scoring.PENALTY)
+            if s.depth == 0:  # a version in force standing in for a superseded hit
+                kind = "version"
+            s.base *= (w.decay[kind] / weights.WEIGHTS.decay[kind]) ** max(1, s.depth)
+    saved = dict(scoring.BOOST), dict(scoring.PENALTY), dict(scoring.RELEVANCE)
     scoring.BOOST.update(w.boost)
     scoring.PENALTY.update(w.penalty)
+    scoring.RELEVANCE.update(w.relevance)
     try:
         pool = Pool(sections, case.pool.edges, case.pool.doc_edges)
-        ordered, _ = scoring.score_and_resolve(pool, None, None, case.named)
+        ordered, _ = scoring.score_and_resolve(pool, None, None, case.named, case.asked)
     finally:
         scoring.BOOST.update(saved[0])
         scoring.PENALTY.update(saved[1])
+        scoring.RELEVANCE.update(saved[2])
     ids = [c.section.section_id for c in ordered[: qs.K]]
     return [case.spans[i] for i in ids if i in case.spans]
 
@@ -93,9 +102,10 @@ def objective(cases: Sequence[Case], w: weights.Weights) -> float:
 
 def exercised(cases: Sequence[Case]) -> set[tuple[str, str]]:
     """The factors some look-half pool has a cause for (an adjustment of that kind)."""
-    out = {("decay", "hard"), ("decay", "soft")}
+    out = {("decay", "hard"), ("decay", "soft"), ("decay", "version"), ("relevance", "exponent")}
     for c in cases:
-        ordered, _ = scoring.score_and_resolve(copy.deepcopy(c.pool), None, None, c.named)
+        pool = copy.deepcopy(c.pool)
+        ordered, _ = scoring.score_and_resolve(pool, None, None, c.named, c.asked)
         for s in ordered:
             for a in s.adjustments:
                 group = "boost" if a.kind in scoring.BOOST else "penalty"

@@ -199,9 +199,10 @@ def successors(
     as_of: dt.date | None,
 ) -> list[Step]:
     """For each superseded section, the section of the next version that replaces it
-    (a section-level supersedes edge into it), at the section's own score: the version in
-    force answers the same question. Not when `as_of` falls in the section's own period,
-    where the earlier version is the one in force. Adds the chosen sections to `known`."""
+    (a section-level supersedes edge into it), at the section's own score times the fitted
+    "version" decay: the version in force answers the same question, reworded. Not when
+    `as_of` falls in the section's own period, where the earlier version is the one in force.
+    Adds the chosen sections to `known`."""
     chosen: list[Step] = []
     for source in frontier:
         s = source.section
@@ -221,5 +222,6 @@ def successors(
         for e in replacing[:1]:
             if e.src_section_id not in known:
                 known.add(e.src_section_id or "")
-                chosen.append(Step(e.src_section_id or "", e, source, source.base))
+                base = source.base * DECAY["version"]
+                chosen.append(Step(e.src_section_id or "", e, source, base))
     return chosen

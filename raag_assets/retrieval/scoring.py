@@ -6,7 +6,7 @@ to outrank its loser. Nothing here touches the database.
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from raag_assets.graph.keys import normalize_scope
 from raag_assets.retrieval.model import Adjustment, GraphEdge, Pool, ScoredSection, SectionView
@@ -15,6 +15,7 @@ from raag_assets.retrieval.weights import WEIGHTS
 
 BOOST = WEIGHTS.boost  # the fitted factors (weights.json); a caller may pass others
 PENALTY = WEIGHTS.penalty
+RELEVANCE = WEIGHTS.relevance
 YIELD_MARGIN = 0.95  # a conflict's loser ends at most this fraction of its winner's score
 HIGH_SCORERS = 3  # "a high scorer" is one of the top primary hits
 REFERENCED_BY = ("references", "depends_on", "precedes")
@@ -36,9 +37,16 @@ def score_and_resolve(
     as_of: dt.date | None,
     scope_context: str | None,
     named: DocumentResolution | None = None,
+    asked: Sequence[str] = (),
 ) -> tuple[list[ScoredSection], list[Conflict]]:
     """The pool's sections best first, every boost and penalty attached, and the conflicts
-    among them, each winner outranking its loser."""
+    among them, each winner outranking its loser. A document the query asks for by name
+    (`named`, or "in document X": `asked`) answers as in force, even an earlier version."""
+    wanted = {*asked, *(named.doc_ids if named else ())}
+    for c in pool.sections:
+        if c.section.superseded and c.section.doc_id in wanted:
+            c.section = replace(c.section, superseded=False)
+    calibrate(pool.sections, RELEVANCE["exponent"])
     score(pool.sections, pool.edges, as_of, scope_context)
     if named:
         boost_named(pool.sections, named.doc_ids, named.words)
@@ -51,6 +59,17 @@ def score_and_resolve(
 
 
 # --- scoring ----------------------------------------------------------------------------
+
+
+def calibrate(sections: Sequence[ScoredSection], exponent: float) -> None:
+    """Relevance on one scale before the graph factors apply: a section's base over the best
+    hit's (1.0 for the best), to the fitted power, so a boost's size means the same against
+    any query's spread of retrieval scores."""
+    top = max((c.base for c in sections if c.hit), default=0.0)
+    if top <= 0:
+        return
+    for c in sections:
+        c.base = (c.base / top) ** exponent
 
 
 def scope_matches(scope: str, context: str) -> bool:
