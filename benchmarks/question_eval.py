@@ -3,8 +3,8 @@ contracts with an RFC, and HR policies, never having seen raag's output. Each an
 located in its document; a method answers it when one of its top 10 spans overlaps the quote.
 
 Per set and per half (look: may be tuned on; scored: only scored), recall@10 (share of a
-question's answers found, mean), hit@10, hop@10 (answers a reader reaches through a citation,
-a definition or a next step) and, for questions that name one document, named@1 (the first
+question's answers found, mean), nDCG@10 (the answers ranked first), hit@10, hop@10 (answers
+a reader reaches through a citation, a definition or a next step) and, for questions that name one document, named@1 (the first
 result is in that document). Methods: BM25 and dense retrieval over 500-character chunks
 (baselines), raag's vector, full-text and hybrid retrieval (sections, chunks deduplicated),
 and search() with graph expansion (1 and 2 hops).
@@ -140,11 +140,12 @@ def evaluate(name: str, path: Path, instance, embed, verbose: bool) -> dict[str,
             line = []
             for method, rank in ranks.items():
                 s = qs.score(q, gold, rank(q.q), named)
-                t = totals.setdefault(f"{q.part}|{method}", {"n": 0, "recall": 0.0, "hit": 0,
-                                                            "hop": 0, "hops": 0, "named": 0,
-                                                            "named_n": 0})
+                t = totals.setdefault(f"{q.part}|{method}", {"n": 0, "recall": 0.0, "ndcg": 0.0,
+                                                            "hit": 0, "hop": 0, "hops": 0,
+                                                            "named": 0, "named_n": 0})
                 t["n"] += 1
                 t["recall"] += s.recall
+                t["ndcg"] += s.ndcg
                 t["hit"] += s.hit
                 t["hop"] += s.hop_found
                 t["hops"] += s.hops
@@ -160,7 +161,10 @@ def evaluate(name: str, path: Path, instance, embed, verbose: bool) -> dict[str,
 def report(title: str, totals: dict[str, dict]) -> None:
     for part in ("look", "scored"):
         print(f"\n{title} — {part} half")
-        print(f"{'method':<22} {'n':>4} {'R@10':>6} {'hit@10':>7} {'hop@10':>7} {'named@1':>8}")
+        print(
+            f"{'method':<22} {'n':>4} {'R@10':>6} {'nDCG@10':>8} {'hit@10':>7} {'hop@10':>7}"
+            f" {'named@1':>8}"
+        )
         for method in METHODS:
             t = totals.get(f"{part}|{method}")
             if not t:
@@ -168,7 +172,8 @@ def report(title: str, totals: dict[str, dict]) -> None:
             hop = t["hop"] / t["hops"] if t["hops"] else float("nan")
             named = t["named"] / t["named_n"] if t["named_n"] else float("nan")
             print(
-                f"{method:<22} {t['n']:>4} {t['recall'] / t['n']:>6.3f} {t['hit'] / t['n']:>7.3f}"
+                f"{method:<22} {t['n']:>4} {t['recall'] / t['n']:>6.3f} {t['ndcg'] / t['n']:>8.3f}"
+                f" {t['hit'] / t['n']:>7.3f}"
                 f" {hop:>7.3f} {named:>8.3f}"
             )
 

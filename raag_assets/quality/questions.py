@@ -10,6 +10,7 @@ Each question belongs to a half fixed once by its id (the rule of `quality.cuad.
 "look" half is for tuning, the "scored" half only for scoring.
 """
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -106,6 +107,7 @@ class QuestionScore:
     hop_found: int  # answers marked with a hop, found
     hops: int
     named_first: bool | None  # the first span is in the named document (None: names none)
+    ndcg: float = 0.0  # nDCG@k, each answer a gain of 1 at the first rank that overlaps it
 
 
 def score(
@@ -118,6 +120,12 @@ def score(
     document the question names."""
     top = list(ranked[:K])
     found = [g is not None and answered(g, top) for g in gold]
+    first = [
+        next((r for r, span in enumerate(top) if answered(g, [span])), None) if g else None
+        for g in gold
+    ]
+    ideal = sum(1 / math.log2(r + 2) for r in range(min(len(gold), K)))
+    dcg = sum(1 / math.log2(r + 2) for r in sorted({r for r in first if r is not None}))
     hop = [f for f, a in zip(found, question.answers, strict=True) if a.hop]
     return QuestionScore(
         recall=sum(found) / len(found) if found else 0.0,
@@ -125,4 +133,5 @@ def score(
         hop_found=sum(hop),
         hops=len(hop),
         named_first=(bool(top) and top[0][0] == named_doc) if question.names else None,
+        ndcg=dcg / ideal if ideal else 0.0,
     )

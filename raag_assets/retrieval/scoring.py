@@ -52,6 +52,7 @@ def score_and_resolve(
         boost_named(pool.sections, named.doc_ids, named.words)
     else:
         prefer_later(pool.sections, pool.doc_edges)
+    after_sources(pool.sections, RELEVANCE["source_cap"])
     ordered = ranked(pool.sections)
     found = conflicts(ordered, pool.edges, pool.doc_edges, as_of, scope_context)
     order_conflicts(ordered, found)
@@ -135,6 +136,25 @@ def boost_named(
             c.adjustments.append(
                 _boost("named_document", f"in {c.section.doc_id}, named by {' '.join(words)!r}")
             )
+
+
+def after_sources(sections: Sequence[ScoredSection], cap: float) -> None:
+    """A section expansion brought in scores at most `cap` times the section it was reached
+    from (fitted; below 1 it ranks after it): context follows the hit that led to it, so
+    expansion adds answers without pushing the hits out."""
+    by_id = {c.section.section_id: c for c in sections}
+    for c in sorted(sections, key=lambda c: c.depth):
+        source = by_id.get(c.via_from or "")
+        if c.depth == 0 or source is None or c.score <= cap * source.score or c.score <= 0:
+            continue
+        s = source.section
+        c.adjustments.append(
+            Adjustment(
+                "after_source",
+                round(cap * source.score / c.score, 6),
+                f"placed after {s.doc_id} § {s.label}, which it was reached from",
+            )
+        )
 
 
 def prefer_later(sections: Sequence[ScoredSection], doc_edges: Sequence[GraphEdge]) -> None:

@@ -19,7 +19,9 @@ class Weights:
     boost: dict[str, float] = field(default_factory=dict)
     penalty: dict[str, float] = field(default_factory=dict)
     decay: dict[str, float] = field(default_factory=dict)
-    relevance: dict[str, float] = field(default_factory=lambda: {"exponent": 1.0})
+    relevance: dict[str, float] = field(
+        default_factory=lambda: {"exponent": 1.0, "source_cap": 1000.0}
+    )
 
     def with_factor(self, group: str, kind: str, value: float) -> "Weights":
         """A copy with one factor changed (fitting tries them one at a time)."""
