@@ -5,6 +5,7 @@ to outrank its loser. Nothing here touches the database.
 """
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
@@ -79,6 +80,22 @@ def scope_matches(scope: str, context: str) -> bool:
     return bool(a) and bool(b) and (a <= b or b <= a)
 
 
+_SCOPE_WORD = re.compile(r"[a-z0-9]+")
+_SCOPE_STOP = {"who", "is", "are", "in", "of", "the", "a", "an", "to", "for", "and", "or", "with"}
+
+
+def _scope_words(scope: str) -> set[str]:
+    return set(_SCOPE_WORD.findall(normalize_scope(scope))) - _SCOPE_STOP
+
+
+def scope_excludes(scope: str, context: str) -> bool:
+    """'part-time employee' excludes the context 'full-time': the two speak of one thing
+    (a word in common, "time") and neither contains the other. 'employee who is pregnant'
+    speaks of something else and neither matches nor excludes 'full-time'."""
+    a, b = _scope_words(scope), _scope_words(context)
+    return bool(a & b) and not (a <= b or b <= a)
+
+
 def score(
     sections: Sequence[ScoredSection],
     edges: Sequence[GraphEdge],
@@ -112,7 +129,7 @@ def score(
             matching = [s for s in c.section.scopes if scope_matches(s, scope_context)]
             if matching:
                 adj.append(_boost("scope_match", f"applies to {matching[0]!r}"))
-            else:
+            elif any(scope_excludes(s, scope_context) for s in c.section.scopes):
                 adj.append(
                     Adjustment(
                         "scope_mismatch",
