@@ -275,3 +275,34 @@ def test_topic_words_are_not_document_names():
     # a claim about a gene or a place speaks of no document: the whole tenant answers
     assert resolve_document("CX3CR1 on the Th2 cells promotes airway inflammation.", docs) is None
     assert resolve_document("Trachoma causes blindness in Southern Sudan.", docs) is None
+
+
+# The README's examples (Using it: Command line, Python) answer what they say they answer.
+@pytest.mark.parametrize(
+    ("query", "kw", "first"),
+    [
+        (
+            "maternity leave",
+            {"as_of_date": "2025-06-01", "scope_context": "full-time", "max_expansion_hops": 2},
+            ("leave-amendment-2025", "2"),
+        ),
+        (
+            "How many days of maternity leave?",
+            {"as_of_date": "2025-06-01", "scope_context": "full-time"},
+            ("leave-amendment-2025", "2"),
+        ),
+        ("equipment #remote-work", {}, ("wfh-policy", "4")),
+        ("carry over in document leave-policy-rev-a", {}, ("leave-policy-rev-a", "3.2")),
+    ],
+)
+def test_the_readme_examples_answer_first_what_they_ask(run, query, kw, first):
+    res = run(query, **kw)
+    assert where(res.results[0]) == first, [where(r) for r in res.results[:5]]
+
+
+def test_the_readme_carry_over_example_gives_the_rule_and_the_exception_that_overrides_it(run):
+    res = run("carry over unused leave")
+    top = [where(r) for r in res.results[:2]]
+    assert set(top) == {("leave-policy", "3.3"), ("leave-policy", "6")}, top
+    sick = next(r for r in res.results if where(r) == ("leave-policy", "6"))
+    assert "overrides leave-policy § 3.3" in sick["retrieval_reason"]
