@@ -5,9 +5,9 @@ located in its document; a method answers it when one of its top 10 spans overla
 Per set and per half (look: may be tuned on; scored: only scored), recall@10 (share of a
 question's answers found, mean), nDCG@10 (the answers ranked first), hit@10, hop@10 (answers
 a reader reaches through a citation, a definition or a next step) and, for questions that
-name one document, named@1 (the first result is in that document). Methods: BM25 and dense retrieval over 500-character chunks
-(baselines), raag's vector, full-text and hybrid retrieval (sections, chunks deduplicated),
-and search() with graph expansion (1 and 2 hops).
+name one document, named@1 (the first result is in that document). Methods: BM25 and dense
+retrieval over 500-character chunks (baselines), raag's vector, full-text and hybrid
+retrieval (sections, chunks deduplicated), and search() with graph expansion (1 and 2 hops).
 
 Run: make search-eval   (or .venv/bin/python benchmarks/question_eval.py [--sets licenses,...])
 """
