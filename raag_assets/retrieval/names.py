@@ -19,6 +19,10 @@ _PART = (
 _NUMBER = r"\d{1,2}(?:\.\d{1,2}){0,2}"
 # "version 2", "Version 2.0", "ver. 3", "v3", "GPLv2" (v run into the name)
 _VERSION_WORD = re.compile(rf"\b(?:version|ver\.?|v\.?)\s*(?P<v>{_NUMBER})\b", re.IGNORECASE)
+# "revision A", "Rev. B", "rev 2": a revision, its letter counted (A = 1)
+_REVISION = re.compile(
+    r"\b(?:revision|rev)\.?[\s-]*(?P<r>[A-Z]|\d{1,2})\b(?![.-]?\w)", re.IGNORECASE
+)
 _RUN_IN_V = re.compile(rf"(?<=[A-Za-z])v(?P<v>{_NUMBER})\b")
 # "GPL-2.0", "LGPL 2.1", "Apache 2.0", "MPL 1.1": a name (capitalised, or in capitals) then a
 # number; not "Section 2.1" or "30 days"
@@ -54,6 +58,7 @@ def query_versions(query: str) -> set[Version]:
     2.1 of the Agreement' names none."""
     found = {version_key(m.group("v")) for m in _VERSION_WORD.finditer(query)}
     found |= {version_key(m.group("v")) for m in _RUN_IN_V.finditer(query)}
+    found |= {_revision(m.group("r")) for m in _REVISION.finditer(query)}
     for m in _NAME_NUMBER.finditer(query):
         if not _PART_WORD.match(m.group("name")):
             found.add(version_key(m.group("v")))
@@ -67,7 +72,15 @@ def document_version(doc_id: str, names: str) -> Version | None:
     if found and found[1] and found[1][0] < 1000:  # a year is a date, not a version
         return version_key(".".join(str(p) for p in found[1]))
     m = _VERSION_WORD.search(names[:400])
-    return version_key(m.group("v")) if m else None
+    if m:
+        return version_key(m.group("v"))
+    r = _REVISION.search(names[:400])
+    return _revision(r.group("r")) if r else None
+
+
+def _revision(value: str) -> Version:
+    """'A' -> (1,), 'b' -> (2,), '3' -> (3,): how version_of counts revisions."""
+    return (ord(value.lower()) - ord("a") + 1,) if value.isalpha() else version_key(value)
 
 
 def ordinal_tokens(text: str) -> set[str]:
@@ -84,12 +97,16 @@ def ordinal_tokens(text: str) -> set[str]:
 
 def acronyms(title: str) -> set[str]:
     """Acronyms a title is called by: 'Mozilla Public License' -> {'mpl'}, 'GNU Lesser General
-    Public License' -> {'glgpl', 'lgpl'}: the initials of its words (small words left out),
-    with and without the first word, three letters or more."""
+    Public License' -> {'glgpl', 'lgpl'}, 'Intellectual Property Agreement' -> {'ipa', 'ip'}:
+    the initials of its words (small words left out), with and without the first word (three
+    letters or more), and without the last, the kind of document ('the IP agreement')."""
     words = [w for w in _TITLE_WORD.findall(title) if w.lower() not in _SMALL]
     words = [w for w in words if not w.lower().startswith("version")]
     initials = "".join(w[0].lower() for w in words[:8])
-    return {a for a in (initials, initials[1:]) if len(a) >= 3}
+    found = {a for a in (initials, initials[1:]) if len(a) >= 3}
+    if len(words) >= 3:
+        found.add(initials[:-1])
+    return found
 
 
 def spaced_versions(query: str) -> str:

@@ -136,7 +136,7 @@ def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResol
     chosen = (
         _by_version(docs, ranking, versions)
         if versions
-        else _latest_of_family(docs, _best(docs, scores, ranking))
+        else _latest_of_family(docs, _best(docs, scores, ranking) or _by_acronym(query, own))
     )
     if not chosen:
         return None
@@ -190,16 +190,31 @@ def _best(
 ) -> list[int]:
     """The documents ranking first (naming weight carried, own-name words counted twice),
     clearly ahead of the next (up to three that tie); none when the best carries too little
-    of the weight."""
+    of the weight (`scores`: each word once)."""
     ranked = sorted(range(len(docs)), key=lambda i: (-ranking[i], docs[i].doc_id))
     best = ranking[ranked[0]]
-    if scores[ranked[0]] < MIN_COVERAGE:
+    if min(1.0, best) < MIN_COVERAGE:  # own-name words count twice here too
         return []
     tied = [i for i in ranked if ranking[i] >= best - 1e-9]
     following = next((ranking[i] for i in ranked if ranking[i] < best - 1e-9), 0.0)
     if best - following < MIN_LEAD or len(tied) > 3:
         return []
     return tied
+
+
+def _by_acronym(query: str, own: Sequence[set[str]]) -> list[int]:
+    """The documents whose own name holds a word the query writes in capitals ('under the
+    GFDL'), when they are few (one document, or up to three versions of one): an acronym a
+    document is named by speaks for it even among words it does not carry."""
+    capitals = {
+        part
+        for m in _WORD.finditer(query)
+        if m.group(0).isupper() and len(m.group(0)) > 2
+        for part in _SPLIT.split(m.group(0).lower())
+        if len(part) > 2
+    }
+    found = [i for i, o in enumerate(own) if capitals & o]
+    return found if 0 < len(found) <= 3 else []
 
 
 def _by_version(

@@ -22,6 +22,8 @@ LICENSES = Path("/usr/share/common-licenses")
         ("Section 2.1 of the Agreement", set()),
         ("within 30 days of notice", set()),
         ("Article 4 and Clause 11.2", set()),
+        ("What did revision A of the leave policy say?", {(1,)}),
+        ("the Handbook (Rev. B)", {(2,)}),
     ],
 )
 def test_versions_a_query_names(query, versions):
@@ -36,10 +38,14 @@ def test_document_versions_ordinals_and_acronyms():
         1,
     )
     assert names.document_version("handbook_2023-01-15", "") is None  # a date, not a version
+    assert names.document_version("leave-policy-rev-a", "") == (1,)
+    assert names.document_version("leave-policy", "leave-policy Leave Policy (Rev. B)") == (2,)
     assert names.ordinal_tokens("Amendment No. 2") == names.ordinal_tokens("Second Amendment")
     assert names.ordinal_tokens("the 2nd amendment") == {"ordinal-2"}
     assert "mpl" in names.acronyms("Mozilla Public License")
     assert "lgpl" in names.acronyms("GNU LESSER GENERAL PUBLIC LICENSE")
+    assert "ip" in names.acronyms("INTELLECTUAL PROPERTY AGREEMENT")  # 'the IP agreement'
+    assert "mp" not in names.acronyms("Mozilla Public")  # two words: no kind to leave out
 
 
 def _licences() -> list[DocDescriptor]:
@@ -65,6 +71,7 @@ def _licences() -> list[DocDescriptor]:
         ("Under CC0, does the Affirmer waive moral rights?", ("CC0-1.0",)),
         # a family without its version: the latest
         ("Under the GPL, may I add further restrictions?", ("GPL-3",)),
+        ("Under the GFDL, is a PDF from a word processor a Transparent copy?", ("GFDL-1.3",)),
         ("What is a Larger Work under the Mozilla Public License?", ("MPL-2.0",)),
     ],
 )
