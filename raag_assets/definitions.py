@@ -83,6 +83,7 @@ def default_resources() -> dict[str, dg.ConfigurableResource]:
 def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
     from raag_assets.pipeline.automation import (
         landing_sensor_for,
+        record_run_failures,
         resolve_references_job,
         retry_parked_references,
     )
@@ -90,7 +91,7 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
     return dg.Definitions(
         assets=ingest_assets,
         jobs=[ingest_tenant, resolve_references_job],
-        sensors=[landing_sensor_for(ingest_tenant)],
+        sensors=[landing_sensor_for(ingest_tenant), record_run_failures],
         schedules=[retry_parked_references],
         resources=resources,
         executor=STEP_EXECUTOR,  # also for the UI's Materialize (the implicit asset job)

@@ -502,6 +502,36 @@ def tenants(as_json: bool) -> None:
 
 
 @main.command()
+@click.option("--tenant", default=None, help="Only this tenant's runs.")
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1))
+@click.option("--json", "as_json", is_flag=True)
+def failures(tenant: str | None, limit: int, as_json: bool) -> None:
+    """Failed pipeline runs, the latest first: from `raag ingest`, and from the UI, the landing
+    sensor or the nightly schedule (recorded by the record_run_failures sensor)."""
+    from raag_assets.store.runs import run_failures
+
+    with db.connect() as conn:
+        rows = run_failures(conn, tenant, limit)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, default=lambda v: v.isoformat()))
+        return
+    if not rows:
+        err.print(f"no failed runs recorded{f' for tenant {tenant!r}' if tenant else ''}")
+        return
+    table = Table("failed at", "job", "tenant", "steps", "error", "run")
+    for r in rows:
+        table.add_row(
+            _when(r["failed_at"]),
+            r["job_name"],
+            r["tenant_id"] or "",
+            ", ".join(r["steps"]),
+            escape(r["error"]),
+            r["run_id"][:8],
+        )
+    out.print(table)
+
+
+@main.command()
 @click.option("--tenant", required=True)
 @click.option("--doc", "doc_id", required=True, help="The doc_id to retract.")
 @click.option("--json", "as_json", is_flag=True)

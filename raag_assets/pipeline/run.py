@@ -4,6 +4,7 @@
 assets; this module only prepares and reports.
 """
 
+import datetime as dt
 import filecmp
 import os
 import shutil
@@ -21,6 +22,7 @@ from raag_assets.ingest.parsing import is_sidecar
 from raag_assets.pipeline.partitions import TENANTS
 from raag_assets.store import db
 from raag_assets.store import documents as store
+from raag_assets.store.runs import record_run_failure
 from resources import LandingResource, PostgresResource
 
 # what an IngestSummary carries of each stage's metadata (tables and previews stay in the UI)
@@ -231,7 +233,16 @@ def _ingest_locked(
     with postgres.connect() as conn:
         summary.counts = store.tenant_summary(conn, tenant)
         summary.skipped = refused + list(store.skipped_files(conn, tenant))
+        if summary.error and not summary.interrupted:  # where the daemon's sensor puts its own
+            failed = sorted({e.step_key for e in result.all_events if e.is_step_failure})
+            record_run_failure(
+                conn, result.run_id, "ingest_tenant", tenant, _now(), failed, summary.error
+            )
     return summary
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
 def _failure_events(result: Any, instance: dg.DagsterInstance) -> list[dg.DagsterEvent]:

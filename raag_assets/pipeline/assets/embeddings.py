@@ -3,12 +3,19 @@ import time
 import dagster as dg
 
 from raag_assets.core.identity import validate_tenant
+from raag_assets.pipeline.metadata import (
+    EMBEDDINGS,
+    EMBEDDINGS_LINEAGE,
+    OWNERS,
+    definition_metadata,
+    table_metadata,
+)
 from raag_assets.pipeline.partitions import tenants
 from raag_assets.store.db import check_collection
 from raag_assets.store.documents import chunks_to_embed, tenant_summary, write_embeddings
 from resources import EmbedderResource, PostgresResource
 
-from .checks import EMBEDDINGS_CHECK, embeddings_check
+from .checks import EMBEDDINGS_CHECK, embeddings_check, spec
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
@@ -24,7 +31,11 @@ WRITE_BATCH = 128
     code_version=EMBEDDINGS_VERSION,
     group_name="ingest",
     kinds={"postgres", "pytorch"},
-    check_specs=[dg.AssetCheckSpec(EMBEDDINGS_CHECK, asset="embeddings")],
+    owners=OWNERS,
+    metadata=definition_metadata("embeddings", EMBEDDINGS),
+    # Not blocking: Layer 3 downstream embeds the headings it matches (its own cache), not
+    # the chunks; a chunk left unembedded is reported here and embedded by the next run.
+    check_specs=[spec(EMBEDDINGS_CHECK, "embeddings")],
     description="Embeddings for new or changed chunks only (by content hash), batched, "
     "into chunks.embedding for HNSW search.",
 )
@@ -59,5 +70,9 @@ def embeddings(
             "dims": model.dims,
             "seconds": round(seconds, 2),
             "chunks_per_second": round(len(todo) / seconds, 1) if todo and seconds else 0.0,
+            # the rows this asset stands for: the tenant's chunks that carry a vector
+            **table_metadata(
+                EMBEDDINGS, summary["embedded"], EMBEDDINGS_LINEAGE, table="embeddings"
+            ),
         },
     )
