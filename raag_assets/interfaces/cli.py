@@ -7,7 +7,6 @@ import signal
 import sys
 import threading
 import unicodedata
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,8 +32,6 @@ if TYPE_CHECKING:  # the retrieval library loads on first use: `raag --help` sta
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-# The embedded server falls back to /tmp when XDG_RUNTIME_DIR is unset; that is fine here.
-warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 # Dagster's SQLite storage logs a traceback when Ctrl-C lands as it closes a connection, then
 # lets the interrupt go on: the one sentence for it is ours.
 logging.getLogger("sqlalchemy").setLevel(logging.CRITICAL)

@@ -11,6 +11,7 @@ import dagster as dg
 
 from raag_assets.pipeline.assets.documents import LANDING_STATE, documents
 from raag_assets.pipeline.assets.resolved_references import resolved_references
+from raag_assets.pipeline.executor import tenant_locked
 from raag_assets.pipeline.partitions import TENANTS, tenants
 from raag_assets.pipeline.run import root_cause
 from raag_assets.store.runs import record_run_failure
@@ -25,7 +26,8 @@ resolve_references_job = dg.define_asset_job(
     "resolve_references",
     selection=dg.AssetSelection.assets(resolved_references),
     partitions_def=tenants,
-    executor_def=dg.in_process_executor,  # one step: a process of its own would only cost
+    # one step: a process of its own would only cost; the run holds its tenant's ingest lock
+    executor_def=tenant_locked(dg.in_process_executor, "tenant_locked_in_process"),
     description="Layer 3 again for one tenant: retry the references still parked.",
 )
 

@@ -19,6 +19,7 @@ from raag_assets.core.errors import DocumentNotFound
 from raag_assets.core.identity import validate_tenant
 from raag_assets.core.settings import dagster_home
 from raag_assets.ingest.parsing import is_sidecar
+from raag_assets.pipeline.executor import LOCK_HELD
 from raag_assets.pipeline.partitions import TENANTS
 from raag_assets.store import db
 from raag_assets.store import documents as store
@@ -295,6 +296,7 @@ def _execute(
             partition_key=tenant,
             instance=instance,
             run_config=QUIET_RUN_CONFIG,
+            tags={LOCK_HELD: "true"},
             raise_on_error=False,
         )
     start_forkserver()
@@ -312,7 +314,7 @@ def _execute(
         recon,
         instance=instance,
         run_config=QUIET_RUN_CONFIG,
-        tags={"dagster/partition": tenant},
+        tags={"dagster/partition": tenant, LOCK_HELD: "true"},  # `ingest` holds the lock
         raise_on_error=False,
     )
 

