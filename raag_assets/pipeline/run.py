@@ -16,7 +16,7 @@ from typing import Any
 import dagster as dg
 
 from raag_assets.core.errors import DocumentNotFound
-from raag_assets.core.identity import validate_tenant
+from raag_assets.core.identity import doc_id_from_name, validate_tenant
 from raag_assets.core.settings import dagster_home
 from raag_assets.ingest.parsing import is_sidecar
 from raag_assets.pipeline.executor import LOCK_HELD
@@ -379,14 +379,90 @@ def delete_document(
         raise DocumentNotFound(f"tenant {tenant!r} has no document {doc_id!r}: see `raag sections`")
     folder = landing.tenant_dir(tenant)
     source = folder / row[0]
-    for path in (
-        source,
-        source.with_name(source.name + ".meta.json"),
-        source.with_name(source.stem + ".meta.json"),
-    ):
+    for path in (source, *_sidecars(source)):
         if path.parent == folder and path.is_file():
             path.unlink()
     return ingest([], tenant, resources=resources, instance=instance)
+
+
+@dataclass(frozen=True)
+class LandedFile:
+    """A file in a tenant's landing folder and what the last run made of it."""
+
+    name: str
+    state: str  # "ingested", "refused" (reason given) or "pending" (landed after the last run)
+    reason: str = ""
+    stored: bool = False  # a stored document was read from it (refused now: its earlier text)
+
+    @property
+    def prunable(self) -> bool:
+        """Refused, and no stored document depends on it (removing the file would retract it)."""
+        return self.state == "refused" and not self.stored
+
+
+def landing_states(
+    names: Iterable[str], stored: Mapping[str, str], skipped: Mapping[str, str]
+) -> list[LandedFile]:
+    """Each landed document file's state, from the stored documents (doc_id -> the file it was
+    read from) and the files the last run refused (file -> reason)."""
+    sources = set(stored.values())
+    out: list[LandedFile] = []
+    for name in sorted(names):
+        kept = name in sources or doc_id_from_name(name) in stored
+        if name in skipped:
+            out.append(LandedFile(name, "refused", skipped[name], stored=kept))
+        elif name in sources:
+            out.append(LandedFile(name, "ingested", stored=True))
+        else:
+            out.append(LandedFile(name, "pending"))
+    return out
+
+
+def landed_files(
+    tenant: str, *, resources: Mapping[str, dg.ConfigurableResource] | None = None
+) -> list[LandedFile]:
+    """The tenant's landed files with their state (`raag landing`)."""
+    from raag_assets.definitions import default_resources
+
+    validate_tenant(tenant)
+    postgres, landing = store_resources(dict(resources or default_resources()))
+    with postgres.connect() as conn:
+        if tenant not in db.tenants(conn) and not landing.tenant_dir(tenant).is_dir():
+            db.require_tenant(conn, tenant)  # neither registered nor landed: not found
+        stored = dict(conn.execute(db.load_sql("select_document_source_names"), {"tenant": tenant}))
+        skipped = dict(store.skipped_files(conn, tenant))
+    return landing_states([p.name for p in landing.files(tenant)], stored, skipped)
+
+
+def prune_refused(
+    tenant: str, *, resources: Mapping[str, dg.ConfigurableResource] | None = None
+) -> list[str]:
+    """Remove the tenant's refused files (and their sidecars) from its landing folder; never a
+    file a stored document was read from. Under the tenant's ingest lock, so no ingest is
+    reading the folder meanwhile. Returns the removed file names."""
+    from raag_assets.definitions import default_resources
+
+    resources = dict(resources or default_resources())
+    postgres, landing = store_resources(resources)
+    removed: list[str] = []
+    with postgres.connect() as lock, db.tenant_ingest_lock(lock, tenant):
+        folder = landing.tenant_dir(tenant)
+        for f in landed_files(tenant, resources=resources):
+            if not f.prunable:
+                continue
+            source = folder / f.name
+            for path in (source, *_sidecars(source)):
+                if path.parent == folder and path.is_file():
+                    path.unlink()
+            removed.append(f.name)
+    return removed
+
+
+def _sidecars(source: Path) -> tuple[Path, Path]:
+    return (
+        source.with_name(source.name + ".meta.json"),
+        source.with_name(source.stem + ".meta.json"),
+    )
 
 
 def drop_tenant(

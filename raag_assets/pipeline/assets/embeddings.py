@@ -11,6 +11,7 @@ from raag_assets.pipeline.metadata import (
     table_metadata,
 )
 from raag_assets.pipeline.partitions import tenants
+from raag_assets.pipeline.progress import EMBEDDED_LINE
 from raag_assets.store.db import check_collection
 from raag_assets.store.documents import chunks_to_embed, tenant_summary, write_embeddings
 from resources import EmbedderResource, PostgresResource
@@ -56,7 +57,8 @@ def embeddings(
             vectors = model.embed([row[2] for row in batch])
             with conn.transaction():
                 write_embeddings(conn, tenant, [(r[0], r[1]) for r in batch], vectors)
-            context.log.info(f"embedded {start + len(batch)}/{len(todo)} chunks")
+            # read by `raag ingest`'s progress bar (pipeline/progress.py): one line per batch
+            context.log.info(EMBEDDED_LINE.format(done=start + len(batch), total=len(todo)))
         summary = tenant_summary(conn, tenant)
         check = embeddings_check(conn, tenant, model.dims)
     seconds = time.perf_counter() - started
