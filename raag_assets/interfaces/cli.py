@@ -1144,14 +1144,16 @@ class _progress:
 
             self.instance = local_instance()
             self.since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)
+            # A copy of the terminal's descriptor: while a run executes here, Dagster's compute
+            # log capture points descriptor 2 at a log file, which froze the bar once drawn.
+            self.tty = os.fdopen(os.dup(sys.stderr.fileno()), "w", buffering=1)
             self.bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
-                TextColumn("left"),
                 TimeRemainingColumn(),
-                console=err,
+                console=Console(file=self.tty, soft_wrap=True),
                 transient=True,
             )
             self.task = self.bar.add_task("starting the run", total=None)
@@ -1168,18 +1170,24 @@ class _progress:
             while not self.stop.wait(0.5):
                 state = poll(self.instance, self.tenant, self.since, state)
                 if state.embedding:
-                    if shown != "embedding":  # elapsed time and ETA count from the first batch
-                        self.bar.reset(self.task, total=state.to_embed, description=state.label)
+                    if shown != "embedding":  # elapsed time and ETA count from here
+                        self._stage(state.label, state.to_embed)
                         shown = "embedding"
                     self.bar.update(self.task, completed=state.embedded)
                 elif state.label != shown:  # a stage without a count: its name and its time
-                    self.bar.reset(self.task, total=None, description=state.label)
+                    self._stage(state.label, None)
                     shown = state.label
         except Exception:  # progress is cosmetic; the run reports real errors
             return
+
+    def _stage(self, label: str, total: int | None) -> None:
+        """A new task for the stage, so its time (and the embedding's ETA) start from zero."""
+        self.bar.remove_task(self.task)
+        self.task = self.bar.add_task(label, total=total)
 
     def __exit__(self, *exc: object) -> None:
         if self.enabled:
             self.stop.set()
             self.thread.join(timeout=2)
             self.bar.stop()
+            self.tty.close()

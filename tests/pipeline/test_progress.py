@@ -45,4 +45,4 @@ def test_a_real_run_logs_a_count_per_embedding_batch(make_store, monkeypatch, tm
         state = follow(state, [entry])
         if state.embedding and (not seen or seen[-1] != state.embedded):
             seen.append(state.embedded)
-    assert seen == [min(n, chunks) for n in range(4, chunks + 4, 4)]  # one step per batch
+    assert seen == [0, *(min(n, chunks) for n in range(4, chunks + 4, 4))]  # one per batch

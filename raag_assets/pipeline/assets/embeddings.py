@@ -52,12 +52,14 @@ def embeddings(
         # Longest first: each batch then pads to texts of like length, as one encode() call
         # over all chunks would (sorted within 128 rows only, padding cost ~20% more).
         todo = sorted(chunks_to_embed(conn, tenant), key=lambda r: (-len(r[2]), r[0], r[1]))
+        # read by `raag ingest`'s progress bar (pipeline/progress.py): the count, then a line
+        # per committed batch
+        context.log.info(EMBEDDED_LINE.format(done=0, total=len(todo)))
         for start in range(0, len(todo), WRITE_BATCH):
             batch = todo[start : start + WRITE_BATCH]
             vectors = model.embed([row[2] for row in batch])
             with conn.transaction():
                 write_embeddings(conn, tenant, [(r[0], r[1]) for r in batch], vectors)
-            # read by `raag ingest`'s progress bar (pipeline/progress.py): one line per batch
             context.log.info(EMBEDDED_LINE.format(done=start + len(batch), total=len(todo)))
         summary = tenant_summary(conn, tenant)
         check = embeddings_check(conn, tenant, model.dims)
