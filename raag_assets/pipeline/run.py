@@ -271,8 +271,12 @@ def root_cause(error: Any) -> str:
     "Error occurred while executing op ...", its cause the database's or the parser's own)."""
     while error.cause is not None:
         error = error.cause
-    lines = error.message.strip().splitlines()
-    return lines[0] if lines else error.cls_name or "error"
+    lines = [line.strip() for line in error.message.strip().splitlines() if line.strip()]
+    if not lines:
+        return error.cls_name or "error"
+    if lines[0].endswith(":"):  # a heading over what failed (a blocking check names its checks)
+        return " ".join(lines[:4])
+    return lines[0]
 
 
 def _execute(

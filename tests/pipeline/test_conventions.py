@@ -122,6 +122,8 @@ def test_a_failing_blocking_check_stops_the_stages_downstream(make_store, tmp_pa
     summary = store.ingest([tmp_path], "broken")
     assert not summary.success
     assert summary.checks["edges:edge_endpoints_exist"] is False
+    assert "blocking asset check failed" in summary.error
+    assert "edges: edge_endpoints_exist" in summary.error  # what failed, not only a heading
     # the embeddings branch does not hang off edges and goes on; the graph stages stop
     assert {"documents", "sections", "edges", "embeddings"} <= set(summary.stages)
     assert not {"term_uses", "topic_links", "resolved_references"} & set(summary.stages)
