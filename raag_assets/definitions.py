@@ -11,6 +11,7 @@ from raag_assets.pipeline.assets.resolved_references import resolved_references
 from raag_assets.pipeline.assets.sections import sections
 from raag_assets.pipeline.assets.term_uses import term_uses
 from raag_assets.pipeline.assets.topic_links import topic_links
+from raag_assets.pipeline.executor import tenant_locked
 from raag_assets.pipeline.partitions import tenants
 from resources import EmbedderResource, LandingResource, PostgresResource, SpacyResource
 
@@ -50,7 +51,8 @@ def step_concurrency() -> int:
     return 1 if (os.cpu_count() or 1) <= 2 else 2
 
 
-STEP_EXECUTOR = dg.multiprocess_executor.configured(
+# Each run of a tenant holds the tenant's ingest lock while its steps run (executor.py).
+STEP_EXECUTOR = tenant_locked(dg.multiprocess_executor, "tenant_locked_multiprocess").configured(
     {
         "start_method": {"forkserver": {"preload_modules": PRELOAD_MODULES}},
         "max_concurrent": step_concurrency(),
@@ -83,6 +85,7 @@ def default_resources() -> dict[str, dg.ConfigurableResource]:
 def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
     from raag_assets.pipeline.automation import (
         landing_sensor_for,
+        record_run_failures,
         resolve_references_job,
         retry_parked_references,
     )
@@ -90,7 +93,7 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
     return dg.Definitions(
         assets=ingest_assets,
         jobs=[ingest_tenant, resolve_references_job],
-        sensors=[landing_sensor_for(ingest_tenant)],
+        sensors=[landing_sensor_for(ingest_tenant), record_run_failures],
         schedules=[retry_parked_references],
         resources=resources,
         executor=STEP_EXECUTOR,  # also for the UI's Materialize (the implicit asset job)
@@ -118,9 +121,12 @@ def resources_from_config(config: dict[str, dict]) -> dict[str, dg.ConfigurableR
     return {key: getattr(module, c["class"])(**c["config"]) for key, c in config.items()}
 
 
-def ingest_job(resources: dict[str, dict] | None = None) -> dg.JobDefinition:
-    """The ingest job with the given resources (`resources_config`), for runs whose steps run
-    in processes of their own: `dg.build_reconstructable_job("raag_assets.definitions",
-    "ingest_job", reconstructable_kwargs={"resources": ...})`."""
+def ingest_job(
+    resources: dict[str, dict] | None = None, name: str = "ingest_tenant"
+) -> dg.JobDefinition:
+    """The ingest job (or another job `name` of the location) with the given resources
+    (`resources_config`), for runs whose steps run in processes of their own:
+    `dg.build_reconstructable_job("raag_assets.definitions", "ingest_job",
+    reconstructable_kwargs={"resources": ...})`."""
     chosen = resources_from_config(resources) if resources else default_resources()
-    return build_defs(chosen).resolve_job_def("ingest_tenant")
+    return build_defs(chosen).resolve_job_def(name)

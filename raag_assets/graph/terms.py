@@ -1269,6 +1269,8 @@ NOT_USED_ELSEWHERE = rule(
     "a defined term that no section uses outside the sections defining it (as term uses are "
     "found): the document gives no sign it is a term of art, and no reader to bring it to",
 )
+
+
 def used_terms(
     sections: Sequence[SectionInfo],
     terms: Sequence[Term],

@@ -1,5 +1,6 @@
 """`raag`: a thin command line over the ingest path and the retrieval library."""
 
+import datetime as dt
 import json
 import logging
 import os
@@ -7,21 +8,28 @@ import signal
 import sys
 import threading
 import unicodedata
-import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 import psycopg
+from psycopg.conninfo import conninfo_to_dict
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.table import Table
 
-from raag_assets.core.errors import RaagError
+from raag_assets.core.errors import DocumentNotFound, RaagError, TenantNotFound
 from raag_assets.core.model import EDGE_TYPES
-from raag_assets.core.settings import dagster_home
+from raag_assets.core.settings import dagster_home, raag_home
 from raag_assets.graph.rules import KINDS, Rule
 from raag_assets.interfaces.lifecycle import STOP_GRACE, supervise
 from raag_assets.store import db
@@ -33,8 +41,6 @@ if TYPE_CHECKING:  # the retrieval library loads on first use: `raag --help` sta
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
-# The embedded server falls back to /tmp when XDG_RUNTIME_DIR is unset; that is fine here.
-warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
 # Dagster's SQLite storage logs a traceback when Ctrl-C lands as it closes a connection, then
 # lets the interrupt go on: the one sentence for it is ours.
 logging.getLogger("sqlalchemy").setLevel(logging.CRITICAL)
@@ -42,6 +48,9 @@ logging.getLogger("sqlalchemy").setLevel(logging.CRITICAL)
 out = Console(soft_wrap=True)
 err = Console(stderr=True, soft_wrap=True)
 
+
+# A PYTHONWARNINGS entry (a message prefix) for `dagster dev`'s notice about `dg dev`.
+SUPERSEDED_DEV_WARNING = "ignore:Function `dev_command` is superseded"
 
 # Exit codes, the same for every command (`raag --help` and the README list them).
 OK, FAILED, USAGE, NOTHING_INGESTED, INTERRUPTED = 0, 1, 2, 3, 130
@@ -89,7 +98,9 @@ class RaagGroup(click.Group):
         try:
             return super().invoke(ctx)
         except RaagError as exc:  # raised on purpose: what was asked cannot be done as asked
-            err.print(f"[bold red]error:[/] {exc}", highlight=False)
+            # a tenant, document or key not found may only be in another store: say which
+            where = f" (in {store_in_use()})" if _not_found(exc) else ""
+            err.print(f"[bold red]error:[/] {escape(str(exc))}{where}", highlight=False)
             sys.exit(USAGE)
         except psycopg.OperationalError as exc:  # the server went away or cannot be reached
             err.print(f"[bold red]error:[/] database unavailable: {_first(exc)}", highlight=False)
@@ -97,6 +108,25 @@ class RaagGroup(click.Group):
         except psycopg.Error as exc:  # the database refused a statement: its own words
             err.print(f"[bold red]error:[/] database: {_first(exc)}", highlight=False)
             sys.exit(FAILED)
+
+
+def _not_found(exc: RaagError) -> bool:
+    from raag_assets.interfaces.service import KeyNotFound  # the retrieval library: on error only
+
+    return isinstance(exc, TenantNotFound | DocumentNotFound | KeyNotFound)
+
+
+def store_in_use() -> str:
+    """The store a command reads and writes, as a user would look for it: the RAAG_HOME folder
+    of the embedded server, or the database RAAG_DATABASE_URL names (without its password)."""
+    url = os.environ.get("RAAG_DATABASE_URL")
+    if not url:
+        return f"the store at {raag_home()} (RAAG_HOME)"
+    info = conninfo_to_dict(url)
+    host = info.get("host") or "localhost"
+    port = f":{info['port']}" if info.get("port") else ""
+    name = info.get("dbname") or info.get("user") or ""
+    return f"the database {name} on {host}{port} (RAAG_DATABASE_URL)"
 
 
 def _interrupted() -> None:
@@ -153,7 +183,11 @@ def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
     if not summary.success:
         sys.exit(FAILED)
     if not summary.ingested:
-        err.print("nothing ingested: every file given was missing or skipped (reasons above)")
+        err.print(
+            f"nothing ingested into {store_in_use()}: every file given was missing or skipped "
+            "(reasons above)",
+            highlight=False,
+        )
         sys.exit(NOTHING_INGESTED)
 
 
@@ -533,6 +567,75 @@ def _database_name(url: str) -> str:
 
 @main.command()
 @click.option("--tenant", required=True)
+@click.option(
+    "--prune",
+    is_flag=True,
+    help="Remove the refused files (never one a stored document was read from).",
+)
+@click.option("--json", "as_json", is_flag=True)
+def landing(tenant: str, prune: bool, as_json: bool) -> None:
+    """The tenant's landed files and what the last run made of each: ingested, refused (with
+    the reason) or pending (landed since). --prune removes the refused ones."""
+    from raag_assets.pipeline.run import landed_files, prune_refused
+
+    removed = prune_refused(tenant) if prune else []
+    files = landed_files(tenant)
+    if as_json:
+        rows = [
+            {"file": f.name, "state": f.state, "reason": f.reason or None, "stored": f.stored}
+            for f in files
+        ]
+        click.echo(json.dumps({"tenant": tenant, "files": rows, "removed": removed}, indent=2))
+        return
+    for name in removed:
+        err.print(f"removed {_shown_name(name)}", highlight=False)
+    if not files:
+        folder = raag_home() / "landing" / tenant
+        err.print(f"no files landed for tenant {tenant!r} (in {folder})", highlight=False)
+        return
+    table = Table("file", "state", "reason")
+    for f in files:
+        reason = f.reason + ("  (its earlier text stays ingested)" if f.stored else "")
+        table.add_row(_shown_name(f.name), f.state, escape(reason) if f.state == "refused" else "")
+    out.print(table)
+    refused = [f for f in files if f.prunable]
+    if refused and not prune:
+        err.print(f"{len(refused)} refused: `raag landing --tenant {tenant} --prune` removes them")
+
+
+@main.command()
+@click.option("--tenant", default=None, help="Only this tenant's runs.")
+@click.option("--limit", default=20, show_default=True, type=click.IntRange(1))
+@click.option("--json", "as_json", is_flag=True)
+def failures(tenant: str | None, limit: int, as_json: bool) -> None:
+    """Failed pipeline runs, the latest first: from `raag ingest`, and from the UI, the landing
+    sensor or the nightly schedule (recorded by the record_run_failures sensor)."""
+    from raag_assets.store.runs import run_failures
+
+    with db.connect() as conn:
+        rows = run_failures(conn, tenant, limit)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, default=lambda v: v.isoformat()))
+        return
+    if not rows:
+        which = f" for tenant {tenant!r}" if tenant else ""
+        err.print(f"no failed runs recorded{which} in {store_in_use()}", highlight=False)
+        return
+    table = Table("failed at", "job", "tenant", "steps", "error", "run")
+    for r in rows:
+        table.add_row(
+            _when(r["failed_at"]),
+            r["job_name"],
+            r["tenant_id"] or "",
+            ", ".join(r["steps"]),
+            escape(r["error"]),
+            r["run_id"][:8],
+        )
+    out.print(table)
+
+
+@main.command()
+@click.option("--tenant", required=True)
 @click.option("--doc", "doc_id", required=True, help="The doc_id to retract.")
 @click.option("--json", "as_json", is_flag=True)
 def delete(tenant: str, doc_id: str, as_json: bool) -> None:
@@ -580,6 +683,11 @@ def ui(port: int, host: str) -> None:
         else ["-m", "raag_assets.definitions"]
     )
     dagster = str(Path(sys.executable).parent / "dagster")
+    # `dagster dev` warns that `dg dev` (the dagster-dg-cli package, not a dependency) supersedes
+    # it; the command is still Dagster's supported one, so that warning is noise to our users.
+    os.environ["PYTHONWARNINGS"] = ",".join(
+        filter(None, [os.environ.get("PYTHONWARNINGS"), SUPERSEDED_DEV_WARNING])
+    )
     err.print(f"Dagster UI on http://{host}:{port}  (DAGSTER_HOME={os.environ['DAGSTER_HOME']})")
     code = supervise([dagster, "dev", *target, "--host", host, "--port", str(port)])
     sys.exit(code)
@@ -1058,7 +1166,8 @@ def _print_summary(summary: Any) -> None:
 
 
 class _progress:
-    """A progress bar fed by polling the store while the Dagster run works."""
+    """A progress bar fed by the run's own event log (pipeline/progress.py): the stage running
+    now, and while embedding, a bar that moves per batch with the time left."""
 
     def __init__(self, tenant: str, enabled: bool):
         self.tenant = tenant
@@ -1067,39 +1176,54 @@ class _progress:
 
     def __enter__(self) -> "_progress":
         if self.enabled:
+            from raag_assets.pipeline.run import local_instance
+
+            self.instance = local_instance()
+            self.since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)
+            # A copy of the terminal's descriptor: while a run executes here, Dagster's compute
+            # log capture points descriptor 2 at a log file, which froze the bar once drawn.
+            self.tty = os.fdopen(os.dup(sys.stderr.fileno()), "w", buffering=1)
             self.bar = Progress(
                 TextColumn("{task.description}"),
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
-                console=err,
+                TimeRemainingColumn(),
+                console=Console(file=self.tty, soft_wrap=True),
                 transient=True,
             )
-            self.task = self.bar.add_task("parsing and sectioning", total=None)
+            self.task = self.bar.add_task("starting the run", total=None)
             self.bar.start()
             self.thread = threading.Thread(target=self._poll, daemon=True)
             self.thread.start()
         return self
 
     def _poll(self) -> None:
+        from raag_assets.pipeline.progress import RunProgress, poll
+
+        state, shown = RunProgress(), ""
         try:
-            with db.connect() as conn:
-                while not self.stop.wait(0.5):
-                    if self.tenant not in db.tenants(conn):
-                        continue
-                    c = store.tenant_summary(conn, self.tenant)
-                    if c["chunks"] and c["embedded"] < c["chunks"]:
-                        self.bar.update(
-                            self.task,
-                            description="embedding chunks",
-                            total=c["chunks"],
-                            completed=c["embedded"],
-                        )
+            while not self.stop.wait(0.5):
+                state = poll(self.instance, self.tenant, self.since, state)
+                if state.embedding:
+                    if shown != "embedding":  # elapsed time and ETA count from here
+                        self._stage(state.label, state.to_embed)
+                        shown = "embedding"
+                    self.bar.update(self.task, completed=state.embedded)
+                elif state.label != shown:  # a stage without a count: its name and its time
+                    self._stage(state.label, None)
+                    shown = state.label
         except Exception:  # progress is cosmetic; the run reports real errors
             return
+
+    def _stage(self, label: str, total: int | None) -> None:
+        """A new task for the stage, so its time (and the embedding's ETA) start from zero."""
+        self.bar.remove_task(self.task)
+        self.task = self.bar.add_task(label, total=total)
 
     def __exit__(self, *exc: object) -> None:
         if self.enabled:
             self.stop.set()
             self.thread.join(timeout=2)
             self.bar.stop()
+            self.tty.close()

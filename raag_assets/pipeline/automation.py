@@ -1,6 +1,8 @@
 """Unattended reindexing: a sensor on the landing folders and a schedule that retries parked
-references. Both start runs of the same `ingest_tenant` job `raag ingest` runs."""
+references, both running by default and starting runs of the same jobs `raag ingest` runs; and
+a sensor that records every failed run in the store, for `raag failures`."""
 
+import datetime as dt
 import json
 import os
 from typing import TYPE_CHECKING
@@ -9,8 +11,11 @@ import dagster as dg
 
 from raag_assets.pipeline.assets.documents import LANDING_STATE, documents
 from raag_assets.pipeline.assets.resolved_references import resolved_references
+from raag_assets.pipeline.executor import tenant_locked
 from raag_assets.pipeline.partitions import TENANTS, tenants
-from resources import LandingResource
+from raag_assets.pipeline.run import root_cause
+from raag_assets.store.runs import record_run_failure
+from resources import LandingResource, PostgresResource
 
 if TYPE_CHECKING:  # what define_asset_job returns; Dagster does not export the name
     from dagster._core.definitions.unresolved_asset_job_definition import (
@@ -21,9 +26,18 @@ resolve_references_job = dg.define_asset_job(
     "resolve_references",
     selection=dg.AssetSelection.assets(resolved_references),
     partitions_def=tenants,
-    executor_def=dg.in_process_executor,  # one step: a process of its own would only cost
+    # one step: a process of its own would only cost; the run holds its tenant's ingest lock
+    executor_def=tenant_locked(dg.in_process_executor, "tenant_locked_in_process"),
     description="Layer 3 again for one tenant: retry the references still parked.",
 )
+
+
+def default_status(variable: str) -> dg.DefaultSensorStatus:
+    """Running, unless the environment variable says `stopped` (a deployment, or a test, that
+    starts runs only itself)."""
+    if os.environ.get(variable, "running") == "stopped":
+        return dg.DefaultSensorStatus.STOPPED
+    return dg.DefaultSensorStatus.RUNNING
 
 
 def landing_sensor_for(job: "UnresolvedAssetJobDefinition") -> dg.SensorDefinition:
@@ -31,12 +45,7 @@ def landing_sensor_for(job: "UnresolvedAssetJobDefinition") -> dg.SensorDefiniti
         name="landing_sensor",
         job=job,
         minimum_interval_seconds=30,
-        # RAAG_LANDING_SENSOR=stopped: a deployment (or a test) that starts runs only itself
-        default_status=(
-            dg.DefaultSensorStatus.STOPPED
-            if os.environ.get("RAAG_LANDING_SENSOR", "running") == "stopped"
-            else dg.DefaultSensorStatus.RUNNING
-        ),
+        default_status=default_status("RAAG_LANDING_SENSOR"),
         description="Watches each tenant's landing folder; registers new tenants and runs the "
         "ingest job for tenants whose files were added, changed or removed.",
     )
@@ -85,6 +94,12 @@ def covered_state(instance: dg.DagsterInstance, tenant: str) -> str | None:
     name="retry_parked_references",
     cron_schedule="0 3 * * *",
     job=resolve_references_job,
+    # on from the start, as the README says (RAAG_RETRY_SCHEDULE=stopped turns it off)
+    default_status=(
+        dg.DefaultScheduleStatus.STOPPED
+        if default_status("RAAG_RETRY_SCHEDULE") == dg.DefaultSensorStatus.STOPPED
+        else dg.DefaultScheduleStatus.RUNNING
+    ),
     description="Nightly: re-run resolved_references for every tenant, so references parked "
     "before their target arrived are retried.",
 )
@@ -94,3 +109,37 @@ def retry_parked_references(context: dg.ScheduleEvaluationContext) -> list[dg.Ru
         dg.RunRequest(partition_key=t, run_key=f"{t}:{day}")
         for t in sorted(context.instance.get_dynamic_partitions(TENANTS))
     ]
+
+
+@dg.run_failure_sensor(
+    name="record_run_failures",
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    minimum_interval_seconds=30,
+    description="Records each failed run (its job, tenant, failed steps and the error under "
+    "Dagster's wrappers) in the store's run_failures table: `raag failures` lists them.",
+)
+def record_run_failures(context: dg.RunFailureSensorContext, postgres: PostgresResource) -> None:
+    run = context.dagster_run
+    steps = sorted({e.step_key for e in context.get_step_failure_events() if e.step_key})
+    errors = [
+        root_cause(e.step_failure_data.error)
+        for e in context.get_step_failure_events()
+        if e.step_failure_data.error is not None
+    ]
+    with postgres.connect() as conn:
+        record_run_failure(
+            conn,
+            run.run_id,
+            run.job_name,
+            run.tags.get("dagster/partition"),
+            failed_at(context),
+            steps,
+            "; ".join(errors) or context.failure_event.message or "run failed",
+        )
+
+
+def failed_at(context: dg.RunFailureSensorContext) -> dt.datetime:
+    """When the run failed: its failure event's time, else now."""
+    record = context.instance.get_run_record_by_id(context.dagster_run.run_id)
+    end = record.end_time if record is not None else None
+    return dt.datetime.fromtimestamp(end, dt.UTC) if end else dt.datetime.now(dt.UTC)

@@ -4,6 +4,7 @@
 assets; this module only prepares and reports.
 """
 
+import datetime as dt
 import filecmp
 import os
 import shutil
@@ -15,12 +16,14 @@ from typing import Any
 import dagster as dg
 
 from raag_assets.core.errors import DocumentNotFound
-from raag_assets.core.identity import validate_tenant
+from raag_assets.core.identity import doc_id_from_name, validate_tenant
 from raag_assets.core.settings import dagster_home
 from raag_assets.ingest.parsing import is_sidecar
+from raag_assets.pipeline.executor import LOCK_HELD
 from raag_assets.pipeline.partitions import TENANTS
 from raag_assets.store import db
 from raag_assets.store import documents as store
+from raag_assets.store.runs import record_run_failure
 from resources import LandingResource, PostgresResource
 
 # what an IngestSummary carries of each stage's metadata (tables and previews stay in the UI)
@@ -231,7 +234,16 @@ def _ingest_locked(
     with postgres.connect() as conn:
         summary.counts = store.tenant_summary(conn, tenant)
         summary.skipped = refused + list(store.skipped_files(conn, tenant))
+        if summary.error and not summary.interrupted:  # where the daemon's sensor puts its own
+            failed = sorted({e.step_key for e in result.all_events if e.is_step_failure})
+            record_run_failure(
+                conn, result.run_id, "ingest_tenant", tenant, _now(), failed, summary.error
+            )
     return summary
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
 
 
 def _failure_events(result: Any, instance: dg.DagsterInstance) -> list[dg.DagsterEvent]:
@@ -259,8 +271,12 @@ def root_cause(error: Any) -> str:
     "Error occurred while executing op ...", its cause the database's or the parser's own)."""
     while error.cause is not None:
         error = error.cause
-    lines = error.message.strip().splitlines()
-    return lines[0] if lines else error.cls_name or "error"
+    lines = [line.strip() for line in error.message.strip().splitlines() if line.strip()]
+    if not lines:
+        return error.cls_name or "error"
+    if lines[0].endswith(":"):  # a heading over what failed (a blocking check names its checks)
+        return " ".join(lines[:4])
+    return lines[0]
 
 
 def _execute(
@@ -284,6 +300,7 @@ def _execute(
             partition_key=tenant,
             instance=instance,
             run_config=QUIET_RUN_CONFIG,
+            tags={LOCK_HELD: "true"},
             raise_on_error=False,
         )
     start_forkserver()
@@ -301,7 +318,7 @@ def _execute(
         recon,
         instance=instance,
         run_config=QUIET_RUN_CONFIG,
-        tags={"dagster/partition": tenant},
+        tags={"dagster/partition": tenant, LOCK_HELD: "true"},  # `ingest` holds the lock
         raise_on_error=False,
     )
 
@@ -366,14 +383,90 @@ def delete_document(
         raise DocumentNotFound(f"tenant {tenant!r} has no document {doc_id!r}: see `raag sections`")
     folder = landing.tenant_dir(tenant)
     source = folder / row[0]
-    for path in (
-        source,
-        source.with_name(source.name + ".meta.json"),
-        source.with_name(source.stem + ".meta.json"),
-    ):
+    for path in (source, *_sidecars(source)):
         if path.parent == folder and path.is_file():
             path.unlink()
     return ingest([], tenant, resources=resources, instance=instance)
+
+
+@dataclass(frozen=True)
+class LandedFile:
+    """A file in a tenant's landing folder and what the last run made of it."""
+
+    name: str
+    state: str  # "ingested", "refused" (reason given) or "pending" (landed after the last run)
+    reason: str = ""
+    stored: bool = False  # a stored document was read from it (refused now: its earlier text)
+
+    @property
+    def prunable(self) -> bool:
+        """Refused, and no stored document depends on it (removing the file would retract it)."""
+        return self.state == "refused" and not self.stored
+
+
+def landing_states(
+    names: Iterable[str], stored: Mapping[str, str], skipped: Mapping[str, str]
+) -> list[LandedFile]:
+    """Each landed document file's state, from the stored documents (doc_id -> the file it was
+    read from) and the files the last run refused (file -> reason)."""
+    sources = set(stored.values())
+    out: list[LandedFile] = []
+    for name in sorted(names):
+        kept = name in sources or doc_id_from_name(name) in stored
+        if name in skipped:
+            out.append(LandedFile(name, "refused", skipped[name], stored=kept))
+        elif name in sources:
+            out.append(LandedFile(name, "ingested", stored=True))
+        else:
+            out.append(LandedFile(name, "pending"))
+    return out
+
+
+def landed_files(
+    tenant: str, *, resources: Mapping[str, dg.ConfigurableResource] | None = None
+) -> list[LandedFile]:
+    """The tenant's landed files with their state (`raag landing`)."""
+    from raag_assets.definitions import default_resources
+
+    validate_tenant(tenant)
+    postgres, landing = store_resources(dict(resources or default_resources()))
+    with postgres.connect() as conn:
+        if tenant not in db.tenants(conn) and not landing.tenant_dir(tenant).is_dir():
+            db.require_tenant(conn, tenant)  # neither registered nor landed: not found
+        stored = dict(conn.execute(db.load_sql("select_document_source_names"), {"tenant": tenant}))
+        skipped = dict(store.skipped_files(conn, tenant))
+    return landing_states([p.name for p in landing.files(tenant)], stored, skipped)
+
+
+def prune_refused(
+    tenant: str, *, resources: Mapping[str, dg.ConfigurableResource] | None = None
+) -> list[str]:
+    """Remove the tenant's refused files (and their sidecars) from its landing folder; never a
+    file a stored document was read from. Under the tenant's ingest lock, so no ingest is
+    reading the folder meanwhile. Returns the removed file names."""
+    from raag_assets.definitions import default_resources
+
+    resources = dict(resources or default_resources())
+    postgres, landing = store_resources(resources)
+    removed: list[str] = []
+    with postgres.connect() as lock, db.tenant_ingest_lock(lock, tenant):
+        folder = landing.tenant_dir(tenant)
+        for f in landed_files(tenant, resources=resources):
+            if not f.prunable:
+                continue
+            source = folder / f.name
+            for path in (source, *_sidecars(source)):
+                if path.parent == folder and path.is_file():
+                    path.unlink()
+            removed.append(f.name)
+    return removed
+
+
+def _sidecars(source: Path) -> tuple[Path, Path]:
+    return (
+        source.with_name(source.name + ".meta.json"),
+        source.with_name(source.stem + ".meta.json"),
+    )
 
 
 def drop_tenant(

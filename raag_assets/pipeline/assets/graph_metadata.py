@@ -11,6 +11,7 @@ from raag_assets.core.model import EDGE_TYPES, Edge, SectionInfo, edge_id
 from raag_assets.pipeline.metadata import EDGES_LINEAGE, table_metadata
 from raag_assets.store import frames
 from raag_assets.store import graph as graph_store
+from raag_assets.store.db import load_sql, one
 
 from .checks import endpoints_check
 
@@ -63,6 +64,7 @@ def edge_metadata(edges: Sequence[Edge], sections: Sequence[SectionInfo]) -> dic
                 "confidence",
                 "rule",
             ),
+            table="edges",
         ),
         "edges": df.height,
         **{f"edges_{t}": by_type[t] for t in EDGE_TYPES if by_type[t]},
@@ -122,21 +124,49 @@ def downstream_fingerprint(conn: psycopg.Connection, tenant: str, *code: str) ->
 
 
 def unchanged(
+    context: dg.AssetExecutionContext,
     conn: psycopg.Connection,
     tenant: str,
     stage: str,
     check_results: Sequence[dg.AssetCheckResult] = (),
 ) -> dg.MaterializeResult:
-    """The result of a stage that found its inputs and code as they were: rows kept."""
-    counts = graph_store.edge_counts(conn, tenant)
+    """The result of a stage that found its inputs and code as they were: rows kept. It is
+    still a materialisation (the stages downstream in the run go on, and skipping it would skip
+    them), so it reports the figures of the last one that computed these rows, which the UI
+    shows as the latest: edge counts, samples, column schema and lineage; the row count is
+    read again from the store."""
+    started = time.perf_counter()
+    (rows,) = one(
+        conn.execute(load_sql("select_stage_edge_count"), {"tenant": tenant, "stage": stage})
+    )
+    carried, run_id = last_metadata(context.instance, context.asset_key, tenant)
     return dg.MaterializeResult(
         check_results=list(check_results),
         metadata={
+            **{k: v for k, v in carried.items() if k not in _PER_RUN},
+            **table_metadata(frames.EDGES, rows, EDGES_LINEAGE, table="edges"),
             "unchanged": True,
-            "note": f"{stage}: same inputs and code as the last run, rows kept",
-            "edges_in_tenant": sum(sum(v.values()) for v in counts.values()),
+            "note": f"{stage}: same inputs and code as the last run, rows kept"
+            + (f"; figures from run {run_id}" if run_id else ""),
+            "seconds": round(time.perf_counter() - started, 2),
         },
     )
+
+
+# Metadata of one run only, never carried into a later one.
+_PER_RUN = {"seconds", "sections_per_second", "unchanged", "note"}
+
+
+def last_metadata(
+    instance: dg.DagsterInstance, key: dg.AssetKey, tenant: str
+) -> tuple[dict[str, Any], str | None]:
+    """The metadata of the asset's latest materialisation for the tenant, and its run id."""
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=key, asset_partitions=[tenant]), limit=1
+    ).records
+    if not records or records[0].asset_materialization is None:
+        return {}, None
+    return dict(records[0].asset_materialization.metadata), records[0].run_id
 
 
 def timing(started: float, sections: int) -> dict[str, float]:
@@ -148,6 +178,7 @@ def timing(started: float, sections: int) -> dict[str, float]:
 
 
 def rebuild_stage(
+    context: dg.AssetExecutionContext,
     conn: psycopg.Connection,
     tenant: str,
     stage: str,
@@ -159,7 +190,7 @@ def rebuild_stage(
     started = time.perf_counter()
     fingerprint = downstream_fingerprint(conn, tenant, code_version)
     if fingerprint and graph_store.fingerprint(conn, tenant, stage) == fingerprint:
-        return unchanged(conn, tenant, stage, [endpoints_check(conn, tenant, stage)])
+        return unchanged(context, conn, tenant, stage, [endpoints_check(conn, tenant, stage)])
     secs = graph_store.sections(conn, tenant)
     found = compute(secs)
     with conn.transaction():

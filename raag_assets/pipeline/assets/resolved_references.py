@@ -7,12 +7,14 @@ from raag_assets.core.identity import validate_tenant
 from raag_assets.graph.build import titled
 from raag_assets.graph.references import Corpus
 from raag_assets.graph.semantic import heading_text, resolve_semantic
+from raag_assets.pipeline.metadata import OWNERS, definition_metadata
 from raag_assets.pipeline.partitions import tenants
+from raag_assets.store import frames
 from raag_assets.store import graph as graph_store
 from raag_assets.store.vector_cache import HeadingVectors
 from resources import EmbedderResource, PostgresResource
 
-from .checks import ENDPOINTS_CHECK, PARKED_CHECK, endpoints_check, parked_check
+from .checks import ENDPOINTS_CHECK, PARKED_CHECK, endpoints_check, parked_check, spec
 from .embeddings import embeddings
 from .graph_metadata import downstream_fingerprint, edge_metadata, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
@@ -28,9 +30,11 @@ RESOLVED_REFERENCES_VERSION = "2"  # 2: rule ids
     code_version=RESOLVED_REFERENCES_VERSION,
     group_name="graph",
     kinds={"postgres", "pytorch"},
-    check_specs=[
-        dg.AssetCheckSpec(ENDPOINTS_CHECK, asset="resolved_references"),
-        dg.AssetCheckSpec(PARKED_CHECK, asset="resolved_references"),
+    owners=OWNERS,
+    metadata=definition_metadata("resolved_references", frames.EDGES),
+    check_specs=[  # the last asset: nothing downstream to block
+        spec(ENDPOINTS_CHECK, "resolved_references"),
+        spec(PARKED_CHECK, "resolved_references"),
     ],
     description="Layer 3: parked references matched to section headings by embedding "
     "similarity (threshold and ranked candidates); the rest stay parked with their reason.",
@@ -49,7 +53,7 @@ def resolved_references(
             fingerprint
             and graph_store.fingerprint(conn, tenant, "resolved_references") == fingerprint
         ):
-            return unchanged(conn, tenant, "resolved_references", _checks(conn, tenant))
+            return unchanged(context, conn, tenant, "resolved_references", _checks(conn, tenant))
         secs = graph_store.sections(conn, tenant)
         docs = titled(graph_store.documents(conn, tenant), secs)
         corpus = Corpus(docs, secs, graph_store.superseded_documents(conn, tenant))

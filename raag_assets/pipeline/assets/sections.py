@@ -7,14 +7,19 @@ from raag_assets.core.identity import validate_tenant
 from raag_assets.ingest.chunking import CHUNKER_VERSION
 from raag_assets.ingest.sectioning import SECTIONER_VERSION
 from raag_assets.pipeline import stages
-from raag_assets.pipeline.metadata import SECTIONS_LINEAGE, table_metadata
+from raag_assets.pipeline.metadata import (
+    OWNERS,
+    SECTIONS_LINEAGE,
+    definition_metadata,
+    table_metadata,
+)
 from raag_assets.pipeline.partitions import tenants
 from raag_assets.store import frames
 from raag_assets.store.db import load_sql, one
 from raag_assets.store.documents import count_live_chunks, documents_to_section, replace_sections
 from resources import EmbedderResource, PostgresResource
 
-from .checks import SECTIONS_CHECK, sections_check
+from .checks import SECTIONS_CHECK, sections_check, spec
 from .documents import documents
 from .policy import FOLLOW_UPSTREAM, retry_transient
 
@@ -28,7 +33,11 @@ SECTIONS_VERSION = f"{SECTIONER_VERSION}.{CHUNKER_VERSION}"
     code_version=SECTIONS_VERSION,
     group_name="ingest",
     kinds={"postgres"},
-    check_specs=[dg.AssetCheckSpec(SECTIONS_CHECK, asset="sections")],
+    owners=OWNERS,
+    metadata=definition_metadata("sections", frames.SECTIONS),
+    # Not blocking: a document whose sectioning failed has no sections, which this check
+    # reports; the tenant's other documents go on (a bad document never stops the rest).
+    check_specs=[spec(SECTIONS_CHECK, "sections")],
     description="Section tree per document (1 / 1.1, Section N, Article IV, Markdown and PDF "
     "headings) and its chunks, sized to the embedding model's window.",
 )

@@ -2,11 +2,13 @@ import dagster as dg
 
 from raag_assets.core.identity import validate_tenant
 from raag_assets.graph.terms import term_uses as find_term_uses
+from raag_assets.pipeline.metadata import OWNERS, definition_metadata
 from raag_assets.pipeline.partitions import tenants
+from raag_assets.store import frames
 from raag_assets.store import graph as graph_store
 from resources import PostgresResource
 
-from .checks import ENDPOINTS_CHECK
+from .checks import ENDPOINTS_CHECK, spec
 from .edges import edges
 from .graph_metadata import rebuild_stage
 from .policy import FOLLOW_UPSTREAM, retry_transient
@@ -22,7 +24,9 @@ TERM_USES_VERSION = "4"  # 4: each use names its rule
     code_version=TERM_USES_VERSION,
     group_name="graph",
     kinds={"postgres"},
-    check_specs=[dg.AssetCheckSpec(ENDPOINTS_CHECK, asset="term_uses")],
+    owners=OWNERS,
+    metadata=definition_metadata("term_uses", frames.EDGES),
+    check_specs=[spec(ENDPOINTS_CHECK, "term_uses")],
     description="uses_term edges: every section that uses a term defined elsewhere, linked to "
     "the defining section (own document first, then cited documents).",
 )
@@ -33,6 +37,7 @@ def term_uses(
     tenant = validate_tenant(context.partition_key)
     with postgres.connect() as conn:
         return rebuild_stage(
+            context,
             conn,
             tenant,
             "term_uses",
