@@ -83,8 +83,10 @@ structure-eval: install
 corpus-audit: install
 	$(BIN)/python benchmarks/corpus_audit.py
 
+# CUAD_SPANS: options of the CUAD span set's run, e.g. "--contracts 80" or "--all"
 search-eval: install
 	$(BIN)/python benchmarks/search_eval.py
+	$(BIN)/raag eval golden/spans/cuad.json $(CUAD_SPANS)
 
 eval: install
 	$(BIN)/raag eval ../shared/data/scifact
