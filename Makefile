@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test chromium ui-test lint typecheck bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval corpus-audit search-eval eval conformance ui clean
+.PHONY: install demo test chromium ui-test lint typecheck bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval corpus-audit search-eval fit-weights eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -83,10 +83,17 @@ structure-eval: install
 corpus-audit: install
 	$(BIN)/python benchmarks/corpus_audit.py
 
-# CUAD_SPANS: options of the CUAD span set's run, e.g. "--contracts 80" or "--all"
+# the written question sets (golden/questions/*.yaml, both halves, beside BM25 and dense
+# 500-character baselines), then the project's own multi-section set, then the CUAD span
+# set (both halves; CUAD_SPANS: its options, e.g. "--contracts 80" or "--all")
 search-eval: install
+	$(BIN)/python benchmarks/question_eval.py
 	$(BIN)/python benchmarks/search_eval.py
 	$(BIN)/raag eval golden/spans/cuad.json $(CUAD_SPANS)
+
+# fit the scoring factors (raag_assets/retrieval/weights.json) on the look half only
+fit-weights: install
+	$(BIN)/python benchmarks/fit_weights.py --write
 
 eval: install
 	$(BIN)/raag eval ../shared/data/scifact

@@ -13,3 +13,12 @@ def raag_home() -> Path:
 
 def dagster_home(home: Path | None = None) -> Path:
     return Path(os.environ.get("DAGSTER_HOME") or (home or raag_home()) / "dagster")
+
+
+DEFAULT_MAX_REQUEST_KB = 1024
+
+
+def max_request_bytes() -> int:
+    """RAAG_MAX_REQUEST_KB (default 1024): the largest request body the REST service reads;
+    a larger one is refused with 413 before any of it is parsed or its key checked."""
+    return int(os.environ.get("RAAG_MAX_REQUEST_KB", DEFAULT_MAX_REQUEST_KB)) * 1024

@@ -71,8 +71,19 @@ DATED_NAME = rule(
 FILE_NAME_VERSION = rule(
     "supersedes.file_name_version",
     "document",
-    "within a family of versioned or dated names (version_of.*), each version supersedes the "
-    "one before it; an unversioned name equal to the family is its newest member",
+    "within a family of numbered versions ('GPL-2', 'GPL-3'; 'terms-v1', 'terms-v2'), each "
+    "version supersedes the one before it as the later version; both may stay in force (a "
+    "licence's or a standard's versions coexist), so search prefers the later one only when "
+    "a query names neither",
+    edge_type="supersedes",
+    confidence=0.8,
+)
+FILE_NAME_REVISION = rule(
+    "supersedes.file_name_revision",
+    "document",
+    "within a family of revisions or dated issues ('policy-rev-a', 'policy-rev-b'; "
+    "'handbook_2021-03-03', 'handbook_2022-06-01'), each replaces the one before it; an "
+    "unversioned name equal to the family is its newest member",
     edge_type="supersedes",
     confidence=0.8,
 )
@@ -323,6 +334,19 @@ def _version_key(value: str) -> tuple[int, ...]:
     return tuple(int(p) for p in value.split("."))
 
 
+def replaces(name: str) -> bool:
+    """Whether the next member of `name`'s family replaces it: a revision ('rev-a', 'Rev.
+    B') or a dated issue does; a numbered version ('GPL-2', 'terms_v2') may coexist."""
+    found = version_of(name)
+    if found is None:
+        return False
+    if DATED_NAME.regex.match(name) and found[1][0] >= 1000:
+        return True
+    m = VERSIONED_NAME.regex.match(name)
+    keyword = m.group(0)[len(m.group("base")) :] if m else ""
+    return bool(m and m.group("rev") and re.search(r"rev", keyword, re.IGNORECASE))
+
+
 def version_of(name: str) -> tuple[str, tuple[int, ...]] | None:
     """(family, version) from a doc_id or file name: 'policy-rev-a' -> ('policy', (1,)),
     'terms-v10' -> ('terms', (10,)), 'policy_2021-03-03' -> ('policy', (2021, 3, 3))."""
@@ -395,7 +419,8 @@ def file_name_versions(docs: Sequence[DocInfo]) -> list[Edge]:
         members.sort(key=lambda x: (x[0], x[1].doc_id))
         for (_, old), (_, new) in zip(members, members[1:], strict=False):
             evidence = f"{new.source_name} > {old.source_name}"
-            edges.append(_doc_edge(FILE_NAME_VERSION, new.doc_id, old.doc_id, evidence))
+            form = FILE_NAME_REVISION if replaces(old.doc_id) else FILE_NAME_VERSION
+            edges.append(_doc_edge(form, new.doc_id, old.doc_id, evidence))
     return edges
 
 

@@ -503,6 +503,36 @@ def tenants(as_json: bool) -> None:
 
 
 @main.command()
+@click.option("--json", "as_json", is_flag=True, help="Print the database and what was applied.")
+def migrate(as_json: bool) -> None:
+    """Apply raag's schema migrations (sql/migrations) to the configured database
+    (RAAG_DATABASE_URL, else the embedded server) and say which were applied. Running it
+    again applies nothing; several at once take turns. A deploy runs it once before the
+    services start (every other command also migrates on first connect)."""
+    url = db.database_url()
+    with psycopg.connect(url, autocommit=True) as conn:
+        applied = db.migrate(conn)
+    where = _database_name(url)
+    if as_json:
+        click.echo(json.dumps({"database": where, "applied": applied}, indent=2))
+    elif applied:
+        out.print(f"applied {len(applied)} migrations to {where}:", highlight=False)
+        for name in applied:
+            out.print(f"  {name}", highlight=False)
+    else:
+        out.print(f"{where} is up to date: no migration to apply", highlight=False)
+
+
+def _database_name(url: str) -> str:
+    """The database a URL points at, without its password: `raag on db:5432`."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    info = conninfo_to_dict(url)
+    name = info.get("dbname") or info.get("user")
+    return f"{name} on {info.get('host') or 'localhost'}:{info.get('port') or 5432}"
+
+
+@main.command()
 @click.option("--tenant", required=True)
 @click.option("--doc", "doc_id", required=True, help="The doc_id to retract.")
 @click.option("--json", "as_json", is_flag=True)
@@ -619,8 +649,14 @@ def _serve(host: str, port: int) -> None:
     # lets the embedded Postgres this process started stop too.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
     # Open connections get STOP_GRACE seconds to finish, then the server exits regardless.
+    # access_log=False: the service writes its own line per request (with the tenant)
     uvicorn.run(
-        create_app(), host=host, port=port, log_level="info", timeout_graceful_shutdown=STOP_GRACE
+        create_app(),
+        host=host,
+        port=port,
+        log_level="info",
+        access_log=False,
+        timeout_graceful_shutdown=STOP_GRACE,
     )
 
 

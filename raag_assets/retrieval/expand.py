@@ -14,13 +14,14 @@ from typing import NamedTuple
 
 from raag_assets.retrieval.model import GraphEdge, Hit, Pool, ScoredSection
 from raag_assets.retrieval.reads import Reads
+from raag_assets.retrieval.weights import WEIGHTS
 
 # Expansion follows hard edges first; soft edges only one hop from a primary hit.
 HARD_EDGES = ("overrides", "references", "depends_on", "uses_term", "precedes", "amends")
 SOFT_EDGES = ("topically_related",)
 # Sections that act on a hit are brought in too: what overrides or amends it.
 INCOMING_EDGES = ("overrides", "amends")
-DECAY = {"hard": 0.8, "soft": 0.5}  # an expanded section starts at its source's score x this
+DECAY = WEIGHTS.decay  # an expanded section starts at its source's score x this (fitted)
 MAX_HOPS = 2
 MAX_VERSION_STEPS = 5  # versions followed forward from a superseded hit (rev A -> B -> C)
 MAX_EXPANDED = 10  # sections expansion may add (versions in force included)
@@ -198,9 +199,10 @@ def successors(
     as_of: dt.date | None,
 ) -> list[Step]:
     """For each superseded section, the section of the next version that replaces it
-    (a section-level supersedes edge into it), at the section's own score: the version in
-    force answers the same question. Not when `as_of` falls in the section's own period,
-    where the earlier version is the one in force. Adds the chosen sections to `known`."""
+    (a section-level supersedes edge into it), at the section's own score times the fitted
+    "version" decay: the version in force answers the same question, reworded. Not when
+    `as_of` falls in the section's own period, where the earlier version is the one in force.
+    Adds the chosen sections to `known`."""
     chosen: list[Step] = []
     for source in frontier:
         s = source.section
@@ -220,5 +222,6 @@ def successors(
         for e in replacing[:1]:
             if e.src_section_id not in known:
                 known.add(e.src_section_id or "")
-                chosen.append(Step(e.src_section_id or "", e, source, source.base))
+                base = source.base * DECAY["version"]
+                chosen.append(Step(e.src_section_id or "", e, source, base))
     return chosen

@@ -14,6 +14,7 @@ from rapidfuzz import fuzz, process
 from raag_assets.core.errors import InvalidFilter
 from raag_assets.core.model import DocInfo
 from raag_assets.graph.references import Corpus
+from raag_assets.retrieval import names as naming
 
 _TAG = re.compile(r"(?<![\w#&])#([A-Za-z0-9][\w-]{0,63})")
 _DOC = re.compile(
@@ -47,6 +48,12 @@ class DocDescriptor:
 
     doc_id: str
     names: str
+    title: str = ""
+
+    @property
+    def own_name(self) -> str:
+        """What names the document itself (its id and title), not its opening's words."""
+        return f"{self.doc_id} {self.title}"
 
 
 @dataclass(frozen=True)
@@ -98,14 +105,21 @@ def naming_words(query: str) -> list[str]:
 
 
 def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResolution | None:
-    """The document(s) a query names (it must speak of a kind of document): the one
-    carrying most of the weight of its naming
-    words (each weighted by how few documents carry it), clearly ahead of the next; several
-    only when they tie (versions of one document). None when nothing matches well."""
-    words = naming_words(query)
-    if not words or len(docs) < 2 or not _DOC_KIND.search(query):
+    """The document(s) a query names (it must speak of a kind of document, a version or a
+    document's own acronym): the one carrying most of the weight of its naming words (each
+    weighted by how few documents carry it), clearly ahead of the next; several only when they
+    tie. A version the query names ("GPLv2", "LGPL 2.1") picks that version among the
+    documents its words fit; a family named without one ("the GPL") gets its latest version.
+    None when nothing matches well."""
+    query = naming.spaced_versions(query)
+    if len(docs) < 2:
         return None
-    vocab = [set(_SPLIT.split(d.names.lower())) - {""} for d in docs]
+    vocab = [_vocabulary(d.names) | _own_vocabulary(d) for d in docs]
+    own = [_own_vocabulary(d) for d in docs]
+    words = _naming_words_for(query, own)
+    versions = naming.query_versions(query)
+    if not words or not _speaks_of_a_document(query, words, versions, own):
+        return None
     carried = [{w for w in words if _carries(w, v)} for v in vocab]
     df = {w: sum(1 for c in carried if w in c) for w in words}
     weight = {w: math.log(1 + len(docs) / df[w]) if df[w] else 0.0 for w in words}
@@ -113,17 +127,119 @@ def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResol
     if total <= 0:
         return None
     scores = [sum(weight[w] for w in c) / total for c in carried]
-    ranked = sorted(range(len(docs)), key=lambda i: (-scores[i], docs[i].doc_id))
-    best = scores[ranked[0]]
-    if best < MIN_COVERAGE:
+    # a word of the document's own name (id, title, its acronym) is stronger evidence than
+    # the same word in its opening: 'GPL' names GPL-2, not the LGPL that mentions the GPL
+    ranking = [
+        s + sum(weight[w] for w in c if w in o) / total
+        for s, c, o in zip(scores, carried, own, strict=True)
+    ]
+    chosen = (
+        _by_version(docs, ranking, versions)
+        if versions
+        else _latest_of_family(docs, _best(docs, scores, ranking))
+    )
+    if not chosen:
         return None
-    tied = [i for i in ranked if scores[i] >= best - 1e-9]
-    following = next((scores[i] for i in ranked if scores[i] < best - 1e-9), 0.0)
+    matched = tuple(w for w in words if w in carried[chosen[0]])
+    found = tuple(sorted(docs[i].doc_id for i in chosen))
+    return DocumentResolution(
+        found, matched, scores[chosen[0]], without_words(query, set(matched))
+    )
+
+
+def _vocabulary(text: str) -> set[str]:
+    return (set(_SPLIT.split(text.lower())) - {""}) | naming.ordinal_tokens(text)
+
+
+def _own_vocabulary(d: DocDescriptor) -> set[str]:
+    return _vocabulary(d.own_name) | naming.acronyms(d.title)
+
+
+def _naming_words_for(query: str, own: Sequence[set[str]]) -> list[str]:
+    """The query's naming words, its ordinals ('Amendment No. 2'), and a capitalised word
+    opening a sentence when it is a word of some document's own name ('Apache License 2.0:
+    ...'); a sentence's first word is otherwise an ordinary word."""
+    words = naming_words(query)
+    for m in _WORD.finditer(query):
+        word = m.group(0).lower()
+        if m.group(0)[0].isupper() and word not in words and any(word in o for o in own):
+            words.append(word)
+    words.extend(sorted(naming.ordinal_tokens(query) - set(words)))
+    return words
+
+
+def _speaks_of_a_document(
+    query: str, words: Sequence[str], versions: set[naming.Version], own: Sequence[set[str]]
+) -> bool:
+    """A kind of document ("the Supply Agreement"), a version ("GPLv2") or a document's own
+    acronym in capitals ("under the MPL"); otherwise capitalised words are topics."""
+    if _DOC_KIND.search(query) or versions:
+        return True
+    capitals = {
+        part
+        for m in _WORD.finditer(query)
+        if m.group(0).isupper()
+        for part in _SPLIT.split(m.group(0).lower())
+        if part
+    }
+    return any(w in capitals and any(w in o for o in own) for w in words)
+
+
+def _best(
+    docs: Sequence[DocDescriptor], scores: Sequence[float], ranking: Sequence[float]
+) -> list[int]:
+    """The documents ranking first (naming weight carried, own-name words counted twice),
+    clearly ahead of the next (up to three that tie); none when the best carries too little
+    of the weight."""
+    ranked = sorted(range(len(docs)), key=lambda i: (-ranking[i], docs[i].doc_id))
+    best = ranking[ranked[0]]
+    if scores[ranked[0]] < MIN_COVERAGE:
+        return []
+    tied = [i for i in ranked if ranking[i] >= best - 1e-9]
+    following = next((ranking[i] for i in ranked if ranking[i] < best - 1e-9), 0.0)
     if best - following < MIN_LEAD or len(tied) > 3:
-        return None
-    found = sorted(docs[i].doc_id for i in tied)
-    matched = tuple(w for w in words if w in carried[tied[0]])
-    return DocumentResolution(tuple(found), matched, best, without_words(query, set(matched)))
+        return []
+    return tied
+
+
+def _by_version(
+    docs: Sequence[DocDescriptor], scores: Sequence[float], versions: set[naming.Version]
+) -> list[int]:
+    """Among the documents of a version the query names, those its words fit best; none
+    when no document of that version carries any of its naming words."""
+    of_version = [
+        i for i, d in enumerate(docs) if naming.document_version(d.doc_id, d.names) in versions
+    ]
+    if not of_version:
+        return _best(docs, scores, scores)
+    best = max(scores[i] for i in of_version)
+    if best <= 0:
+        return []
+    return sorted((i for i in of_version if scores[i] >= best - 1e-9), key=lambda i: docs[i].doc_id)
+
+
+def _latest_of_family(docs: Sequence[DocDescriptor], tied: list[int]) -> list[int]:
+    """Several versions of one document named without a version ('the GPL'): the latest. Other
+    ties (two contracts the words fit equally) stay."""
+    if len(tied) < 2:
+        return tied
+    versions = [naming.document_version(docs[i].doc_id, docs[i].names) for i in tied]
+    if any(v is None for v in versions) or len(set(versions)) < len(versions):
+        return tied
+    return [max(zip(versions, tied, strict=True))[1]]
+
+
+def might_name_a_document(query: str) -> bool:
+    """Worth reading the tenant's document names for: a kind of document, a version, or a
+    word in capitals among the query's naming words."""
+    query = naming.spaced_versions(query)
+    if not naming_words(query):
+        return False
+    return bool(
+        _DOC_KIND.search(query)
+        or naming.query_versions(query)
+        or any(m.group(0).isupper() and len(m.group(0)) > 1 for m in _WORD.finditer(query))
+    )
 
 
 def without_words(query: str, words: set[str]) -> str:
@@ -165,7 +281,7 @@ def analyze(
     if not clean:
         raise InvalidFilter("query is empty once #tags and 'in document' are taken out")
     named = None
-    if not doc_ids and descriptors is not None and naming_words(clean) and _DOC_KIND.search(clean):
+    if not doc_ids and descriptors is not None and might_name_a_document(clean):
         named = resolve_document(clean, descriptors())
     return QueryAnalysis(clean, tags, tuple(dict.fromkeys(doc_ids)), named)
 

@@ -37,8 +37,9 @@ class Reads:
 
     @functools.cached_property
     def superseded(self) -> set[str]:
-        """The documents a later version supersedes, read once."""
-        return graph_store.superseded_documents(self.conn, self.tenant)
+        """The documents another replaces, read once (not an earlier numbered version such as
+        GPL-2 beside GPL-3: both stay in force)."""
+        return graph_store.replaced_documents(self.conn, self.tenant)
 
     def chunk_sections(self, keys: Sequence[tuple[str, int]]) -> dict[tuple[str, int], str]:
         """The section of each (doc_id, chunk_index)."""

@@ -5,23 +5,18 @@ to outrank its loser. Nothing here touches the database.
 """
 
 import datetime as dt
+import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from raag_assets.graph.keys import normalize_scope
 from raag_assets.retrieval.model import Adjustment, GraphEdge, Pool, ScoredSection, SectionView
 from raag_assets.retrieval.query import DocumentResolution
+from raag_assets.retrieval.weights import WEIGHTS
 
-BOOST = {
-    "referenced_by_high_scorer": 1.15,
-    "overrides_candidate": 1.2,
-    "date_overlap": 1.15,
-    "higher_authority": 1.1,
-    "scope_match": 1.2,
-    "uses_defined_term": 1.1,
-    "named_document": 1.3,
-}
-PENALTY = {"superseded": 0.7, "scope_mismatch": 0.8}
+BOOST = WEIGHTS.boost  # the fitted factors (weights.json); a caller may pass others
+PENALTY = WEIGHTS.penalty
+RELEVANCE = WEIGHTS.relevance
 YIELD_MARGIN = 0.95  # a conflict's loser ends at most this fraction of its winner's score
 HIGH_SCORERS = 3  # "a high scorer" is one of the top primary hits
 REFERENCED_BY = ("references", "depends_on", "precedes")
@@ -43,12 +38,22 @@ def score_and_resolve(
     as_of: dt.date | None,
     scope_context: str | None,
     named: DocumentResolution | None = None,
+    asked: Sequence[str] = (),
 ) -> tuple[list[ScoredSection], list[Conflict]]:
     """The pool's sections best first, every boost and penalty attached, and the conflicts
-    among them, each winner outranking its loser."""
+    among them, each winner outranking its loser. A document the query asks for by name
+    (`named`, or "in document X": `asked`) answers as in force, even an earlier version."""
+    wanted = {*asked, *(named.doc_ids if named else ())}
+    for c in pool.sections:
+        if c.section.superseded and c.section.doc_id in wanted:
+            c.section = replace(c.section, superseded=False)
+    calibrate(pool.sections, RELEVANCE["exponent"])
     score(pool.sections, pool.edges, as_of, scope_context)
     if named:
         boost_named(pool.sections, named.doc_ids, named.words)
+    else:
+        prefer_later(pool.sections, pool.doc_edges)
+    after_sources(pool.sections, RELEVANCE["source_cap"])
     ordered = ranked(pool.sections)
     found = conflicts(ordered, pool.edges, pool.doc_edges, as_of, scope_context)
     order_conflicts(ordered, found)
@@ -58,10 +63,37 @@ def score_and_resolve(
 # --- scoring ----------------------------------------------------------------------------
 
 
+def calibrate(sections: Sequence[ScoredSection], exponent: float) -> None:
+    """Relevance on one scale before the graph factors apply: a section's base over the best
+    hit's (1.0 for the best), to the fitted power, so a boost's size means the same against
+    any query's spread of retrieval scores."""
+    top = max((c.base for c in sections if c.hit), default=0.0)
+    if top <= 0:
+        return
+    for c in sections:
+        c.base = (c.base / top) ** exponent
+
+
 def scope_matches(scope: str, context: str) -> bool:
     """'full-time employee' matches the context 'full-time' (and the reverse)."""
     a, b = set(normalize_scope(scope).split()), set(normalize_scope(context).split())
     return bool(a) and bool(b) and (a <= b or b <= a)
+
+
+_SCOPE_WORD = re.compile(r"[a-z0-9]+")
+_SCOPE_STOP = {"who", "is", "are", "in", "of", "the", "a", "an", "to", "for", "and", "or", "with"}
+
+
+def _scope_words(scope: str) -> set[str]:
+    return set(_SCOPE_WORD.findall(normalize_scope(scope))) - _SCOPE_STOP
+
+
+def scope_excludes(scope: str, context: str) -> bool:
+    """'part-time employee' excludes the context 'full-time': the two speak of one thing
+    (a word in common, "time") and neither contains the other. 'employee who is pregnant'
+    speaks of something else and neither matches nor excludes 'full-time'."""
+    a, b = _scope_words(scope), _scope_words(context)
+    return bool(a & b) and not (a <= b or b <= a)
 
 
 def score(
@@ -97,7 +129,7 @@ def score(
             matching = [s for s in c.section.scopes if scope_matches(s, scope_context)]
             if matching:
                 adj.append(_boost("scope_match", f"applies to {matching[0]!r}"))
-            else:
+            elif any(scope_excludes(s, scope_context) for s in c.section.scopes):
                 adj.append(
                     Adjustment(
                         "scope_mismatch",
@@ -121,6 +153,43 @@ def boost_named(
             c.adjustments.append(
                 _boost("named_document", f"in {c.section.doc_id}, named by {' '.join(words)!r}")
             )
+
+
+def after_sources(sections: Sequence[ScoredSection], cap: float) -> None:
+    """A section expansion brought in scores at most `cap` times the section it was reached
+    from (fitted; below 1 it ranks after it): context follows the hit that led to it, so
+    expansion adds answers without pushing the hits out."""
+    by_id = {c.section.section_id: c for c in sections}
+    for c in sorted(sections, key=lambda c: c.depth):
+        source = by_id.get(c.via_from or "")
+        if c.depth == 0 or source is None or c.score <= cap * source.score or c.score <= 0:
+            continue
+        s = source.section
+        c.adjustments.append(
+            Adjustment(
+                "after_source",
+                round(cap * source.score / c.score, 6),
+                f"placed after {s.doc_id} § {s.label}, which it was reached from",
+            )
+        )
+
+
+def prefer_later(sections: Sequence[ScoredSection], doc_edges: Sequence[GraphEdge]) -> None:
+    """Of two versions that both stay in force (GPL-2 and GPL-3), the later one's sections
+    rank first among equals when the query names neither."""
+    present = {c.section.doc_id for c in sections}
+    later = {
+        e.src_doc_id: e.dst_doc_id
+        for e in doc_edges
+        if e.edge_type == "supersedes"
+        and e.dst_section_id is None
+        and e.dst_doc_id in present
+        and e.src_doc_id in present
+    }
+    for c in sections:
+        earlier = later.get(c.section.doc_id)
+        if earlier and not c.section.superseded:
+            c.adjustments.append(_boost("later_version", f"a later version of {earlier}"))
 
 
 def _edge_boosts(
@@ -223,6 +292,7 @@ def conflicts(
             and e.src_section_id in by_id
             and e.dst_section_id in by_id
             and e.src_section_id != e.dst_section_id
+            and by_id[e.dst_section_id].section.superseded
         ):
             pairs.setdefault(frozenset((e.src_section_id, e.dst_section_id)), ("version", e))
     ids = sorted(by_id)
@@ -230,7 +300,8 @@ def conflicts(
         for b in ids[i + 1 :]:
             sa, sb = by_id[a].section, by_id[b].section
             same_point = sa.label == sb.label or sa.heading.casefold() == sb.heading.casefold()
-            if frozenset((sa.doc_id, sb.doc_id)) in versions and same_point:
+            replaced = sa.superseded or sb.superseded  # not two versions both in force
+            if frozenset((sa.doc_id, sb.doc_id)) in versions and same_point and replaced:
                 pairs.setdefault(frozenset((a, b)), ("version", None))
     out = []
     for pair, (kind, edge) in sorted(pairs.items(), key=lambda p: sorted(p[0])):

@@ -157,6 +157,13 @@ def superseded_documents(conn: psycopg.Connection, tenant: str) -> set[str]:
     return {r[0] for r in rows}
 
 
+def replaced_documents(conn: psycopg.Connection, tenant: str) -> set[str]:
+    """The superseded documents no longer in force: not an earlier numbered version ('GPL-2'
+    beside 'GPL-3'), which stays answerable."""
+    rows = conn.execute(load_sql("select_replaced_documents"), {"tenant": tenant})
+    return {r[0] for r in rows}
+
+
 def replace_errors(
     conn: psycopg.Connection, tenant: str, stage: str, errors: dict[str, str]
 ) -> None:

@@ -1,9 +1,10 @@
 -- What each live document can be named by in a query: id, title, file name, metadata values
--- and the opening of its text (title block, parties, date).
+-- and the opening of its text (title block, parties, date); its title apart.
 SELECT d.doc_id,
        concat_ws(' ', d.doc_id, d.title, d.source_name,
                  (SELECT string_agg(v, ' ') FROM jsonb_each_text(d.metadata) AS m(k, v)),
-                 substr(d.text, 1, %(opening)s)) AS names
+                 substr(d.text, 1, %(opening)s)) AS names,
+       coalesce(d.title, '') AS title
 FROM documents d
 WHERE d.tenant_id = %(tenant)s AND d.version_of IS NULL
 ORDER BY d.doc_id

@@ -178,7 +178,15 @@ def test_metadata_and_file_name_relations_name_their_rules():
         "supersedes.metadata",
         "amends.metadata",
         "supersedes.file_name_version",
+        "supersedes.file_name_revision",
     }
+    by_rule = {(e.src_doc_id, e.dst_doc_id): e.rule for e in edges if e.edge_type == "supersedes"}
+    # a dated issue replaces the one before; a numbered version may coexist with it
+    assert by_rule[("guide-2024", "guide-2023")] == "supersedes.file_name_revision"
+    assert by_rule[("travel-v2", "travel-v1")] in (
+        "supersedes.file_name_version",
+        "supersedes.metadata",
+    )
 
 
 # --- amendments that name their agreement and the sections they change (issue 19) ---------

@@ -22,8 +22,11 @@ def test_expansion_follows_hard_edges_before_soft_and_respects_limits():
     ]
     chosen = expand.hop([a], edges, {"a"}, budget=10, per_section=10)
     assert [step.section_id for step in chosen] == ["o", "r", "d", "t"]
-    assert chosen[0].edge.edge_id == "e4" and chosen[0].base == pytest.approx(0.03 * 0.8)
-    assert chosen[-1].base == pytest.approx(0.03 * 0.5 * 0.9)  # soft edges decay more
+    assert chosen[0].edge.edge_id == "e4" and chosen[0].base == pytest.approx(
+        0.03 * expand.DECAY["hard"]
+    )
+    # soft edges decay more
+    assert chosen[-1].base == pytest.approx(0.03 * expand.DECAY["soft"] * 0.9)
     assert [s.section_id for s in expand.hop([a], edges, {"a"}, budget=2, per_section=10)] == [
         "o",
         "r",

@@ -47,7 +47,9 @@ def test_penalties_superseded_and_scope_mismatch():
     old = hit(section("old", superseded=True, scopes=("part-time employee",)), 0.03)
     scoring.score([old], [], None, "full-time")
     assert kinds(old) == ["scope_mismatch", "superseded"]
-    assert old.score == pytest.approx(0.03 * 0.8 * 0.7)
+    assert old.score == pytest.approx(
+        0.03 * scoring.PENALTY["scope_mismatch"] * scoring.PENALTY["superseded"]
+    )
 
 
 def test_superseded_version_is_not_penalised_when_in_force_on_the_date_asked():
@@ -97,3 +99,12 @@ def test_conflicts_are_found_between_overrides_amendments_and_versions():
         (("a", "b"), "override", "b"),
         (("a", "c"), "version", "a"),
     ]
+
+
+def test_a_scope_of_another_kind_neither_matches_nor_excludes_the_context():
+    assert scoring.scope_excludes("part-time employee", "full-time")
+    assert not scoring.scope_excludes("employee who is pregnant", "full-time")
+    assert not scoring.scope_excludes("full-time employee", "full-time")
+    pregnant = hit(section("m", scopes=("employee who is pregnant",)), 0.03)
+    scoring.score([pregnant], [], None, "full-time")
+    assert kinds(pregnant) == []

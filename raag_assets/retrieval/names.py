@@ -1,0 +1,97 @@
+"""How people name a document in a question, beyond its words: a version ("GPLv2", "GPL-2.0",
+"version 2 of the GPL", "LGPL 2.1", "Apache License, Version 2.0"), an ordinal ("Amendment
+No. 2", "the Second Amendment", "2nd amendment"), an acronym of its title ("MPL" for the
+Mozilla Public License). Pure functions over strings; query.py resolves with them.
+"""
+
+import re
+
+from raag_assets.graph.documents import version_of
+
+Version = tuple[int, ...]
+
+# Words before a number that make it a part of a document, not a version of its name.
+_PART = (
+    r"sections?|clauses?|articles?|paragraphs?|§|schedules?|exhibits?|annex(?:es)?|parts?"
+    r"|chapters?|pages?|items?|steps?|rules?|appendix|appendices|days?|years?|months?|weeks?"
+    r"|hours?|percent|no|number"
+)
+_NUMBER = r"\d{1,2}(?:\.\d{1,2}){0,2}"
+# "version 2", "Version 2.0", "ver. 3", "v3", "GPLv2" (v run into the name)
+_VERSION_WORD = re.compile(rf"\b(?:version|ver\.?|v\.?)\s*(?P<v>{_NUMBER})\b", re.IGNORECASE)
+_RUN_IN_V = re.compile(rf"(?<=[A-Za-z])v(?P<v>{_NUMBER})\b")
+# "GPL-2.0", "LGPL 2.1", "Apache 2.0", "MPL 1.1": a name (capitalised, or in capitals) then a
+# number; not "Section 2.1" or "30 days"
+_NAME_NUMBER = re.compile(
+    rf"\b(?P<name>[A-Z][A-Za-z]*)[ -](?P<v>{_NUMBER})\b(?![.,]?\d)(?!\s*(?:%|percent|days?))"
+)
+_PART_WORD = re.compile(rf"^(?:{_PART})$", re.IGNORECASE)
+
+_ORDINAL_WORDS = (
+    "first", "second", "third", "fourth", "fifth", "sixth",
+    "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
+)  # fmt: skip
+_ORDINAL = re.compile(
+    r"\b(?:(?P<word>" + "|".join(_ORDINAL_WORDS) + r")"
+    r"|(?P<nth>\d{1,2})(?:st|nd|rd|th)"
+    r"|(?:no\.?|number|#)\s*(?P<no>\d{1,2}))\b",
+    re.IGNORECASE,
+)
+_TITLE_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+_SMALL = {"of", "the", "and", "for", "to", "a", "an", "on", "in", "or", "by"}
+
+
+def version_key(text: str) -> Version:
+    """'2.0' -> (2,), '2.1' -> (2, 1): trailing zeros do not make another version."""
+    parts = [int(p) for p in text.split(".")]
+    while len(parts) > 1 and parts[-1] == 0:
+        parts.pop()
+    return tuple(parts)
+
+
+def query_versions(query: str) -> set[Version]:
+    """The versions a query names: 'under GPLv2' -> {(2,)}, 'LGPL 2.1' -> {(2, 1)}; 'section
+    2.1 of the Agreement' names none."""
+    found = {version_key(m.group("v")) for m in _VERSION_WORD.finditer(query)}
+    found |= {version_key(m.group("v")) for m in _RUN_IN_V.finditer(query)}
+    for m in _NAME_NUMBER.finditer(query):
+        if not _PART_WORD.match(m.group("name")):
+            found.add(version_key(m.group("v")))
+    return found
+
+
+def document_version(doc_id: str, names: str) -> Version | None:
+    """A document's version: from its id ('GPL-2', 'MPL-2.0', 'terms-v3'), else from 'Version
+    N' early in its title block; None for a dated or unversioned name."""
+    found = version_of(doc_id)
+    if found and found[1] and found[1][0] < 1000:  # a year is a date, not a version
+        return version_key(".".join(str(p) for p in found[1]))
+    m = _VERSION_WORD.search(names[:400])
+    return version_key(m.group("v")) if m else None
+
+
+def ordinal_tokens(text: str) -> set[str]:
+    """'Amendment No. 2', 'Second Amendment', '2nd Amendment' all give {'ordinal-2'}."""
+    out = set()
+    for m in _ORDINAL.finditer(text):
+        if m.group("word"):
+            n = list(_ORDINAL_WORDS).index(m.group("word").lower()) + 1
+        else:
+            n = int(m.group("nth") or m.group("no"))
+        out.add(f"ordinal-{n}")
+    return out
+
+
+def acronyms(title: str) -> set[str]:
+    """Acronyms a title is called by: 'Mozilla Public License' -> {'mpl'}, 'GNU Lesser General
+    Public License' -> {'glgpl', 'lgpl'}: the initials of its words (small words left out),
+    with and without the first word, three letters or more."""
+    words = [w for w in _TITLE_WORD.findall(title) if w.lower() not in _SMALL]
+    words = [w for w in words if not w.lower().startswith("version")]
+    initials = "".join(w[0].lower() for w in words[:8])
+    return {a for a in (initials, initials[1:]) if len(a) >= 3}
+
+
+def spaced_versions(query: str) -> str:
+    """'GPLv2' -> 'GPL v2': the name and its version read as two words."""
+    return _RUN_IN_V.sub(lambda m: f" v{m.group('v')}", query)

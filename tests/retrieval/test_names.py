@@ -1,0 +1,82 @@
+"""How a query names a document: versions, ordinals, acronyms, families (pure functions, and
+resolution over the licences every Debian machine has)."""
+
+from pathlib import Path
+
+import pytest
+
+from raag_assets.retrieval import names
+from raag_assets.retrieval.query import DocDescriptor, might_name_a_document, resolve_document
+
+LICENSES = Path("/usr/share/common-licenses")
+
+
+@pytest.mark.parametrize(
+    ("query", "versions"),
+    [
+        ("Under GPLv2, may I charge?", {(2,)}),
+        ("GPL-2.0 and LGPL 2.1", {(2,), (2, 1)}),
+        ("version 3 of the GPL", {(3,)}),
+        ("the Apache License, Version 2.0", {(2,)}),
+        ("MPL 1.1: the cure period", {(1, 1)}),
+        ("Section 2.1 of the Agreement", set()),
+        ("within 30 days of notice", set()),
+        ("Article 4 and Clause 11.2", set()),
+    ],
+)
+def test_versions_a_query_names(query, versions):
+    assert names.query_versions(names.spaced_versions(query)) == versions
+
+
+def test_document_versions_ordinals_and_acronyms():
+    assert names.document_version("GPL-2", "") == (2,)
+    assert names.document_version("MPL-2.0", "") == (2,)
+    assert names.document_version("COPYING", "GNU LESSER GENERAL PUBLIC LICENSE Version 2.1") == (
+        2,
+        1,
+    )
+    assert names.document_version("handbook_2023-01-15", "") is None  # a date, not a version
+    assert names.ordinal_tokens("Amendment No. 2") == names.ordinal_tokens("Second Amendment")
+    assert names.ordinal_tokens("the 2nd amendment") == {"ordinal-2"}
+    assert "mpl" in names.acronyms("Mozilla Public License")
+    assert "lgpl" in names.acronyms("GNU LESSER GENERAL PUBLIC LICENSE")
+
+
+def _licences() -> list[DocDescriptor]:
+    out = []
+    for p in sorted(LICENSES.iterdir()):
+        if p.is_symlink() or not p.is_file():
+            continue
+        text = p.read_text(encoding="utf-8", errors="replace")
+        title = " ".join(text.strip().splitlines()[0].split())
+        out.append(DocDescriptor(p.name, f"{p.name} {title} {text[:3000]}", title))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("query", "doc_ids"),
+    [
+        ("Under GPLv2, which conditions apply to a modified program?", ("GPL-2",)),
+        ("version 2 of the GPL: may I charge a fee?", ("GPL-2",)),
+        ("LGPL 2.1: what must I give users so they can relink?", ("LGPL-2.1",)),
+        ("section 6 of the GNU Lesser General Public License version 2.1", ("LGPL-2.1",)),
+        ("Apache License 2.0: must I state my changes?", ("Apache-2.0",)),
+        ("MPL 1.1: how long is the cure period?", ("MPL-1.1",)),
+        ("Under CC0, does the Affirmer waive moral rights?", ("CC0-1.0",)),
+        # a family without its version: the latest
+        ("Under the GPL, may I add further restrictions?", ("GPL-3",)),
+        ("What is a Larger Work under the Mozilla Public License?", ("MPL-2.0",)),
+    ],
+)
+def test_a_query_names_a_licence_version_as_people_write_it(query, doc_ids):
+    if not LICENSES.is_dir():
+        pytest.fail("/usr/share/common-licenses is missing (Debian's base-files provides it)")
+    found = resolve_document(query, _licences())
+    assert found is not None and found.doc_ids == doc_ids
+
+
+def test_a_query_naming_no_document_reads_no_names():
+    assert not might_name_a_document("How many days of annual leave do I get?")
+    assert not might_name_a_document("Is section 2.1 binding on the supplier?")
+    assert might_name_a_document("Under GPLv2, may I charge?")
+    assert resolve_document("Is section 2.1 of the agreement binding?", _licences()) is None
