@@ -84,10 +84,12 @@ corpus-audit: install
 	$(BIN)/python benchmarks/corpus_audit.py
 
 # the written question sets (golden/questions/*.yaml, both halves, beside BM25 and dense
-# 500-character baselines), then the project's own multi-section set
+# 500-character baselines), then the project's own multi-section set, then the CUAD span
+# set (both halves; CUAD_SPANS: its options, e.g. "--contracts 80" or "--all")
 search-eval: install
 	$(BIN)/python benchmarks/question_eval.py
 	$(BIN)/python benchmarks/search_eval.py
+	$(BIN)/raag eval golden/spans/cuad.json $(CUAD_SPANS)
 
 # fit the scoring factors (raag_assets/retrieval/weights.json) on the look half only
 fit-weights: install

@@ -15,6 +15,8 @@ import os
 import re
 from pathlib import Path
 
+from raag_assets.quality.cuad_spans import locate
+
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("RAAG_SHARED", ROOT.parent / "shared"))
 LABELS = SHARED / "data" / "dev_legal" / "cuad_labels.jsonl"
@@ -31,19 +33,6 @@ QUESTIONS = {
         "How much notice must be given to stop the {name} from renewing?"
     ),
 }
-
-
-def locate(text: str, clause: str) -> tuple[int, int] | None:
-    """The span of `clause` in `text`: exactly, else with any run of whitespace matching any
-    other (CUAD's exports collapse line breaks and padding)."""
-    at = text.find(clause)
-    if at >= 0:
-        return at, at + len(clause)
-    words = clause.split()
-    if not words:
-        return None
-    m = re.search(r"\s+".join(re.escape(w) for w in words), text)
-    return (m.start(), m.end()) if m else None
 
 
 def contract_name(row: dict) -> str:

@@ -37,6 +37,7 @@ from raag_assets.store import documents as store
 from raag_assets.store import graph as graph_store
 
 if TYPE_CHECKING:  # the retrieval library loads on first use: `raag --help` stays quick
+    from raag_assets.quality.span_eval import SpanReport
     from raag_assets.retrieval.candidates import Mode
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -926,6 +927,13 @@ def conformance(reason: str | None) -> None:
     default=None,
     help="Span sets: the folder the snippets' file_path are in (default: the set's 'corpus').",
 )
+@click.option(
+    "--contracts",
+    type=click.IntRange(1),
+    default=None,
+    help="Span sets with halves: the first N contracts of each half (default 40).",
+)
+@click.option("--all", "all_contracts", is_flag=True, help="Span sets with halves: every contract.")
 @click.option("--json", "as_json", is_flag=True)
 def eval_(
     folder: Path,
@@ -934,16 +942,24 @@ def eval_(
     max_queries: int | None,
     max_docs: int | None,
     corpus: Path | None,
+    contracts: int | None,
+    all_contracts: bool,
     as_json: bool,
 ) -> None:
     """nDCG@10, recall@10, MRR@10 on a BEIR folder: raag's retrieval modes and a BM25 baseline.
 
     Given a span-labelled set (a .json file: {"tests": [{"query", "snippets": [{"file_path",
-    "span": [start, end]}]}]}), character precision and recall at 1, 4 and 10 for raag's
-    chunks and passages per mode, next to BM25 and dense retrieval over fixed 500-character
-    chunks."""
+    "span": [start, end]}]}]}), character precision, recall and hit rate at 1, 4 and 10 for
+    raag's chunks and passages, next to BM25 and dense retrieval over fixed 500-character
+    chunks. A set whose tests carry a half (golden/spans/cuad.json) is scored half by half, on
+    a fixed sample of each half's contracts (--contracts N, --all), with hit@10 per category."""
     if folder.is_file():
-        _eval_spans(folder, corpus, tenant, max_queries, as_json)
+        from raag_assets.quality import cuad_spans
+
+        if contracts is not None and all_contracts:
+            raise click.UsageError("--contracts and --all exclude each other")
+        sample = None if all_contracts else (contracts or cuad_spans.SAMPLE)
+        _eval_spans(folder, corpus, tenant, max_queries, sample, as_json)
         return
     from raag_assets.core.settings import raag_home
     from raag_assets.pipeline.run import ingest as run_ingest
@@ -1005,61 +1021,91 @@ def eval_(
 
 
 def _eval_spans(
-    path: Path, corpus: Path | None, tenant: str | None, max_queries: int | None, as_json: bool
+    path: Path,
+    corpus: Path | None,
+    tenant: str | None,
+    max_queries: int | None,
+    contracts: int | None,
+    as_json: bool,
 ) -> None:
+    from raag_assets.core.settings import raag_home
     from raag_assets.pipeline.run import ingest as run_ingest
-    from raag_assets.quality import evaluation
+    from raag_assets.quality import evaluation, span_eval
     from raag_assets.retrieval.search import default_embed
 
     data = evaluation.load_spans(path, corpus)
-    if max_queries is not None:
-        data = evaluation.SpanSet(data.corpus, data.tests[:max_queries])
-    tenant = tenant or f"spans-{path.stem.lower().replace('_', '-')}"[:40]
-    files = data.files()
-    err.print(f"{len(files)} files, {len(data.tests)} queries: ingesting {tenant!r}")
+    base = tenant or f"spans-{path.stem.lower().replace('_', '-')}"[:40]
+    halves = span_eval.halves(data, contracts)
+    runs = (
+        [
+            (f"{path.name} {part}", half, span_eval.half_tenant(base, part, contracts))
+            for part, half in halves.items()
+        ]
+        if halves
+        else [(path.name, data, base)]
+    )
     _step_output_to_log()
-    with _progress(tenant, enabled=not as_json):
-        summary = run_ingest(files, tenant)
-    if not summary.success:
-        raise RaagError(f"ingest failed: {summary.error}")
-    embed = default_embed()
-    with db.connect() as conn:
-        file_of: dict[str, str] = dict(
-            conn.execute(db.load_sql("select_document_source_names"), {"tenant": tenant}).fetchall()
+    reports = []
+    for name, half, half_tenant in runs:
+        if max_queries is not None:
+            half = evaluation.SpanSet(half.corpus, half.tests[:max_queries])
+        files = half.files()
+        err.print(
+            f"{name}: {len(files)} files, {len(half.tests)} queries: ingesting {half_tenant!r}"
         )
-        # A file the pipeline refused (its reason is in the ingest summary) is left out for
-        # every system, so all are scored on the same files.
-        data, dropped = evaluation.only_files(data, set(file_of.values()))
-        for name in dropped:
-            err.print(f"left out (not ingested): {name}")
-        files = data.files()
-        chunks = evaluation.fixed_chunks(files)
-        rankers = {
-            "BM25, 500-char chunks": evaluation.bm25_span_ranker(chunks),
-            "dense, 500-char chunks": evaluation.dense_span_ranker(chunks, embed),
-            **evaluation.raag_span_rankers(conn, tenant, embed, file_of),
-        }
-        rows = evaluation.evaluate_spans(data, rankers)
+        with _progress(half_tenant, enabled=not as_json):
+            summary = run_ingest(files, half_tenant)
+        if not summary.success:
+            raise RaagError(f"ingest failed: {summary.error}")
+        with db.connect() as conn:
+            report = span_eval.score_span_set(
+                conn,
+                half,
+                half_tenant,
+                default_embed(),
+                name=name,
+                systems=span_eval.HALF_SYSTEMS if halves else None,
+                chunk_vectors=raag_home() / "eval" / f"{half_tenant}-500.npz",
+            )
+        for file in report.dropped:
+            err.print(f"left out (not ingested): {file}")
+        reports.append(report)
+        if not as_json:
+            _print_span_report(report)
     if as_json:
-        click.echo(json.dumps({"queries": len(data.tests), "systems": rows}, indent=2))
-        return
-    ks = evaluation.SPAN_KS
+        click.echo(json.dumps({"sets": [r.as_dict() for r in reports]}, indent=2))
+
+
+def _print_span_report(report: "SpanReport") -> None:
+    from raag_assets.quality.evaluation import SPAN_KS as ks
+
     table = Table(
         "system",
         *(f"P@{k}" for k in ks),
         *(f"R@{k}" for k in ks),
+        "hit@10",
         "ms/query",
-        title=f"{path.name}: {len(data.tests)} queries over {len(files)} files "
-        "(character precision / recall)",
+        title=f"{report.name}: {report.tests} queries over {report.files} files, tenant "
+        f"{report.tenant} (character precision / recall; hit: share of queries whose spans "
+        "touch a labelled one)",
     )
-    for r in rows:
+    for r in report.scores:
         table.add_row(
             r["system"],
             *(f"{r[f'precision@{k}']:.3f}" for k in ks),
             *(f"{r[f'recall@{k}']:.3f}" for k in ks),
+            f"{r['hit@10']:.3f}",
             f"{r['ms_per_query']:.0f}",
         )
     out.print(table)
+    if not report.categories:
+        return
+    systems = [r["system"] for r in report.scores]
+    short = [s.split(",")[0].replace(" passages", "") for s in systems]
+    by_category = Table("category", "tests", *short, title=f"{report.name}: hit@10 by category")
+    for row in report.categories:
+        by_category.add_row(row["category"], str(row["tests"]), *(f"{row[s]:.2f}" for s in systems))
+    out.print(by_category)
 
 
 def _parse_meta(pairs: tuple[str, ...]) -> dict[str, Any]:

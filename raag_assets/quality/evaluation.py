@@ -251,6 +251,8 @@ SpanRanker = Callable[[str], list[Span]]
 class SpanTest:
     query: str
     snippets: tuple[Span, ...]
+    category: str = ""  # what the query asks for, where the set says (CUAD's category)
+    part: str = ""  # the half of a split set the test belongs to ("look" / "scored")
 
 
 @dataclass(frozen=True)
@@ -286,7 +288,9 @@ def load_spans(path: Path, corpus: Path | None = None) -> SpanSet:
         snippets = tuple(
             (str(s["file_path"]), int(s["span"][0]), int(s["span"][1])) for s in t["snippets"]
         )
-        tests.append(SpanTest(str(t["query"]), snippets))
+        tests.append(
+            SpanTest(str(t["query"]), snippets, str(t.get("category", "")), str(t.get("part", "")))
+        )
     return SpanSet(corpus, tuple(tests))
 
 
@@ -419,29 +423,70 @@ def raag_span_rankers(
     }
 
 
-def evaluate_spans(data: SpanSet, rankers: Mapping[str, SpanRanker]) -> list[dict[str, Any]]:
-    """Mean character precision and recall at each of SPAN_KS, per system."""
-    metrics = [f"{m}@{k}" for k in SPAN_KS for m in ("precision", "recall")]
-    n = max(1, len(data.tests))
+def span_hit(retrieved: Sequence[Span], gold: Sequence[Span]) -> bool:
+    """Whether any retrieved span shares a character with a labelled one."""
+    want = _merged(gold)
+    return any(min(b, d) > max(a, c) for f, a, b in retrieved for c, d in want.get(f, []) if b > a)
+
+
+RankedSpans = dict[str, list[list[Span]]]  # system -> per test (in the set's order) its ranking
+
+
+def rank_spans(
+    data: SpanSet, rankers: Mapping[str, SpanRanker]
+) -> tuple[RankedSpans, dict[str, float]]:
+    """Each system's first max(SPAN_KS) spans for every test, and its milliseconds a query."""
+    ranked: RankedSpans = {}
     ms: dict[str, float] = {}
-    rows: list[dict[str, Any]] = []
     for name, rank in rankers.items():
         started = time.perf_counter()
-        for t in data.tests:
-            ranked = rank(t.query)
+        ranked[name] = [rank(t.query)[: max(SPAN_KS)] for t in data.tests]
+        ms[name] = round(1000 * (time.perf_counter() - started) / max(1, len(data.tests)), 1)
+    return ranked, ms
+
+
+def span_scores(
+    data: SpanSet, ranked: RankedSpans, ms: Mapping[str, float] | None = None
+) -> list[dict[str, Any]]:
+    """Mean character precision and recall, and the share of tests hit, at each of SPAN_KS,
+    per system."""
+    metrics = [f"{m}@{k}" for k in SPAN_KS for m in ("precision", "recall", "hit")]
+    rows: list[dict[str, Any]] = []
+    for name, rankings in ranked.items():
+        for t, spans in zip(data.tests, rankings, strict=True):
             row: dict[str, Any] = {"system": name}
             for k in SPAN_KS:
                 row[f"precision@{k}"], row[f"recall@{k}"] = span_precision_recall(
-                    ranked[:k], t.snippets
+                    spans[:k], t.snippets
                 )
+                row[f"hit@{k}"] = float(span_hit(spans[:k], t.snippets))
             rows.append(row)
-        ms[name] = round(1000 * (time.perf_counter() - started) / n, 1)
-    table = system_means(rows, list(rankers), n, metrics)
+    table = system_means(rows, list(ranked), max(1, len(data.tests)), metrics)
     return [
         {
             "system": r["system"],
             **{m: round(r[m], 4) for m in metrics},
-            "ms_per_query": ms[r["system"]],
+            "ms_per_query": (ms or {}).get(r["system"], 0.0),
         }
         for r in table.iter_rows(named=True)
     ]
+
+
+def hits_by_category(data: SpanSet, ranked: RankedSpans, k: int = CUTOFF) -> list[dict[str, Any]]:
+    """Per category (in first-seen order): its number of tests and each system's hit@k."""
+    categories = list(dict.fromkeys(t.category for t in data.tests))
+    out = []
+    for category in categories:
+        index = [i for i, t in enumerate(data.tests) if t.category == category]
+        row: dict[str, Any] = {"category": category, "tests": len(index)}
+        for name, rankings in ranked.items():
+            hits = sum(span_hit(rankings[i][:k], data.tests[i].snippets) for i in index)
+            row[name] = round(hits / len(index), 4)
+        out.append(row)
+    return out
+
+
+def evaluate_spans(data: SpanSet, rankers: Mapping[str, SpanRanker]) -> list[dict[str, Any]]:
+    """Mean character precision, recall and hit rate at each of SPAN_KS, per system."""
+    ranked, ms = rank_spans(data, rankers)
+    return span_scores(data, ranked, ms)

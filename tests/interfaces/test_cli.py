@@ -462,3 +462,11 @@ def test_ctrl_c_is_one_sentence_and_130(tmp_path):
     last = stderr.strip().splitlines()[-1]
     assert last.startswith("interrupted:") and stderr.count("interrupted:") == 1, stderr
     assert "DagsterExecutionInterruptedError" not in stderr and "Aborted" not in stderr, stderr
+
+
+def test_eval_of_a_set_with_halves_takes_a_sample_size_or_all_not_both():
+    cuad = str(Path(__file__).resolve().parents[2] / "golden" / "spans" / "cuad.json")
+    result = CliRunner().invoke(main, ["eval", cuad, "--contracts", "3", "--all"])
+    assert result.exit_code == 2 and "--contracts and --all exclude each other" in result.output
+    result = CliRunner().invoke(main, ["eval", cuad, "--contracts", "0"])
+    assert result.exit_code == 2

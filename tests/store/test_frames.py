@@ -148,9 +148,10 @@ def test_span_table_means_each_system_over_the_queries_in_the_printed_column_ord
     }
     rows = evaluation.evaluate_spans(data, rankers)
     assert [r["system"] for r in rows] == ["half", "none"]
-    keys = [f"{m}@{k}" for k in evaluation.SPAN_KS for m in ("precision", "recall")]
+    keys = [f"{m}@{k}" for k in evaluation.SPAN_KS for m in ("precision", "recall", "hit")]
     assert list(rows[0])[1:-1] == keys and list(rows[0])[-1] == "ms_per_query"
     # "a": P 1, R 0.5 at every k; "b": P 0 R 0 at 1, P 10/15 R 1 from 4
     assert rows[0]["precision@1"] == 0.5 and rows[0]["recall@1"] == 0.25
     assert rows[0]["precision@4"] == round((1 + 10 / 15) / 2, 4) and rows[0]["recall@4"] == 0.75
+    assert rows[0]["hit@1"] == 0.5 and rows[0]["hit@4"] == 1.0  # "b" is touched from rank 2
     assert all(rows[1][k] == 0.0 for k in keys)
