@@ -140,11 +140,16 @@ def _document_row(
 
 
 def delete_documents_not_in(
-    conn: psycopg.Connection, tenant: str, keep: Iterable[str]
+    conn: psycopg.Connection, tenant: str, keep: Iterable[str], sources: Iterable[str] = ()
 ) -> list[str]:
-    rows = conn.execute(
-        load_sql("delete_documents_not_in"), {"tenant": tenant, "doc_ids": sorted(keep)}
-    ).fetchall()
+    """Delete the documents not in `keep` and not read from one of `sources` (files still
+    landed but refused this time); the ids deleted."""
+    params = {
+        "tenant": tenant,
+        "doc_ids": sorted(keep),
+        "sources": sorted({storable_name(s) for s in sources}),
+    }
+    rows = conn.execute(load_sql("delete_documents_not_in"), params).fetchall()
     return sorted(r[0] for r in rows)
 
 

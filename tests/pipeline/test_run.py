@@ -187,6 +187,18 @@ def test_bad_files_are_skipped_with_reasons_and_nothing_stored_is_lost(make_stor
     assert set(after) == {"escape", "expenses", "its quoted", "new", "wfh-policy"}
 
 
+def test_a_refused_copy_keeps_a_document_its_metadata_named(make_store, tmp_path: Path):
+    store = make_store()
+    notes = tmp_path / "notes.md"
+    notes.write_text("---\ndoc_id: team-notes\n---\n# Notes\n\n## 1 Scope\nKept.\n")
+    assert store.ingest([notes], "named").success
+    notes.write_bytes(b"\x00\x01\x02" * 1000)  # the same file, now unreadable
+    summary = store.ingest([notes], "named")
+    assert dict(summary.skipped)["notes.md"].startswith("binary data")
+    docs = [r[0] for r in store.rows("SELECT doc_id FROM documents__named ORDER BY doc_id")]
+    assert docs == ["team-notes"]
+
+
 def test_removed_file_removes_its_rows(make_store, tmp_path: Path):
     store = make_store()
     shutil.copy(EXAMPLES / "expenses.txt", tmp_path / "expenses.txt")

@@ -98,10 +98,11 @@ def documents(
                 else:
                     upsert_document(conn, tenant, doc, place.starts, place.version)
                 update_version_periods(conn, tenant, doc.doc_id)
-        # A skipped file keeps whatever was stored for it before; only files gone are removed.
+        # A skipped file keeps whatever was stored for it before (by its name, or by the file
+        # it was read from when its metadata named it otherwise); only files gone are removed.
         keep = set(parsed) | {doc_id_from_name(name) for name in skipped}
         with conn.transaction():
-            removed = delete_documents_not_in(conn, tenant, keep)
+            removed = delete_documents_not_in(conn, tenant, keep, skipped)
             replace_skipped_files(conn, tenant, skipped)
             count_live_chunks(conn, tenant)  # removed documents took chunks with them
         check = versions_check(conn, tenant)
