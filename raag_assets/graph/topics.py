@@ -92,10 +92,10 @@ def _stop_words() -> frozenset[str]:
 
 def singular(word: str) -> str:
     """A plural read as its singular ("parties" -> "party", "notices" -> "notice"), so a
-    phrase counts once however it is written."""
+    phrase counts once however it is written; "-ics" nouns ("logistics") are singular."""
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 4:
+    if word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")) and len(word) > 4:
         return word[:-1]
     return word
 

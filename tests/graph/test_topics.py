@@ -26,3 +26,4 @@ def test_heading_and_text_read_a_plural_alike() -> None:
     assert heading_topics("Notices; Parties") == ["notice", "party"]
     assert text_topics("Parties' notices") == ["notice", "party"]
     assert singular("business") == "business" and singular("status") == "status"
+    assert singular("logistics") == "logistics"
