@@ -29,9 +29,10 @@ from raag_assets.graph.terms import (
     party_names,
     used_terms,
 )
-from raag_assets.graph.topics import heading_topics
+from raag_assets.graph.topics import heading_topics, text_topics
 
 Parse = Callable[[list[str]], list]  # texts -> spaCy Docs, in order
+Layer1 = tuple[list[Edge], list[Unresolved], list[tuple[int, int, Mention]]]
 
 
 @dataclass
@@ -59,14 +60,26 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
     superseded = {e.dst_doc_id for e in doc_level if e.edge_type == "supersedes" and e.dst_doc_id}
     corpus = Corpus(live, sections, superseded)
     section_level: list[Edge] = []
-    parsed = _parse_all([s for d in live for s in by_doc.get(d.doc_id, [])], parse)
+    first: dict[str, list[Layer1]] = {}
     for doc in live:
+        try:
+            first[doc.doc_id] = [layer1(s, corpus) for s in by_doc.get(doc.doc_id, [])]
+        except Exception as exc:  # one bad document must not cost the tenant its graph
+            out.errors[doc.doc_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
+    # only the sentences Layer 2 reads are parsed (nlp.windows), all in one call
+    parts = {
+        s.section_id: layer2.windows(s, made)
+        for d, l1 in first.items()
+        for s, (made, _, _) in zip(by_doc.get(d, []), l1, strict=True)
+    }
+    parsed = _parse_all([s for d in first for s in by_doc.get(d, [])], parts, parse)
+    for doc in live:
+        if doc.doc_id not in first:
+            continue
         secs = by_doc.get(doc.doc_id, [])
         try:
-            docs_parsed = (
-                [parsed[s.section_id] for s in secs] if parsed else parse([s.text for s in secs])
-            )
-            edges, parked, topics = _document(secs, docs_parsed, corpus)
+            windows = parsed if parsed is not None else _parse_parts(secs, parts, parse)
+            edges, parked, topics = _document(secs, first[doc.doc_id], windows, corpus)
         except Exception as exc:  # one bad document must not cost the tenant its graph
             out.errors[doc.doc_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
             continue
@@ -141,15 +154,29 @@ def with_title(doc: DocInfo, sections: Sequence[SectionInfo]) -> DocInfo:
     return doc
 
 
-def _parse_all(sections: Sequence[SectionInfo], parse: Parse) -> dict[str, object] | None:
-    """Every section parsed in one call (spaCy batches across documents); None when some
-    text cannot be parsed, so the caller parses document by document and only the bad one
-    fails."""
+def _parse_all(
+    sections: Sequence[SectionInfo], parts: dict[str, list[tuple[int, int]]], parse: Parse
+) -> dict[str, list[tuple[int, object]]] | None:
+    """Every section's parts parsed in one call (spaCy batches across documents); None when
+    some text cannot be parsed, so the caller parses document by document and only the bad
+    one fails."""
     try:
-        docs = parse([s.text for s in sections])
+        return _parse_parts(sections, parts, parse)
     except Exception:  # noqa: BLE001 - retried per document, where the error is recorded
         return None
-    return {s.section_id: d for s, d in zip(sections, docs, strict=True)}
+
+
+def _parse_parts(
+    sections: Sequence[SectionInfo], parts: dict[str, list[tuple[int, int]]], parse: Parse
+) -> dict[str, list[tuple[int, object]]]:
+    """The parts of the sections' texts Layer 2 reads (`parts`: offsets per section), parsed:
+    (offset, Doc) per section, in text order."""
+    wanted = [(s, span) for s in sections for span in parts[s.section_id]]
+    docs = parse([s.text[a:b] for s, (a, b) in wanted])
+    out: dict[str, list[tuple[int, object]]] = {s.section_id: [] for s in sections}
+    for (s, (a, _)), doc in zip(wanted, docs, strict=True):
+        out[s.section_id].append((a, doc))
+    return out
 
 
 def layer1(
@@ -168,18 +195,20 @@ def layer1(
 
 
 def _document(
-    sections: Sequence[SectionInfo], parsed: Sequence, corpus: Corpus
+    sections: Sequence[SectionInfo],
+    first: Sequence[Layer1],
+    parsed: dict[str, list[tuple[int, object]]],
+    corpus: Corpus,
 ) -> tuple[list[Edge], list[Unresolved], dict[str, list[str]]]:
     edges: list[Edge] = []
     parked: list[Unresolved] = []
     topics: dict[str, list[str]] = {}
-    for section, doc in zip(sections, parsed, strict=True):
-        l1, unresolved, mentions = layer1(section, corpus)
+    for section, (l1, unresolved, mentions) in zip(sections, first, strict=True):
         edges.extend(l1)
-        edges.extend(layer2.layer2(section, doc, corpus, mentions, l1))
+        edges.extend(layer2.layer2(section, parsed[section.section_id], corpus, mentions, l1))
         parked.extend(unresolved)
         heading = [] if section.heading == section.label else heading_topics(section.heading)
-        topics[section.section_id] = list(dict.fromkeys([*heading, *layer2.topics(doc)]))
+        topics[section.section_id] = list(dict.fromkeys([*heading, *text_topics(section.text)]))
     return edges, parked, topics
 
 

@@ -1,7 +1,11 @@
 """Layer 2: what patterns miss, found in spaCy's POS tags and dependency parse (structure
 only, never similarity): conditional clauses, scope phrases, and references phrased without a
 number ("the preceding section", "the clause above"). Each relation is a structural rule of
-graph.rules (no pattern: the parse decides), whose id its edges carry."""
+graph.rules (no pattern: the parse decides), whose id its edges carry.
+
+Parsing is most of the graph's cost, and each relation needs its cue words in one sentence, so
+only those sentences are parsed (`windows`): a parse never crosses a sentence, and what a
+sentence holds no cue of can make no Layer 2 edge."""
 
 import re
 from collections.abc import Sequence
@@ -10,7 +14,6 @@ from raag_assets.core.model import Edge, SectionInfo
 from raag_assets.graph.keys import normalize_scope
 from raag_assets.graph.references import Corpus, Mention
 from raag_assets.graph.rules import rule
-from raag_assets.graph.topics import topics_from_chunks
 
 # "the previous paragraph" points inside the same section, so paragraphs are not followed;
 # "the foregoing (provisions)" is vague: GRAPH_GOLD sends it to the document, not a neighbour.
@@ -85,40 +88,79 @@ _SCOPE_HEADS = {
 }
 _SCOPE_VERBS = {"entitle", "eligible", "qualify", "entitled"}
 
+# The words each relation starts from, as any of their forms may be written (a superset of
+# the lemmas the parse checks): a sentence without them is not parsed.
+_UNIT_WORD = re.compile(r"\b(?:sub)?(?:section|clause|article)s?\b", re.IGNORECASE)
+_DIRECTION_WORD = re.compile(rf"\b(?:{'|'.join(sorted(_BACK | _FORWARD))})\b", re.IGNORECASE)
+_MARK_WORD = re.compile(rf"\b(?:{'|'.join(sorted(_CONDITION_MARKS))})\b", re.IGNORECASE)
+_SCOPE_VERB_WORD = re.compile(r"\b(?:entitl|eligib|qualif)", re.IGNORECASE)
+_SCOPE_HEAD_WORD = re.compile(rf"\b(?:{'|'.join(sorted(_SCOPE_HEADS))})", re.IGNORECASE)
+# A sentence ends at . ! ? (closing quotes or brackets after it) before what starts one, or at
+# a blank line after . ! ? : ; (text from a PDF breaks sentences with blank lines: "unless
+# this\n\nAgreement is terminated"). A split too many would cut a parse short, one too few
+# only parses more, so abbreviations before a lower-case word ("e.g. the") are not ends.
+_SENTENCE_END = re.compile(
+    r"(?<=[.!?])[\"”’)\]]*\s+(?=[\"“‘(\[]?[A-Z0-9])|(?<=[.!?:;])[\"”’)\]]*[ \t]*\n[ \t]*\n\s*"
+)
+
+Window = tuple[int, object]  # (offset in the section's text, spacy.tokens.Doc of that part)
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """The text's sentences as (start, end) offsets, surrounding white space left out."""
+    out, start = [], 0
+    for m in [*_SENTENCE_END.finditer(text), None]:
+        end = m.start() if m else len(text)
+        piece = text[start:end]
+        lead = len(piece) - len(piece.lstrip())
+        if piece.strip():
+            out.append((start + lead, start + len(piece.rstrip())))
+        start = m.end() if m else end
+    return out
+
+
+def windows(section: SectionInfo, layer1: Sequence[Edge]) -> list[tuple[int, int]]:
+    """The parts of the section's text Layer 2 must parse: each run of consecutive sentences
+    holding a cue of a relation (a unit and a direction word; a condition word and a
+    citation Layer 1 found; a scope verb and a kind of person)."""
+    text = section.text
+    cited = [e.position for e in _citations(text, layer1)]
+    spans: list[tuple[int, int]] = []
+    for start, end in sentences(text):
+        part = text[start:end]
+        if (
+            (_UNIT_WORD.search(part) and _DIRECTION_WORD.search(part))
+            or (_MARK_WORD.search(part) and any(start <= p < end for p in cited))
+            or (_SCOPE_VERB_WORD.search(part) and _SCOPE_HEAD_WORD.search(part))
+        ):
+            if spans and not text[spans[-1][1] : start].strip():
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((start, end))
+    return spans
+
 
 def layer2(
     section: SectionInfo,
-    doc,  # spacy.tokens.Doc of section.text
+    parsed: Sequence[Window],
     corpus: Corpus,
     mentions: Sequence[tuple[int, int, Mention]],
     layer1: Sequence[Edge],
 ) -> list[Edge]:
-    edges = _positional_references(section, doc, corpus)
-    edges += _conditional_dependencies(section, doc, mentions, [*layer1, *edges])
-    edges += _scope_subjects(section, doc)
+    """Layer 2 over the parsed parts of a section (`windows`, in text order)."""
+    edges = _positional_references(section, parsed, corpus)
+    edges += _conditional_dependencies(section, parsed, mentions, [*layer1, *edges])
+    edges += _scope_subjects(section, parsed)
     return edges
 
 
-def topics(doc) -> list[str]:
-    return topics_from_chunks([_words(chunk) for chunk in doc.noun_chunks])
-
-
-def _words(chunk) -> list[tuple[str, str, bool]]:
-    """A noun chunk's words as (lemma, pos, is_stop), with hyphenated words kept whole:
-    spaCy splits "Full-Time" into Full / - / Time, a reader sees one word "full-time"."""
-    out: list[tuple[str, str, bool]] = []
-    glue = False
-    for t in chunk:
-        if t.text in ("-", "‐", "–") and not t.whitespace_ and out and t.i > chunk.start:
-            glue = not chunk.doc[t.i - 1].whitespace_
-            continue
-        if glue and out:
-            lemma, _, _ = out[-1]
-            out[-1] = (f"{lemma}-{t.text.lower()}", t.pos_, False)
-        else:
-            out.append((t.lemma_, t.pos_, t.is_stop))
-        glue = False
-    return out
+def _citations(text: str, layer1: Sequence[Edge]) -> list[Edge]:
+    # citations in the heading (position 0, not in the text) stand outside any clause
+    return [
+        e
+        for e in layer1
+        if e.edge_type == "references" and text.startswith(e.matched_text, e.position)
+    ]
 
 
 def _neighbour(section: SectionInfo, corpus: Corpus, step: int) -> SectionInfo | None:
@@ -129,9 +171,11 @@ def _neighbour(section: SectionInfo, corpus: Corpus, step: int) -> SectionInfo |
     return siblings[index + step]
 
 
-def _positional_references(section: SectionInfo, doc, corpus: Corpus) -> list[Edge]:
+def _positional_references(
+    section: SectionInfo, parsed: Sequence[Window], corpus: Corpus
+) -> list[Edge]:
     edges = []
-    for token in doc:
+    for offset, doc, token in _tokens(parsed):
         if token.lemma_.lower() not in _UNIT or token.pos_ != "NOUN":
             continue
         words = {c.lower_ for c in token.children if c.dep_ in ("amod", "advmod", "compound")}
@@ -154,33 +198,33 @@ def _positional_references(section: SectionInfo, doc, corpus: Corpus) -> list[Ed
                 normalized_target=f"{target.doc_id} § {target.label}",
                 dst_doc_id=target.doc_id,
                 dst_section_id=target.section_id,
-                position=span.start_char,
+                position=offset + span.start_char,
             )
         )
     return edges
 
 
 def _conditional_dependencies(
-    section: SectionInfo, doc, mentions: Sequence[tuple[int, int, Mention]], layer1: Sequence[Edge]
+    section: SectionInfo,
+    parsed: Sequence[Window],
+    mentions: Sequence[tuple[int, int, Mention]],
+    layer1: Sequence[Edge],
 ) -> list[Edge]:
     """A reference inside an "if / unless / provided" clause: the section depends on it."""
     have = {(e.dst_section_id, e.dst_doc_id) for e in layer1 if e.edge_type == "depends_on"}
-    # citations in the heading (position 0, not in the text) stand outside any clause
-    refs = [
-        e
-        for e in layer1
-        if e.edge_type == "references" and doc.text.startswith(e.matched_text, e.position)
-    ]
+    text = section.text
+    refs = _citations(text, layer1)
     edges = []
-    for token in doc:
+    for offset, doc, token in _tokens(parsed):
         if token.dep_ != "mark" or token.lower_ not in _CONDITION_MARKS:
             continue
         if token.i > 0 and doc[token.i - 1].lower_ == "even":
             continue  # "even if ...": conceded, not a condition
         clause = list(token.head.subtree)
-        start, end = clause[0].idx, clause[-1].idx + len(clause[-1].text)
+        start = offset + clause[0].idx
+        end = offset + clause[-1].idx + len(clause[-1].text)
         for ref in refs:
-            if DESCRIBES.search(doc.text[max(0, ref.position - 40) : ref.position]):
+            if DESCRIBES.search(text[max(0, ref.position - 40) : ref.position]):
                 continue
             if start <= ref.position < end and (ref.dst_section_id, ref.dst_doc_id) not in have:
                 have.add((ref.dst_section_id, ref.dst_doc_id))
@@ -192,18 +236,18 @@ def _conditional_dependencies(
                         normalized_target=ref.normalized_target,
                         dst_doc_id=ref.dst_doc_id,
                         dst_section_id=ref.dst_section_id,
-                        condition=doc.text[start:end],
+                        condition=text[start:end],
                         position=ref.position,
                     )
                 )
     return edges
 
 
-def _scope_subjects(section: SectionInfo, doc) -> list[Edge]:
+def _scope_subjects(section: SectionInfo, parsed: Sequence[Window]) -> list[Edge]:
     """'A Full-Time Employee is entitled to ...', 'An employee who is pregnant is entitled':
     the subject, with its modifiers, is the rule's scope."""
     edges = []
-    for token in doc:
+    for offset, doc, token in _tokens(parsed):
         if token.lemma_.lower() not in _SCOPE_VERBS:
             continue
         verb = token if token.pos_ in ("VERB", "AUX") else token.head
@@ -224,7 +268,14 @@ def _scope_subjects(section: SectionInfo, doc) -> list[Edge]:
                     matched_text=doc[words[0].i : token.i + 1].text,
                     normalized_target=scope,
                     scope=scope,
-                    position=words[0].idx,
+                    position=offset + words[0].idx,
                 )
             )
     return edges
+
+
+def _tokens(parsed: Sequence[Window]):
+    """(offset, doc, token) for every token of the parsed parts, in text order."""
+    for offset, doc in parsed:
+        for token in doc:  # type: ignore[attr-defined]
+            yield offset, doc, token

@@ -1,5 +1,6 @@
-"""Topics per section (noun phrases by frequency) and topically_related edges (Jaccard)."""
+"""Topics per section (phrases by frequency) and topically_related edges (Jaccard)."""
 
+import functools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -54,38 +55,60 @@ SHARED_TOPICS = rule(
 )
 
 
-def topics_from_chunks(noun_chunks: Sequence[Sequence[tuple[str, str, bool]]]) -> list[str]:
-    """Topics from spaCy noun chunks given as [(lemma, pos, is_stop)] per chunk: the chunk's
-    content words, lower-cased, most frequent first (ties alphabetical)."""
+def text_topics(text: str) -> list[str]:
+    """A section's topics without a parser: its phrases of content words (runs of words
+    between punctuation, numbers and stop words), singular and lower-cased, most frequent
+    first (ties alphabetical). A noun phrase is such a run; so is a verb phrase, but those
+    seldom recur across documents, and the topic pairs measure the same or better than with
+    spaCy's noun chunks (make graph-eval), at no parse."""
     counts: Counter[str] = Counter()
-    for chunk in noun_chunks:
-        words = [
-            lemma.lower()
-            for lemma, pos, stop in chunk
-            if pos in ("NOUN", "PROPN", "ADJ")
-            and not stop
-            and re.fullmatch(r"[^\W\d_]+(?:-[^\W\d_]+)*", lemma)
-            and len(lemma) > 2
-        ]
-        if not words or (len(words) == 1 and words[0] in _GENERIC):
+    run: list[str] = []
+    for m in _TOKEN.finditer(text.lower()):
+        word = m.group()
+        if word[0].isalpha() and word not in _stop_words():
+            if len(word) > 2:
+                run.append(singular(word))
             continue
-        counts[" ".join(words)] += 1
+        _count(run, counts)
+        run = []
+    _count(run, counts)
     return [t for t, _ in sorted(counts.items(), key=lambda x: (-x[1], x[0]))[:MAX_TOPICS]]
+
+
+_TOKEN = re.compile(r"[^\W\d_]+(?:[-‐–][^\W\d_]+)*|[^\s]")  # a word, or one other character
+
+
+def _count(run: list[str], counts: Counter[str]) -> None:
+    if run and not (len(run) == 1 and run[0] in _GENERIC):
+        counts[" ".join(run)] += 1
+
+
+@functools.cache
+def _stop_words() -> frozenset[str]:
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    return frozenset(STOP_WORDS)
+
+
+def singular(word: str) -> str:
+    """A plural read as its singular ("parties" -> "party", "notices" -> "notice"), so a
+    phrase counts once however it is written; "-ics" nouns ("logistics") are singular."""
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith(("ss", "us", "is", "ics")) and len(word) > 4:
+        return word[:-1]
+    return word
 
 
 def heading_topics(heading: str) -> list[str]:
     """The words of a section's heading as topics ("Choice of Law; Venue" -> law, venue): a
     heading says what the section is about more surely than its most frequent phrases. A
-    plural is read as its singular, as spaCy's lemmas in the text are."""
-    from spacy.lang.en.stop_words import STOP_WORDS
-
+    plural is read as its singular, as in the text's topics."""
     out = []
     for word in re.findall(r"[^\W\d_]+(?:-[^\W\d_]+)*", heading.lower()):
-        if len(word) <= 2 or word in STOP_WORDS or word in _GENERIC:
+        if len(word) <= 2 or word in _stop_words() or word in _GENERIC:
             continue
-        if word.endswith("s") and not word.endswith(("ss", "us", "is")) and len(word) > 4:
-            word = word[:-1]
-        out.append(word)
+        out.append(singular(word))
     return list(dict.fromkeys(out))
 
 

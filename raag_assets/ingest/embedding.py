@@ -11,13 +11,20 @@ DEFAULT_MODEL = "all-MiniLM-L6-v2"
 DEVICES = ("auto", "cpu", "cuda")
 
 
+def device_setting(setting: str | None = None) -> str:
+    """The device asked for: `setting`, else RAAG_EMBED_DEVICE, else auto; checked, without
+    importing torch."""
+    value = (setting or os.environ.get("RAAG_EMBED_DEVICE") or "auto").strip().lower()
+    if value.split(":", 1)[0] not in DEVICES:
+        raise ValueError(f"RAAG_EMBED_DEVICE={value!r}: expected one of {', '.join(DEVICES)}")
+    return value
+
+
 def resolve_device(setting: str | None = None) -> str:
     """The torch device to embed on: `setting`, else RAAG_EMBED_DEVICE, else auto. auto takes
     a CUDA GPU when torch sees one (embedding dominates ingest), else the CPU; cuda without a
     GPU is an error rather than a silent fall back to a 10x slower device."""
-    value = (setting or os.environ.get("RAAG_EMBED_DEVICE") or "auto").strip().lower()
-    if value.split(":", 1)[0] not in DEVICES:
-        raise ValueError(f"RAAG_EMBED_DEVICE={value!r}: expected one of {', '.join(DEVICES)}")
+    value = device_setting(setting)
     if value == "cpu":
         return value
     import torch
@@ -39,13 +46,22 @@ def resolve_model_path(name_or_path: str) -> str:
 
 
 class Embedder:
-    """Normalised embeddings from a sentence-transformers model, on `resolve_device(device)`."""
+    """Normalised embeddings from a sentence-transformers model, on `resolve_device(device)`.
+    auto is resolved when the model loads: asking torch for a GPU imports torch (1-3 s), which
+    a run with nothing to embed, or a process that only chunks, never needs."""
 
     def __init__(self, model: str = DEFAULT_MODEL, batch_size: int = 32, device: str | None = None):
         self.model_name = model
         self.batch_size = batch_size
-        self.device = resolve_device(device)
+        setting = device_setting(device)
+        self._device = None if setting == "auto" else resolve_device(setting)
         self._path = resolve_model_path(model)
+
+    @property
+    def device(self) -> str:
+        if self._device is None:
+            self._device = resolve_device("auto")
+        return self._device
 
     @functools.cached_property
     def _model(self):
@@ -60,7 +76,17 @@ class Embedder:
 
     @functools.cached_property
     def tokenizer(self):
-        """The model's tokenizer alone (fast to load), for sizing chunks to its window."""
+        """The model's tokenizer alone, for sizing chunks to its window: its tokenizer.json
+        read by `tokenizers` (0.1 s, where transformers' AutoTokenizer imports transformers
+        first, 2-3 s), else AutoTokenizer. Both count the same tokens."""
+        path = Path(self._path) / "tokenizer.json"
+        if path.is_file():
+            from tokenizers import Tokenizer
+
+            fast = Tokenizer.from_file(str(path))
+            fast.no_truncation()  # whole sections are counted to decide where to split
+            fast.no_padding()
+            return fast
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         from transformers import AutoTokenizer
 
@@ -82,7 +108,10 @@ class Embedder:
         return _dims_from_config(Path(self._path)) or int(self._model.get_embedding_dimension())
 
     def count_tokens(self, text: str) -> int:
-        return len(self.tokenizer(text, add_special_tokens=False)["input_ids"])
+        tokenizer = self.tokenizer
+        if hasattr(tokenizer, "encode_batch"):  # tokenizers.Tokenizer
+            return len(tokenizer.encode(text, add_special_tokens=False).ids)
+        return len(tokenizer(text, add_special_tokens=False)["input_ids"])
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
@@ -129,8 +158,9 @@ def _window_from_config(path: Path) -> int:
 
 
 def shared_embedder(model: str, batch_size: int, device: str | None = None) -> Embedder:
-    """One loaded model per process and device, however many runs or resources ask for it."""
-    return _embedder(model, batch_size, resolve_device(device))
+    """One loaded model per process and device setting, however many runs or resources ask
+    for it."""
+    return _embedder(model, batch_size, device_setting(device))
 
 
 @functools.cache

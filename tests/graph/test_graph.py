@@ -135,8 +135,9 @@ def test_a_document_that_fails_extraction_is_reported_and_the_rest_is_built():
     sections = [
         _section("good", "1", "Scope. This applies to all staff."),
         _section("good", "2", "Subject to Section 1, staff may take leave.", 1),
-        # longer than spaCy's max_length: the parser refuses it
-        _section("huge", "1", "word " * 220_000),
+        # one sentence with a Layer 2 cue (so it is parsed), longer than spaCy's max_length:
+        # the parser refuses it
+        _section("huge", "1", "An employee is entitled to " + "word " * 220_000),
     ]
     result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
     assert list(result.errors) == ["huge"]

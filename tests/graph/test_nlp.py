@@ -14,12 +14,57 @@ def test_every_parse_relation_names_its_rule(tmp_path: Path) -> None:
     sections = [*policy(tmp_path), *licence("MPL-2.0")]
     both = corpus(sections)
     edges = []
-    for section, doc in zip(sections, parse.pipe(s.text for s in sections), strict=True):
+    for section in sections:
         made, _, mentions = layer1(section, both)
-        edges += nlp.layer2(section, doc, both, mentions, made)
+        parsed = [(a, parse(section.text[a:b])) for a, b in nlp.windows(section, made)]
+        edges += nlp.layer2(section, parsed, both, mentions, made)
     assert rule_ids(edges) == {
         "references.parse_positional",
         "depends_on.parse_condition",
         "applies_to_scope.parse_subject",
     }
     assert {e.layer for e in edges} == {2}
+
+
+def test_parsing_only_the_sentences_with_a_cue_makes_the_whole_sections_edges(
+    tmp_path: Path,
+) -> None:
+    """Layer 2 reads a parse within one sentence, so parsing only the sentences with its
+    cue words (nlp.windows) loses no edge that parsing whole sections makes."""
+    parse = load_pipeline("en_core_web_sm")
+    sections = [*policy(tmp_path), *licence("MPL-2.0"), *licence("GPL-3")]
+    both = corpus(sections)
+    whole, windowed, parsed_chars = [], [], 0
+    for section in sections:
+        made, _, mentions = layer1(section, both)
+        whole += nlp.layer2(section, [(0, parse(section.text))], both, mentions, made)
+        spans = nlp.windows(section, made)
+        parsed_chars += sum(b - a for a, b in spans)
+        parsed = [(a, parse(section.text[a:b])) for a, b in spans]
+        windowed += nlp.layer2(section, parsed, both, mentions, made)
+    assert len({e.rule for e in whole}) == 3  # each Layer 2 relation is in these texts
+    assert windowed == whole
+    assert parsed_chars < 0.5 * sum(len(s.text) for s in sections)
+
+
+def test_a_sentence_without_a_cue_is_not_parsed(tmp_path: Path) -> None:
+    sections = policy(tmp_path)
+    claims = next(s for s in sections if s.label == "3")
+    made, _, _ = layer1(claims, corpus(sections))
+    texts = [claims.text[a:b] for a, b in nlp.windows(claims, made)]
+    assert any("entitled" in t for t in texts)  # a scope verb and a kind of person
+    assert any("preceding section" in t for t in texts)  # a unit and a direction
+    assert not any("Journeys made between" in t for t in texts)  # dates only: Layer 1's
+
+
+def test_sentences_end_at_a_stop_before_a_capital_or_a_blank_line_after_one() -> None:
+    text = (
+        "The term ends. Either party may renew,\n\nunless terminated; e.g. for cause.\n\n"
+        "(b) Next item"
+    )
+    parts = [text[a:b] for a, b in nlp.sentences(text)]
+    assert parts == [
+        "The term ends.",
+        "Either party may renew,\n\nunless terminated; e.g. for cause.",
+        "(b) Next item",
+    ]

@@ -36,3 +36,21 @@ def test_one_enormous_sentence_is_split_not_dropped(embedder):
     assert all(c.token_count <= 64 for c in chunks)
     kept = " ".join(c.content.split("\n", 1)[1] for c in chunks).split()
     assert kept == words.split()
+
+
+def test_chunks_are_sized_by_the_counts_the_model_s_own_tokenizer_gives(embedder):
+    """Chunking reads the model's tokenizer.json with `tokenizers` (no transformers import);
+    it must count what the model's AutoTokenizer counts, on text of every kind."""
+    from transformers import AutoTokenizer
+
+    from raag_assets.ingest.embedding import Embedder
+
+    fresh = Embedder(embedder.model_name)
+    reference = AutoTokenizer.from_pretrained(fresh._path)
+    doc = parse_file(LICENSES / "GPL-3", 50_000_000)
+    texts = [s.text for s in build_sections(doc.doc_id, doc.lines, doc.format)]
+    texts += ["", "é ü ß — “quoted” ‘x’ \u00a0", "word " * 3000, "中文 😀 Ⅳ ﬁ"]
+    counts = [fresh.count_tokens(t) for t in texts]
+    assert counts == [len(reference(t, add_special_tokens=False)["input_ids"]) for t in texts]
+    assert max(counts) > 512  # no truncation at the model's window
+    assert "_model" not in fresh.__dict__  # counting loaded no weights

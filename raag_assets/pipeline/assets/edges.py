@@ -15,9 +15,10 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "6"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "7"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
-# 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare
+# 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
+# 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
 
 
 @dg.asset(
