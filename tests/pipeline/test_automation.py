@@ -1,6 +1,7 @@
 """The landing sensor and the parked-reference schedule, evaluated as Dagster evaluates them."""
 
 import datetime as dt
+import json
 import os
 import shutil
 
@@ -112,7 +113,13 @@ def test_landing_sensor_skips_a_folder_state_an_ingest_already_covered(make_stor
 
     # the sensor has never seen the folder, but `raag ingest` materialised this very state
     first = evaluate(None)
-    assert isinstance(first, dg.SkipReason)
+    assert first.skip_reason and not first.run_requests
+    # and remembers it in its cursor, so the next tick asks the event log nothing: with the
+    # materialisation gone from the log, the cursor alone still says the state was covered
+    assert json.loads(first.cursor) == {"covered": landing.fingerprint("covered")}
+    store.instance.wipe_assets([documents.key])
+    assert isinstance(evaluate(first.cursor), dg.SkipReason)
+    assert [r.partition_key for r in evaluate(None).run_requests] == ["covered"]
     # a file changed after that ingest is a state no run covered: one run for the tenant
     shutil.copy(EXAMPLES / "leave-policy.md", store.landing_root / "covered" / "leave-policy.md")
     second = evaluate(None)
