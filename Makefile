@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test chromium ui-test lint typecheck bench bench-copy bench-latency fault-kill fault-restart load graph-eval structure-eval corpus-audit search-eval fit-weights eval conformance ui clean
+.PHONY: install demo test chromium ui-test lint typecheck bench bench-copy bench-latency bench-tenants fault-kill fault-restart load graph-eval structure-eval corpus-audit search-eval fit-weights eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,8 +62,15 @@ bench: install
 bench-copy: install
 	$(BIN)/python benchmarks/bench_copy.py
 
+# SIZE chunks in the measured tenant (synthetic text and clustered vectors): make bench-latency SIZE=1000000
+SIZE ?= 100000
 bench-latency: install
-	$(BIN)/python benchmarks/bench_latency.py
+	SIZE=$(SIZE) $(BIN)/python benchmarks/bench_latency.py
+
+# TENANTS tenants in one store (the measured one ingested for real, the others synthetic)
+TENANTS ?= 1000
+bench-tenants: install
+	TENANTS=$(TENANTS) $(BIN)/python benchmarks/bench_tenants.py
 
 fault-kill: install
 	$(BIN)/python benchmarks/fault_kill.py

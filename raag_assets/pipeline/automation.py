@@ -56,13 +56,17 @@ def landing_sensor_for(job: "UnresolvedAssetJobDefinition") -> dg.SensorDefiniti
         current = landing.fingerprints()
         known = set(context.instance.get_dynamic_partitions(TENANTS))
         new_tenants = sorted(set(current) - known)
-        changed = [
-            t
-            for t, fp in sorted(current.items())
-            if seen.get(t) != fp and covered_state(context.instance, t) != fp
-        ]
+        unseen = [t for t, fp in sorted(current.items()) if seen.get(t) != fp]
+        covered = covered_states(context.instance, unseen)
+        changed = [t for t in unseen if covered.get(t) != current[t]]
+        cursor = json.dumps(current, sort_keys=True)
         if not changed and not new_tenants:
-            return dg.SkipReason(f"no change in {len(current)} landing folders")
+            skip = f"no change in {len(current)} landing folders"
+            if seen == current:
+                return dg.SkipReason(skip)
+            # Remember the states an ingest covered too: otherwise each tick looks every such
+            # tenant up in the event log again (1,000 tenants: a query each, every 30 s).
+            return dg.SensorResult(skip_reason=skip, cursor=cursor)
         return dg.SensorResult(
             run_requests=[
                 # run_key: one run per tenant per state of its folder, never two for a change
@@ -72,10 +76,34 @@ def landing_sensor_for(job: "UnresolvedAssetJobDefinition") -> dg.SensorDefiniti
             dynamic_partitions_requests=(
                 [tenants.build_add_request(new_tenants)] if new_tenants else []
             ),
-            cursor=json.dumps(current, sort_keys=True),
+            cursor=cursor,
         )
 
     return landing_sensor
+
+
+def covered_states(instance: dg.DagsterInstance, tenants: list[str]) -> dict[str, str]:
+    """covered_state() of many tenants in two event-log queries, not one per tenant (a first
+    tick over 1,000 folders spent 4 to 6 s on them): the latest materialisation of each
+    partition, then those records."""
+    if not tenants:
+        return {}
+    latest = instance.event_log_storage.get_latest_storage_id_by_partition(
+        documents.key, dg.DagsterEventType.ASSET_MATERIALIZATION, set(tenants)
+    )
+    if not latest:
+        return {}
+    records = instance.fetch_materializations(
+        dg.AssetRecordsFilter(asset_key=documents.key, storage_ids=list(latest.values())),
+        limit=len(latest),
+    ).records
+    out = {}
+    for record in records:
+        mat = record.asset_materialization
+        value = mat.metadata.get(LANDING_STATE) if mat is not None else None
+        if mat is not None and mat.partition and isinstance(value, dg.TextMetadataValue):
+            out[mat.partition] = value.value
+    return out
 
 
 def covered_state(instance: dg.DagsterInstance, tenant: str) -> str | None:

@@ -23,6 +23,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from raag_assets.core.errors import InvalidFilter
+from raag_assets.core.settings import hnsw_ef_search
 from raag_assets.ingest.embedding import DEFAULT_MODEL, Embedder
 from raag_assets.retrieval.model import Hit
 from raag_assets.retrieval.query import QueryAnalysis
@@ -241,7 +242,8 @@ def retrieve_as_reader(
 def _vector_keys(conn: psycopg.Connection, embedding: np.ndarray, params: dict) -> list[Key]:
     # Enough of the HNSW graph is searched to fill the pool, and with filters the scan goes on
     # (iteratively, in exact distance order) until the pool is full or the index is exhausted.
-    conn.execute(load_sql("set_vector_search"), {"ef_search": str(max(40, params["pool"]))})
+    ef_search = max(hnsw_ef_search(), params["pool"])
+    conn.execute(load_sql("set_vector_search"), {"ef_search": str(ef_search)})
     rows = conn.execute(load_sql("retrieve_vector"), {**params, "embedding": embedding}).fetchall()
     rows.sort(key=lambda r: (r[2], r[0], r[1]))  # distance, then the canonical tie-break
     return [(r[0], r[1]) for r in rows]

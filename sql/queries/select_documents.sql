@@ -1,10 +1,11 @@
 -- One row per document and earlier version: the file it was read from (source, its name as
 -- given), dates, version, and the document-level relations the graph holds (supersedes /
 -- amends, both ways). Versions of one document list together, in numeric order (v2 before
--- v10), the live one last.
+-- v10), the live one last. The subqueries name the tenant itself, not d.tenant_id: a
+-- correlated tenant cannot prune, and each would plan every tenant's partition.
 SELECT d.doc_id, d.source_name AS source,
        coalesce(d.title, (SELECT s.heading FROM sections s
-                          WHERE s.tenant_id = d.tenant_id AND s.doc_id = d.doc_id
+                          WHERE s.tenant_id = %(tenant)s AND s.doc_id = d.doc_id
                           ORDER BY s.ordinal LIMIT 1)) AS title,
        d.format, d.page_count AS pages, d.effective_from, d.effective_to AS in_force_to,
        d.effective_evidence, d.version, d.version_of,
@@ -23,7 +24,7 @@ CROSS JOIN LATERAL (
            coalesce(array_agg(DISTINCT e.src_doc_id ORDER BY e.src_doc_id) FILTER (
                WHERE e.edge_type = 'amends' AND e.dst_doc_id = d.doc_id), '{}') AS amended_by
     FROM edges e
-    WHERE e.tenant_id = d.tenant_id AND e.edge_type IN ('supersedes', 'amends')
+    WHERE e.tenant_id = %(tenant)s AND e.edge_type IN ('supersedes', 'amends')
       AND (e.src_doc_id = d.doc_id OR e.dst_doc_id = d.doc_id)
       AND e.dst_doc_id IS NOT NULL AND e.src_doc_id <> e.dst_doc_id
 ) rel
