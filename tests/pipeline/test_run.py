@@ -69,6 +69,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("013_edge_rules",),
         ("014_api_key_lifecycle",),
         ("015_run_failures",),
+        ("016_drop_tenant_locks",),
     ]
     # search() looks up superseded documents on every query: a partial index, not a scan
     (edge_index,) = demo_store.rows(
