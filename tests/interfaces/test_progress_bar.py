@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from raag_assets.pipeline.progress import STEP_LABELS
 from tests.conftest import EXAMPLES
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,11 +55,12 @@ def test_the_progress_line_follows_the_stages_and_counts_embedded_chunks(make_st
     code, shown = _run_in_terminal([RAAG, "ingest", str(EXAMPLES), "--tenant", "bar"], env)
     assert code == 0, shown
     text = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", shown)  # the terminal's control sequences out
-    # The bar is redrawn a few times a second and names the stage running then: the stages
-    # that take time are always seen; sectioning and Layer 1-2 extraction of the six examples
-    # (spaCy now parses only cue sentences) may pass between two draws.
-    for stage in ("embedding chunks", "linking defined terms"):
-        assert stage in text, text[-2000:]
+    # The bar is redrawn a few times a second and names the stage running then: embedding,
+    # the long stage, is always seen; of the brief ones (sectioning, extraction, linking the
+    # six examples) some pass between two draws, which ones depends on the machine's load.
+    assert "embedding chunks" in text, text[-2000:]
+    named = {label for label in STEP_LABELS.values() if label in text}
+    assert len(named) >= 2, (named, text[-2000:])  # the bar follows the stages, not one
     (chunks,) = store.rows("SELECT count(*) FROM chunks WHERE tenant_id = 'bar'")[0]
     assert f"0/{chunks}" in text  # the count shows from the start of embedding
     assert "Warning" not in text
