@@ -66,19 +66,9 @@ Ranker = Callable[[str], list[qs.Span]]
 DOCUMENT_SUFFIXES = {".txt", ".md", ".markdown", ".pdf"}
 
 
-def sources(conn, tenant: str) -> list[tuple[str, str]]:
-    return list(
-        conn.execute(
-            "SELECT doc_id, source_name FROM documents "
-            "WHERE tenant_id = %s AND version_of IS NULL ORDER BY doc_id",
-            (tenant,),
-        )
-    )
-
-
 def stored(conn, tenant: str) -> tuple[dict[str, str], dict[str, str], dict[str, qs.Span]]:
     """doc_id -> raw text; the labellers' names (file stems) -> doc_id; section spans."""
-    texts, doc_of = {}, {}
+    texts, doc_of, stems = {}, {}, {}
     for doc_id, source, raw in conn.execute(
         "SELECT doc_id, source_name, raw_text FROM documents "
         "WHERE tenant_id = %s AND version_of IS NULL ORDER BY doc_id",
@@ -87,10 +77,11 @@ def stored(conn, tenant: str) -> tuple[dict[str, str], dict[str, str], dict[str,
         texts[doc_id] = raw
         doc_of[doc_id] = doc_id
         doc_of[Path(source).name] = doc_id
-    for doc_id, source in [(d, s) for d, s in sources(conn, tenant)]:
         # the stem only for a document extension: 'LGPL-2.1' is not 'LGPL-2' with suffix '.1'
         if Path(source).suffix.lower() in DOCUMENT_SUFFIXES:
-            doc_of.setdefault(Path(source).stem, doc_id)
+            stems[Path(source).stem] = doc_id
+    for stem, doc_id in stems.items():  # a name or id given as such comes first
+        doc_of.setdefault(stem, doc_id)
     spans = {
         sid: (doc_id, a, b)
         for sid, doc_id, a, b in conn.execute(

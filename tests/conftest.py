@@ -4,7 +4,9 @@ ephemeral Dagster instances. Each store is its own database on one session serve
 import itertools
 import os
 import shutil
+import subprocess
 import threading
+import time
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -161,3 +163,17 @@ def at_once(calls: list) -> list:
     for t in threads:
         t.join()
     return results
+
+
+def wait_until_serving(base: str, proc: subprocess.Popen, log: Path, timeout: float = 120) -> None:
+    """Until a `raag serve` subprocess answers /v1/health (its log shown if it dies first)."""
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while True:
+        assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
+        try:
+            httpx.get(f"{base}/v1/health", timeout=5)
+            return
+        except httpx.HTTPError:
+            time.sleep(0.2)

@@ -328,7 +328,8 @@ def _scaled(r: Rule, *certainties: float) -> float:
     return confidence
 
 
-def _version_key(value: str) -> tuple[int, ...]:
+def version_key(value: str) -> tuple[int, ...]:
+    """A revision or version as numbers: 'a' -> (1,), 'B' -> (2,), '2.1' -> (2, 1)."""
     if value.isalpha():
         return (ord(value.lower()) - ord("a") + 1,)
     return tuple(int(p) for p in value.split("."))
@@ -360,7 +361,7 @@ def version_of(name: str) -> tuple[str, tuple[int, ...]] | None:
         return None  # '6157837' is an id, not version 157837 of '6'
     base = re.sub(r"[\s._-]+", "-", m.group("base").lower()).strip("-")
     value = m.group("rev") or m.group("num")
-    return base, _version_key(value)
+    return base, version_key(value)
 
 
 def document_edges(docs: Sequence[DocInfo], corpus: Corpus) -> list[Edge]:

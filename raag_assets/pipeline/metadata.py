@@ -9,7 +9,7 @@ from typing import Any
 import dagster as dg
 import polars as pl
 
-from raag_assets.store.frames import empty
+from raag_assets.store.frames import CHUNKS, empty
 
 # Who answers for the assets (Dagster owners: an e-mail or `team:NAME`).
 OWNERS = ["team:raag"]
@@ -111,13 +111,9 @@ DOCUMENTS: dict[str, tuple[Any, str]] = {
     "page_count": (pl.Int32, "int4"),
     "text": (pl.String, "text"),
 }
-EMBEDDINGS: dict[str, tuple[Any, str]] = {
-    "tenant_id": (pl.String, "text"),
-    "doc_id": (pl.String, "text"),
-    "chunk_index": (pl.Int32, "int4"),
-    "content_hash": (pl.String, "text"),
-    "embedding": (pl.Object, "vector"),
-    "live": (pl.Boolean, "bool"),
+EMBEDDINGS: dict[str, tuple[Any, str]] = {  # the chunks' columns the asset writes
+    k: CHUNKS[k]
+    for k in ("tenant_id", "doc_id", "chunk_index", "content_hash", "embedding", "live")
 }
 EMBEDDINGS_LINEAGE = {  # a chunk is a piece of a section's text
     "doc_id": [("sections", "doc_id")],

@@ -6,6 +6,7 @@ Mozilla Public License). Pure functions over strings; query.py resolves with the
 
 import re
 
+from raag_assets.graph import documents
 from raag_assets.graph.documents import version_of
 
 Version = tuple[int, ...]
@@ -47,10 +48,15 @@ _SMALL = {"of", "the", "and", "for", "to", "a", "an", "on", "in", "or", "by"}
 
 def version_key(text: str) -> Version:
     """'2.0' -> (2,), '2.1' -> (2, 1): trailing zeros do not make another version."""
-    parts = [int(p) for p in text.split(".")]
-    while len(parts) > 1 and parts[-1] == 0:
-        parts.pop()
-    return tuple(parts)
+    return trimmed(documents.version_key(text))
+
+
+def trimmed(parts: Version) -> Version:
+    """(2, 0) -> (2,): a version without its trailing zeros."""
+    out = list(parts)
+    while len(out) > 1 and out[-1] == 0:
+        out.pop()
+    return tuple(out)
 
 
 def query_versions(query: str) -> set[Version]:
@@ -70,7 +76,7 @@ def document_version(doc_id: str, names: str) -> Version | None:
     N' early in its title block; None for a dated or unversioned name."""
     found = version_of(doc_id)
     if found and found[1] and found[1][0] < 1000:  # a year is a date, not a version
-        return version_key(".".join(str(p) for p in found[1]))
+        return trimmed(found[1])
     m = _VERSION_WORD.search(names[:400])
     if m:
         return version_key(m.group("v"))
@@ -79,8 +85,8 @@ def document_version(doc_id: str, names: str) -> Version | None:
 
 
 def _revision(value: str) -> Version:
-    """'A' -> (1,), 'b' -> (2,), '3' -> (3,): how version_of counts revisions."""
-    return (ord(value.lower()) - ord("a") + 1,) if value.isalpha() else version_key(value)
+    """'A' -> (1,), 'b' -> (2,), '3' -> (3,): counted as version_of counts revisions."""
+    return trimmed(documents.version_key(value))
 
 
 def ordinal_tokens(text: str) -> set[str]:

@@ -175,14 +175,20 @@ def _speaks_of_a_document(
     acronym in capitals ("under the MPL"); otherwise capitalised words are topics."""
     if _DOC_KIND.search(query) or versions:
         return True
-    capitals = {
+    capitals = _capitals(query, 1)
+    return any(w in capitals and any(w in o for o in own) for w in words)
+
+
+def _capitals(query: str, shortest: int) -> set[str]:
+    """The parts of the query's words written in capitals ('GPL', 'CC0' -> 'cc', '0'), each
+    at least `shortest` characters long."""
+    return {
         part
         for m in _WORD.finditer(query)
-        if m.group(0).isupper()
+        if m.group(0).isupper() and len(m.group(0)) >= shortest
         for part in _SPLIT.split(m.group(0).lower())
-        if part
+        if len(part) >= shortest
     }
-    return any(w in capitals and any(w in o for o in own) for w in words)
 
 
 def _best(
@@ -206,13 +212,7 @@ def _by_acronym(query: str, own: Sequence[set[str]]) -> list[int]:
     """The documents whose own name holds a word the query writes in capitals ('under the
     GFDL'), when they are few (one document, or up to three versions of one): an acronym a
     document is named by speaks for it even among words it does not carry."""
-    capitals = {
-        part
-        for m in _WORD.finditer(query)
-        if m.group(0).isupper() and len(m.group(0)) > 2
-        for part in _SPLIT.split(m.group(0).lower())
-        if len(part) > 2
-    }
+    capitals = _capitals(query, 3)
     found = [i for i, o in enumerate(own) if capitals & o]
     return found if 0 < len(found) <= 3 else []
 

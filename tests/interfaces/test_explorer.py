@@ -20,7 +20,7 @@ from fastapi.testclient import TestClient
 from raag_assets.core.model import EDGE_TYPES
 from raag_assets.interfaces import explorer, service
 from raag_assets.interfaces.rest import create_app
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, wait_until_serving
 from tests.interfaces.test_ui import free_port
 
 RAAG = str(Path(sys.executable).parent / "raag")
@@ -121,14 +121,7 @@ def served(demo_store, tmp_path_factory):
         t: service.create_api_key(t, "explorer tests", demo_store.url) for t in ("demo", "licenses")
     }
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            try:
-                httpx.get(f"{base}/v1/health", timeout=5)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.3)
+        wait_until_serving(base, proc, log)
         started = time.monotonic()
         warm = httpx.post(
             f"{base}/v1/tenants/demo/search",

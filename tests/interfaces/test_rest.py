@@ -15,6 +15,7 @@ import httpx
 import pytest
 
 from raag_assets.interfaces.rest import create_app
+from tests.conftest import wait_until_serving
 
 MB = 1024 * 1024
 
@@ -272,14 +273,7 @@ def test_raag_serve_prints_one_access_line_per_request(demo_store, tmp_path):
     key = service.create_api_key("demo", "access log test", demo_store.url)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            assert proc.poll() is None and time.monotonic() < deadline, log.read_text()
-            try:
-                httpx.get(f"{base}/v1/health", timeout=5)
-                break
-            except httpx.HTTPError:
-                time.sleep(0.2)
+        wait_until_serving(base, proc, log)
         httpx.get(f"{base}/v1/tenants/demo/status", headers={"X-API-Key": key}, timeout=60)
         httpx.get(f"{base}/v1/tenants/demo/status?secret=1", headers={"X-API-Key": "x" + key})
         time.sleep(0.5)
