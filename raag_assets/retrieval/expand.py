@@ -48,6 +48,9 @@ def expand(
     known = {s.section.section_id for s in pool}
     stand_ins = [s for s in pool if s.section.doc_id not in asked_docs]
     pool.extend(in_force(reads, stand_ins, known, as_of))
+    if max_hops > 0:  # an earlier version asked for by name: what replaced it, one hop on
+        asked = [s for s in pool if s.section.doc_id in asked_docs]
+        pool.extend(in_force(reads, asked, known, as_of, depth=1, decay=DECAY["hard"]))
     pool.extend(hops(reads, pool, known, max_hops, max_expanded))
     edges = reads.edges(s.section.section_id for s in pool)
     pool = [with_scopes_and_dates(s, edges) for s in pool]
@@ -56,17 +59,25 @@ def expand(
 
 
 def in_force(
-    reads: Reads, hits: Sequence[ScoredSection], known: set[str], as_of: dt.date | None
+    reads: Reads,
+    hits: Sequence[ScoredSection],
+    known: set[str],
+    as_of: dt.date | None,
+    depth: int = 0,
+    decay: float = DECAY["version"],
 ) -> list[ScoredSection]:
     """The sections that replaced superseded hits, following the versions forward until one
-    is current (or in force on `as_of`). They stand in for the hit at depth 0."""
+    is current (or in force on `as_of`). They stand in for the hit at depth 0; at depth 1
+    (with a hop's decay) they follow it: for the hits of an earlier version the query names
+    ("what did revision A say"), the named version answers and what replaced it comes next."""
     out: list[ScoredSection] = []
     frontier = [h for h in hits if h.section.superseded]
-    for _ in range(MAX_VERSION_STEPS):
+    for step in range(MAX_VERSION_STEPS):
         if not frontier:
             break
         edges = reads.edges(f.section.section_id for f in frontier)
-        frontier = _brought_in(reads, successors(frontier, edges, known, as_of), depth=0)
+        step_decay = decay if step == 0 else DECAY["version"]  # one hop, then versions
+        frontier = _brought_in(reads, successors(frontier, edges, known, as_of, step_decay), depth)
         out.extend(frontier)
     return out
 
@@ -197,12 +208,13 @@ def successors(
     edges: Sequence[GraphEdge],
     known: set[str],
     as_of: dt.date | None,
+    decay: float = DECAY["version"],
 ) -> list[Step]:
     """For each superseded section, the section of the next version that replaces it
-    (a section-level supersedes edge into it), at the section's own score times the fitted
-    "version" decay: the version in force answers the same question, reworded. Not when
-    `as_of` falls in the section's own period, where the earlier version is the one in force.
-    Adds the chosen sections to `known`."""
+    (a section-level supersedes edge into it), at the section's own score times `decay` (for
+    a stand-in the fitted "version" decay: the version in force answers the same question,
+    reworded). Not when `as_of` falls in the section's own period, where the earlier version
+    is the one in force. Adds the chosen sections to `known`."""
     chosen: list[Step] = []
     for source in frontier:
         s = source.section
@@ -222,6 +234,6 @@ def successors(
         for e in replacing[:1]:
             if e.src_section_id not in known:
                 known.add(e.src_section_id or "")
-                base = source.base * DECAY["version"]
+                base = source.base * decay
                 chosen.append(Step(e.src_section_id or "", e, source, base))
     return chosen

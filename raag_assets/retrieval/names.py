@@ -43,7 +43,7 @@ _ORDINAL = re.compile(
     re.IGNORECASE,
 )
 _TITLE_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
-_SMALL = {"of", "the", "and", "for", "to", "a", "an", "on", "in", "or", "by"}
+SMALL = {"of", "the", "and", "for", "to", "a", "an", "on", "in", "or", "by"}
 
 
 def version_key(text: str) -> Version:
@@ -106,7 +106,7 @@ def acronyms(title: str) -> set[str]:
     Public License' -> {'glgpl', 'lgpl'}, 'Intellectual Property Agreement' -> {'ipa', 'ip'}:
     the initials of its words (small words left out), with and without the first word (three
     letters or more), and without the last, the kind of document ('the IP agreement')."""
-    words = [w for w in _TITLE_WORD.findall(title) if w.lower() not in _SMALL]
+    words = [w for w in _TITLE_WORD.findall(title) if w.lower() not in SMALL]
     words = [w for w in words if not w.lower().startswith("version")]
     initials = "".join(w[0].lower() for w in words[:8])
     found = {a for a in (initials, initials[1:]) if len(a) >= 3}

@@ -116,8 +116,8 @@ def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResol
         return None
     vocab = [_vocabulary(d.names) | _own_vocabulary(d) for d in docs]
     own = [_own_vocabulary(d) for d in docs]
-    words = _naming_words_for(query, own)
     versions = naming.query_versions(query)
+    words = _naming_words_for(query, own, bool(versions))
     if not words or not _speaks_of_a_document(query, words, versions, own):
         return None
     carried = [{w for w in words if _carries(w, v)} for v in vocab]
@@ -155,14 +155,17 @@ def _own_vocabulary(d: DocDescriptor) -> set[str]:
     return _vocabulary(d.own_name) | naming.acronyms(d.title)
 
 
-def _naming_words_for(query: str, own: Sequence[set[str]]) -> list[str]:
+def _naming_words_for(query: str, own: Sequence[set[str]], versioned: bool) -> list[str]:
     """The query's naming words, its ordinals ('Amendment No. 2'), and a capitalised word
     opening a sentence when it is a word of some document's own name ('Apache License 2.0:
-    ...'); a sentence's first word is otherwise an ordinary word."""
+    ...'); a sentence's first word is otherwise an ordinary word. Where the query names a
+    version ("revision A of the leave policy"), any word of a document's own name counts:
+    the version says a document is meant, the words say which."""
     words = naming_words(query)
     for m in _WORD.finditer(query):
         word = m.group(0).lower()
-        if m.group(0)[0].isupper() and word not in words and any(word in o for o in own):
+        owned = any(word in o for o in own) and len(word) > 1 and word not in naming.SMALL
+        if (versioned or m.group(0)[0].isupper()) and owned and word not in words:
             words.append(word)
     words.extend(sorted(naming.ordinal_tokens(query) - set(words)))
     return words
@@ -245,14 +248,15 @@ def _latest_of_family(docs: Sequence[DocDescriptor], tied: list[int]) -> list[in
 
 
 def might_name_a_document(query: str) -> bool:
-    """Worth reading the tenant's document names for: a kind of document, a version, or a
-    word in capitals among the query's naming words."""
+    """Worth reading the tenant's document names for: a version, or naming words with a kind
+    of document or a word in capitals among them."""
     query = naming.spaced_versions(query)
+    if naming.query_versions(query):  # "revision A of the leave policy": no capitals needed
+        return True
     if not naming_words(query):
         return False
     return bool(
         _DOC_KIND.search(query)
-        or naming.query_versions(query)
         or any(m.group(0).isupper() and len(m.group(0)) > 1 for m in _WORD.finditer(query))
     )
 

@@ -86,4 +86,6 @@ def test_a_query_naming_no_document_reads_no_names():
     assert not might_name_a_document("How many days of annual leave do I get?")
     assert not might_name_a_document("Is section 2.1 binding on the supplier?")
     assert might_name_a_document("Under GPLv2, may I charge?")
+    # a version named in plain words: no capitals needed
+    assert might_name_a_document("what did revision b of the leave policy say?")
     assert resolve_document("Is section 2.1 of the agreement binding?", _licences()) is None

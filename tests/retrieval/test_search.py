@@ -311,3 +311,23 @@ def test_the_readme_carry_over_example_gives_the_rule_and_the_exception_that_ove
     assert set(top) == {("leave-policy", "3.3"), ("leave-policy", "6")}, top
     sick = next(r for r in res.results if where(r) == ("leave-policy", "6"))
     assert "overrides leave-policy § 3.3" in sick["retrieval_reason"]
+
+
+def test_an_earlier_version_named_in_lower_case_answers_and_its_successor_follows(run):
+    """'revision A of the leave policy': the revision says a document is meant, the plain
+    words say which; the named version answers first, the section that replaced it follows
+    one hop behind (not as a stand-in: the query asked for the earlier text)."""
+    query = "Under revision A of the leave policy, could unused days be carried over?"
+    res = run(query, k=2)
+    named = res.retrieval_summary["query_analysis"]["named_document"]
+    assert named["doc_ids"] == ["leave-policy-rev-a"]
+    first = res.results[0]
+    assert where(first) == ("leave-policy-rev-a", "3.2")
+    # the old clause alone as the candidate: what replaced it comes in over the version link
+    only = [{"doc_id": first["doc_id"], "chunk_index": first["chunk_index"], "score": 0.9}]
+    res = run(query, query_results=only)
+    by = {where(r): r for r in res.results}
+    assert where(res.results[0]) == ("leave-policy-rev-a", "3.2")
+    successor = by[("leave-policy", "3.3")]
+    assert successor["expansion_depth"] == 1
+    assert successor["provenance"]["edge_type"] == "supersedes"
