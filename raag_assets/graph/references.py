@@ -90,7 +90,8 @@ SECTION_LABEL = rule(
     counter=("the sections of the report", "this clause applies to all staff"),
 )
 # Exhibits, schedules, annexes and appendices: cited with a capital, lettered or numbered.
-_ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2})?)\b"
+# A schedule numbered for its section may carry a letter: "Schedule 1.1(e)".
+_ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2}(?:\([a-z]\))?)?)(?!\w)"
 ANNEX = rule(
     "references.annex",
     "citation",

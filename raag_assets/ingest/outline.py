@@ -87,11 +87,12 @@ CITED = rule(
     "heading",
     "a section the document cites by number (Section 2.4.1, Sections 4.1 and 4.2): evidence "
     "that a numbered line is a heading",
-    pattern=r"\b(?:sections?|clauses?|§§?)\s+(\d{1,3}(?:\.\d{1,3}){0,3})\b",
+    pattern=r"\b(?:sections?|clauses?|articles?|§§?)\s+(\d{1,3}(?:\.\d{1,3}){0,3})\b",
     flags=re.IGNORECASE,
-    examples=("as provided in Section 2.4.1", "under Clause 9"),
+    examples=("as provided in Section 2.4.1", "under Clause 9", "set forth in Article 10.3"),
     counter=("in 2.4.1 above", "section headings"),
 )
+_UNIT_BEFORE = re.compile(r"\b(?:schedule|exhibit|annex|appendix|attachment)\s*$", re.I)
 _LIST_MORE = re.compile(r"^\s*(?:,|and|or|through|to)\s+(\d{1,3}(?:\.\d{1,3}){0,3})\b", re.I)
 
 
@@ -116,6 +117,30 @@ def continues(k: Key, last: Key | None) -> bool:
         if k[:-1] == prefix[:-1] and len(k) == depth and 1 <= k[-1] - prefix[-1] <= 2:
             return True
     return False
+
+
+# How far ahead a number the document cites may stand from the outline so far: past headings
+# the text lost ("ARTICLE IV" then "4.2" with 4.1's number gone; "8.1" after "5.4" where the
+# headings of 6 and 7 were run into a rule line), never across the document.
+_CITED_GAP = 5
+
+
+def ahead(k: Key, last: Key | None) -> bool:
+    """Whether `k` stands later in the outline than `last`, a few numbers on, under the same
+    parents: a later sibling at some depth, a child of `last`, or a child of a later top-level
+    number whose heading was lost. For a dotted number at the start of a line that the
+    document cites ("Section 4.2"): its citations are the evidence that it is a heading."""
+    depth = len(k)
+    if depth < 2:
+        return False  # "5." in a list of definitions under 1: a top-level number needs more
+    if last is None:
+        return True
+    if depth == 2 and 0 < k[0] - last[0] <= 3 and k[1] in (0, 1, 2):
+        return True
+    if depth <= len(last):
+        gap = k[-1] - last[depth - 1]
+        return k[:-1] == last[: depth - 1] and 0 < gap <= _CITED_GAP
+    return depth == len(last) + 1 and k[:-1] == last and 1 <= k[-1] <= _CITED_GAP
 
 
 def follows(k: Key, last: Key | None) -> bool:
@@ -175,6 +200,8 @@ def run_in_cuts(
     for m in sorted(found, key=lambda m: m.start("at")):
         if cuts and m.start("at") <= cuts[-1]:
             continue
+        if _UNIT_BEFORE.search(text, 0, m.start("at")):
+            continue  # "SCHEDULE 3.2 City Rights": the number of the unit named before it
         groups = m.groupdict()
         number = (groups["n"] or groups.get("kn") or groups.get("tight") or "").rstrip(".")
         k = (roman(number),) if number.isalpha() else key(number)

@@ -26,6 +26,7 @@ from raag_assets.ingest.outline import (
     BARE_NUMBER,
     TIGHT_NUMBER,
     Key,
+    ahead,
     cited_labels,
     continues,
     roman,
@@ -85,16 +86,25 @@ ARTICLE = rule(
     examples=("Article IV - Termination", "ARTICLE 2. DEFINITIONS"),
     counter=("Article of incorporation", "This article explains the rules"),
 )
-# "Exhibit 10.6" is a filing's exhibit number (an EDGAR banner), not an exhibit of the text.
+# "Exhibit 10.6" is a filing's exhibit number (an EDGAR banner), not an exhibit of the text;
+# a schedule, annex, appendix or attachment may be numbered for the section that calls for it
+# ("Schedule 1.1(e) - Assigned Patents", "Annex 4.2").
 APPENDIX = rule(
     "heading.appendix",
     "heading",
-    "an exhibit, appendix, annex or schedule with its letter or number",
-    pattern=r"^(exhibit|appendix|annex|schedule)\s+([A-Z](?:-\d{1,2})?|\d{1,2})\b(?!\.\d)\.?"
-    r"\s*[-–—:.]?\s*(.*)$",
+    "an exhibit, appendix, annex, schedule or attachment with its letter or number",
+    pattern=r"^(exhibit|appendix|annex|schedule|attachment)\s+([A-Z](?:-\d{1,2})?(?!\w)"
+    r"|\d{1,2}(?!\w|\.\d)|(?<!exhibit )(?<!EXHIBIT )(?<!Exhibit )\d{1,2}\.\d{1,2}"
+    r"(?:\([a-z0-9]{1,3}\))?(?![\w.]))\.?\s*[-–—:.]?\s*(.*)$",
     flags=re.IGNORECASE,
-    examples=("Exhibit A - Pricing", "SCHEDULE 2: Fees", "Annex B"),
-    counter=("Exhibit 10.6", "Schedules are published weekly"),
+    examples=(
+        "Exhibit A - Pricing",
+        "SCHEDULE 2: Fees",
+        "Annex B",
+        "Attachment 1",
+        "Schedule 1.1(e) - Assigned Patents",
+    ),
+    counter=("Exhibit 10.6", "Schedules are published weekly", "Exhibit Alpha"),
 )
 # The one appendix of a document, set in capitals ("APPENDIX: How to apply ...", "ANNEX",
 # "ADDENDUM: How to use this License"): labelled by its keyword (GRAPH_GOLD: `Appendix`); in
@@ -487,6 +497,7 @@ class _Scan:
     """What the scan for headings has seen so far, line by line."""
 
     listed: set[str]  # labels the contents list that have not headed a section yet
+    cited: frozenset[str] = frozenset()  # numbers the document cites as its sections
     last_key: tuple[int, ...] | None = None  # the numbering so far
     item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
     amending: bool = False  # inside an amendment filed after the agreement
@@ -511,7 +522,8 @@ def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_H
     body_size = _body_font_size(lines) if fmt == "pdf" else None
     fonts = _Fonts(body_size, _heading_sizes(lines, body_size) if body_size else [])
     toc = _table_of_contents(lines) if fmt != "markdown" else None
-    scan = _Scan(set(toc.labels) if toc else set())
+    cited = frozenset(cited_labels([ln.text for ln in lines]))
+    scan = _Scan(set(toc.labels) if toc else set(), cited)
     headings: list[_Heading] = []
     i = 0
     while i < len(lines):
@@ -581,7 +593,16 @@ def _layout_heading(
     if not (emphasised or para_start or i in underlined):
         return None
     return _text_heading(
-        lines, i, underlined, scan.last_key, emphasised, fonts.headings, toc, scan.listed, scan.item
+        lines,
+        i,
+        underlined,
+        scan.last_key,
+        emphasised,
+        fonts.headings,
+        toc,
+        scan.listed,
+        scan.item,
+        scan.cited,
     )
 
 
@@ -607,6 +628,7 @@ def _text_heading(
     toc: _Contents | None = None,
     listed: set[str] | None = None,
     item: tuple[str, int] | None = None,
+    cited: frozenset[str] = frozenset(),
 ) -> _Heading | None:
     """The heading line i of a text or PDF starts: numbered, set in a heading's font, or a
     title line standing alone."""
@@ -615,7 +637,9 @@ def _text_heading(
         return None  # the filing's exhibit banner ("EXHIBIT 10.32") is part of the title
     numbering = _text_numbering(text, emphasised, toc, item) or _bare_number(lines, i)
     if numbering:
-        return _numbered_heading(lines, i, numbering, underlined, last_key, emphasised, listed)
+        return _numbered_heading(
+            lines, i, numbering, underlined, last_key, emphasised, listed, cited
+        )
     if emphasised and len(text) <= _HEADING_MAX_CHARS and not text.endswith((",", ";")):
         size = lines[i].size
         level = heading_sizes.index(size) + 1 if size in heading_sizes else len(heading_sizes) + 1
@@ -658,11 +682,18 @@ def _numbered_heading(
     last_key: tuple[int, ...] | None,
     emphasised: bool,
     listed: set[str] | None,
+    cited: frozenset[str] = frozenset(),
 ) -> _Heading | None:
     """A numbered line as a heading: one that continues the numbering, says it is one
     ("Section 4") or is marked as one (font, contents); a heading block, or else a numbered
-    paragraph."""
-    goes_on = numbering.key is None or continues(numbering.key, last_key)
+    paragraph. A number the document cites ("Section 4.2") may stand a few numbers ahead of
+    the outline (headings the text lost: outline.ahead)."""
+    key = numbering.key
+    goes_on = (
+        key is None
+        or continues(key, last_key)
+        or (numbering.label in cited and ahead(key, last_key))
+    )
     if not (numbering.explicit or goes_on or emphasised or numbering.label in (listed or ())):
         return None
     if emphasised:  # the font marks exactly one line as the heading
@@ -998,7 +1029,8 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
     if m := APPENDIX.search(text):
         if APPENDIX_IN_SENTENCE.search(m.group(3)):
             return None  # "APPENDIX C shall be updated ...": a sentence wrapped onto the line
-        label = f"{m.group(1).capitalize()} {m.group(2).upper()}"
+        number = m.group(2)
+        label = f"{m.group(1).capitalize()} {number[:1].upper()}{number[1:]}"  # "Schedule 1.1(e)"
         return _Numbering(label, m.group(3).strip(), 1, True, None, APPENDIX.id)
     if m := UNLETTERED.search(text):
         rest = (m.group(2) or "").strip()

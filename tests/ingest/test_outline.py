@@ -3,7 +3,7 @@
 import pytest
 
 from raag_assets.core.model import FRONT_LABEL, Line
-from raag_assets.ingest.outline import cited_labels, continues, follows
+from raag_assets.ingest.outline import ahead, cited_labels, continues, follows
 from raag_assets.ingest.sectioning import build_sections, heading_rules
 
 
@@ -24,6 +24,39 @@ def test_outline_steps():
     assert not follows((1, 4), (1, 2)) and not follows((3,), (1,))
     assert continues((2, 1), (1, 74))  # the heading of 2 was lost
     assert not continues((30,), (2, 1))  # "30 days"
+
+
+def test_a_cited_number_may_stand_a_few_numbers_ahead():
+    assert ahead((4, 2), (4,)) and ahead((8, 1), (5, 4)) and ahead((3, 2, 13), (3, 2, 11))
+    assert not ahead((5,), (1,))  # a top-level number: "5." in a list of definitions
+    assert not ahead((4, 2), (5, 1)) and not ahead((3, 9), (3, 2))  # behind, or too far
+
+
+ARTICLE_NUMBER_LOST = (
+    "LICENSE AGREEMENT\n\nThis Agreement is made between the Company and the Agent.\n\n"
+    "ARTICLE IV CHARGES\n\nReimbursement Generally. The Company will reimburse the Agent for "
+    "the following items.\n\n4.2 Conditions of Reimbursement.\n\nThe Company shall pay each "
+    "invoice within thirty days of receipt.\n\nARTICLE V WARRANTIES\n\n5.1 Warranty.\n\n"
+    "The Agent warrants its services{cite}."
+)
+
+
+def test_a_cited_number_whose_first_sibling_was_lost_heads_a_section():
+    cited = labels(ARTICLE_NUMBER_LOST.format(cite=" subject to the conditions in Section 4.2"))
+    assert cited == [FRONT_LABEL, "Article IV", "4.2", "Article V", "5.1"]
+    # without the document citing it, "4.2" after "ARTICLE IV" stays text (a list, a quantity)
+    assert "4.2" not in labels(ARTICLE_NUMBER_LOST.format(cite=""))
+
+
+def test_schedules_numbered_for_their_section_and_attachments_are_units():
+    text = (
+        "IP AGREEMENT\n\nThis Agreement is made between the Company and the Agent.\n\n"
+        "1. Definitions. \"Assigned Patents\" means the patents set forth on Schedule 1.1(e) "
+        "and in Attachment A.\n\nSchedule 1.1(e) - Assigned Patents\n\nUS 1,234,567 Widget.\n\n"
+        "Attachment A\n\nThe widget drawings.\n\nSCHEDULE 3.2   City Rights Agreements\n\n"
+        "Access and License Agreement dated December 8, 2000."
+    )
+    assert labels(text)[2:] == ["Schedule 1.1(e)", "Attachment A", "Schedule 3.2"]
 
 
 def test_flattened_filing_one_physical_line_holds_several_sections():
