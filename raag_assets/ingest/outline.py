@@ -76,9 +76,10 @@ TIGHT_NUMBER = rule(
 BARE_NUMBER = rule(
     "heading.bare_number",
     "heading",
-    "a number without a dot and a title, standing alone over its first subsection: 7 Term",
-    pattern=r"^(\d{1,3})\s+([A-Z][A-Za-z ,;&'’/-]{1,80})$",
-    examples=("7 Confidentiality", "12 Governing Law"),
+    "a number without a dot and a title, standing alone over its first subsection (7 Term), "
+    "or in capitals as the outline's next number (9 LIMITATION OF LIABILITY.)",
+    pattern=r"^(\d{1,3})\s+([A-Z][A-Za-z ,;&'’/-]{1,80}\.?)$",
+    examples=("7 Confidentiality", "12 Governing Law", "9 LIMITATION OF LIABILITY."),
     counter=("2013 was a good year.", "30 days"),
 )
 # Citations of the document's own sections: evidence that a number is a section.

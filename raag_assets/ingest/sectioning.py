@@ -29,6 +29,7 @@ from raag_assets.ingest.outline import (
     ahead,
     cited_labels,
     continues,
+    follows,
     roman,
     run_in_cuts,
 )
@@ -508,7 +509,9 @@ class _Scan:
         """Move past a heading (its line `text`): its label and numbering are used up."""
         self.listed.discard(head.label)  # a listed label heads one section; later ones are lists
         numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
-        if numbering and numbering.key is not None:
+        if head.rule == BARE_NUMBER.id:  # "9 LIMITATION OF LIABILITY": no dot to read it by
+            self.last_key = (int(head.label),)
+        elif numbering and numbering.key is not None:
             self.last_key = numbering.key
         elif numbering and (APPENDIX.search(text) or UNLETTERED.search(text)):
             self.last_key = None  # an exhibit or schedule numbers its own items from 1
@@ -635,7 +638,7 @@ def _text_heading(
     text = lines[i].text
     if FILING_EXHIBIT.search(text):
         return None  # the filing's exhibit banner ("EXHIBIT 10.32") is part of the title
-    numbering = _text_numbering(text, emphasised, toc, item) or _bare_number(lines, i)
+    numbering = _text_numbering(text, emphasised, toc, item) or _bare_number(lines, i, last_key)
     if numbering:
         return _numbered_heading(
             lines, i, numbering, underlined, last_key, emphasised, listed, cited
@@ -649,16 +652,22 @@ def _text_heading(
     return _title_heading(lines, i, underlined, last_key, toc)
 
 
-def _bare_number(lines: list[Line], i: int) -> _Numbering | None:
-    """ "7 Confidentiality" alone on its line, its first subsection ("7.1 ...") next."""
+def _bare_number(lines: list[Line], i: int, last: Key | None) -> _Numbering | None:
+    """ "7 Confidentiality" alone on its line, its first subsection ("7.1 ...") next; or a
+    title in capitals ("9 LIMITATION OF LIABILITY.") that is the outline's next number."""
     m = BARE_NUMBER.search(lines[i].text)
-    if not m or not _is_title(m.group(2)) or i + 1 < len(lines) and lines[i + 1].text:
+    if not m or i + 1 < len(lines) and lines[i + 1].text:
         return None
+    n, title = int(m.group(1)), m.group(2)
+    caps = title.isupper() and _is_title(_tidy(title)) and follows((n,), last)
+    if not (caps or (_is_title(_tidy(title)) and _first_child_next(lines, i, m.group(1)))):
+        return None
+    return _Numbering(m.group(1), _tidy(title), 1, False, (n,), BARE_NUMBER.id)
+
+
+def _first_child_next(lines: list[Line], i: int, number: str) -> bool:
     after = next((ln.text for ln in lines[i + 1 :] if ln.text), "")
-    if not re.match(rf"{m.group(1)}\.0?1\b", after):
-        return None
-    n = int(m.group(1))
-    return _Numbering(m.group(1), m.group(2), 1, False, (n,), BARE_NUMBER.id)
+    return bool(re.match(rf"{number}\.0?1\b", after))
 
 
 def _text_numbering(
@@ -688,13 +697,7 @@ def _numbered_heading(
     ("Section 4") or is marked as one (font, contents); a heading block, or else a numbered
     paragraph. A number the document cites ("Section 4.2") may stand a few numbers ahead of
     the outline (headings the text lost: outline.ahead)."""
-    key = numbering.key
-    goes_on = (
-        key is None
-        or continues(key, last_key)
-        or (numbering.label in cited and ahead(key, last_key))
-    )
-    if not (numbering.explicit or goes_on or emphasised or numbering.label in (listed or ())):
+    if not _heads(numbering, lines[i].text, last_key, emphasised, listed, cited):
         return None
     if emphasised:  # the font marks exactly one line as the heading
         heading = _tidy(numbering.rest) or numbering.label
@@ -738,6 +741,40 @@ def _numbered_heading(
         lead=numbering.rest,
         rule=numbering.rule,
     )
+
+
+# A top-level number before a word in lower case continues a sentence as the next item of a
+# list inside a clause ("... based on: 1. infringement ... 2. misappropriation ..."), never a
+# heading: taken as one, it would carry the outline off to the next top-level number.
+LIST_ITEM = rule(
+    "heading.not_list_item",
+    "heading",
+    "a top-level number followed by a word in lower case: an item of a list, not a heading",
+    pattern=r"^\d{1,3}[.)]?\s+[a-z]",
+    examples=("4. the relevant specifications are of Vendor's design", "2) misappropriation of"),
+    counter=("4. Term. This Agreement", "4.2 the Supplier shall", "4. TERM"),
+)
+
+
+def _heads(
+    numbering: _Numbering,
+    text: str,
+    last_key: Key | None,
+    emphasised: bool,
+    listed: set[str] | None,
+    cited: frozenset[str],
+) -> bool:
+    """Whether a numbered line may head a section: it says it is one, is marked as one, or
+    continues the outline (a cited number a few numbers ahead too); never a list's item."""
+    if not numbering.explicit and LIST_ITEM.search(text):
+        return False  # "4. the relevant specifications are ...": an item of a list in a clause
+    key = numbering.key
+    goes_on = (
+        key is None
+        or continues(key, last_key)
+        or (numbering.label in cited and ahead(key, last_key))
+    )
+    return numbering.explicit or goes_on or emphasised or numbering.label in (listed or ())
 
 
 # A numbered definition ('1.4 "BOM" means the bill of materials ...') is titled by the term it

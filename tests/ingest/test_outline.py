@@ -51,7 +51,7 @@ def test_a_cited_number_whose_first_sibling_was_lost_heads_a_section():
 def test_schedules_numbered_for_their_section_and_attachments_are_units():
     text = (
         "IP AGREEMENT\n\nThis Agreement is made between the Company and the Agent.\n\n"
-        "1. Definitions. \"Assigned Patents\" means the patents set forth on Schedule 1.1(e) "
+        '1. Definitions. "Assigned Patents" means the patents set forth on Schedule 1.1(e) '
         "and in Attachment A.\n\nSchedule 1.1(e) - Assigned Patents\n\nUS 1,234,567 Widget.\n\n"
         "Attachment A\n\nThe widget drawings.\n\nSCHEDULE 3.2   City Rights Agreements\n\n"
         "Access and License Agreement dated December 8, 2000."
@@ -172,3 +172,25 @@ def test_an_exhibit_named_in_a_wrapped_sentence_is_no_heading():
         "1.2 Orders. The Company orders by purchase order."
     )
     assert labels(text) == ["1", "1.1", "1.2"]
+
+
+def test_a_list_item_in_lower_case_never_carries_the_outline_off():
+    text = (
+        "SERVICES AGREEMENT\n\nThis Agreement is made between the Company and the Vendor.\n\n"
+        "3.17 Infringement\n\nThe Vendor shall indemnify the Company against claims based on:\n\n"
+        "1. infringement of any patent in connection with the Services;\n\n"
+        "4. the relevant specifications being of the Vendor's own design.\n\n"
+        "3.18 Insurance\n\nThe Vendor shall maintain insurance at its own cost."
+    )
+    assert labels(text) == [FRONT_LABEL, "3.17", "3.18"]
+
+
+def test_a_bare_number_over_a_title_in_capitals_continues_the_outline():
+    text = (
+        "LICENSE AGREEMENT\n\nThis Agreement is made between the Company and the Agent.\n\n"
+        "8 INDEMNIFICATION.\n\n8.1 By the Company. The Company shall indemnify the Agent.\n\n"
+        "9 LIMITATION OF LIABILITY.\n\nIn no event shall either party be liable for lost "
+        "profits.\n\n10 CONFIDENTIALITY.\n\nEach party shall keep the other's information "
+        "confidential.\n\n30 DAYS\n\nThe notice period is thirty days."
+    )
+    assert labels(text) == [FRONT_LABEL, "8", "8.1", "9", "10"]
