@@ -188,6 +188,14 @@ CONTENTS_LABEL = rule(
     examples=("Article IV Termination", "2.1 Services ..... 4"),
     counter=("termination of services", "see page 4 below"),
 )
+
+
+def _contents_line(text: str) -> bool:
+    """A line of contents entries run together ("19. Term 18 19.1. Term 18 19.2. ..."), as a
+    contents page after the first prints them, with no verb of running text."""
+    return len(CONTENTS_RUN.regex.findall(text)) >= 2 and not _VERB.search(text)
+
+
 _TOC_PAGE = re.compile(r"[\s.]*(?:\d{1,3}|[ivx]{1,5})?$", re.IGNORECASE)
 FILING_EXHIBIT = rule(
     "heading.not_filing_exhibit",
@@ -400,6 +408,40 @@ ITEM_RUN_IN = rule(
 )
 
 
+# A running page header (the same words opening several lines of the document) printed onto
+# the line of the heading that follows it.
+RUNNING_HEAD = rule(
+    "heading.after_running_head",
+    "heading",
+    "a numbered heading after a running page header on its line (the header opens three lines "
+    "or more of the document): the heading opens at its number",
+    pattern=r"^(?!(?i:sections?|articles?|clauses?|exhibits?|schedules?|annex|appendix)\b)"
+    r"(?P<head>[A-Z][A-Za-z&,'’ -]{2,60}?)\s+(?P<n>\d{1,3}(?:\.\d{1,3}){1,3})\.?\s+"
+    r"(?=[A-Z\"“(])",
+    examples=("Confidential Execution Version 15.2.2 Termination by Bioeq",),
+    counter=("Section 15.2.2 Termination", "as set out in 4.2 The"),
+)
+
+
+def _running_heads(lines: list[Line]) -> set[str]:
+    """The words a numbered heading follows on its line (RUNNING_HEAD) that open three lines
+    of the document or more: a running page header, not a sentence or a unit's keyword."""
+    found = {m.group("head") for ln in lines if (m := RUNNING_HEAD.regex.match(ln.text))}
+    found = {h for h in found if not h.endswith(" -")}
+    out = set()
+    for head in found:
+        rests = [ln.text[len(head) :].strip() for ln in lines if ln.text.startswith(head)]
+        # a page's header stands over any text, not only over numbers ("PAGE 5.2.1 ...",
+        # "PAGE ARTICLE VI ...": the page column of a table of contents)
+        prose = any(r and not _NUMBER_OR_UNIT.match(r) for r in rests)
+        if len(rests) >= 3 and prose:
+            out.add(head)
+    return out
+
+
+_NUMBER_OR_UNIT = re.compile(r"(?i)(?:\d|article|section|schedule|exhibit|annex|appendix)")
+
+
 def _split_run_ins(lines: list[Line]) -> list[Line]:
     """Cut headings run into other lines onto lines of their own (a paragraph break between):
     a trailing numbered heading whose first subsection follows, and the items of a lettered
@@ -408,14 +450,23 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
     letter, expected = None, 1
     last: Key | None = None  # the outline so far
     cited = frozenset(cited_labels([ln.text for ln in lines]))
+    furniture = _running_heads(lines)
     for n, line in enumerate(lines):
         if m := APPENDIX.search(line.text):
             letter = m.group(2).upper() if re.fullmatch(r"[A-Za-z]", m.group(2)) else None
             expected = 1
             last = None
+        if _contents_line(line.text):
+            out.append(line)  # a page of the contents after the first: entries, not sections
+            continue
         para_start = n == 0 or not lines[n - 1].text
+        # a running page header printed before a heading opens the paragraph: the heading
+        # opens where the header ends ("Confidential Execution Version 15.2.2 Termination")
+        head = RUNNING_HEAD.regex.match(line.text) if para_start else None
+        skip = head.start("n") if head and head.group("head") in furniture else 0
         opens = _opens if para_start else _opens_not
-        cuts, last = run_in_cuts(line.text, last, opens, _titled, cited)
+        cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited)
+        cuts = [*([skip] if skip else []), *(c + skip for c in cuts)]
         if letter:
             for m in ITEM_RUN_IN.finditer(line.text):
                 if m.group("letter") == letter and int(m.group("n")) == expected:
@@ -452,6 +503,8 @@ def _titled(rest: str) -> bool:
     ("Exclusivity. The Supplier shall ..."), or one in capitals its first subsection follows."""
     if _run_in_title(rest) or _CAPS_TITLE.match(rest) or _short_run_in(rest):
         return True
+    if rest.isupper() and rest.endswith(":") and _is_title(_tidy(rest.rstrip(":"))):
+        return True  # "... in Exhibit D. 5.DELIVERY OF THE SERVICE:" and its text below
     m = re.match(r"(.{3,80}?)\s+\d{1,3}\.0?1\b", rest)  # "Conditions Precedent 2.1 ..."
     return bool(m and _is_title(m.group(1)))
 
@@ -560,7 +613,7 @@ def _heading_at(
     text = lines[i].text
     if fmt == "markdown" and FENCE.search(text):
         scan.in_fence = not scan.in_fence
-    if scan.in_fence or not text:
+    if scan.in_fence or not text or (fmt != "markdown" and _contents_line(text)):
         return None
     para_start = i == 0 or not lines[i - 1].text
     scan.signed = scan.signed or bool(SIGNED.search(text))

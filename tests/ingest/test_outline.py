@@ -194,3 +194,36 @@ def test_a_bare_number_over_a_title_in_capitals_continues_the_outline():
         "confidential.\n\n30 DAYS\n\nThe notice period is thirty days."
     )
     assert labels(text) == [FRONT_LABEL, "8", "8.1", "9", "10"]
+
+
+def test_a_later_page_of_the_contents_heads_no_sections():
+    text = (
+        "LICENSE AGREEMENT\n\nTable of Contents 1. Definitions 1 2. Grant 4 2.1. Rights 4\n\n"
+        "ii\n\nLicense Agreement\n\n"
+        "3. Fees 5 3.1. Upfront Payment 5 3.2. Royalties 6 4. Term 7\n\n"
+        "This Agreement is made between the Company and the Agent.\n\n"
+        "1. Definitions. Terms have the meanings below.\n\n2. Grant. The Company grants a "
+        "licence.\n\n3. Fees. The Agent shall pay the fees."
+    )
+    assert [x for x in labels(text) if x[0].isdigit()] == ["1", "2", "3"]
+
+
+def test_a_running_page_header_before_a_heading_is_not_its_text():
+    page = "Confidential Execution Version"
+    text = (
+        f"SUPPLY AGREEMENT\n\n{page} This Agreement is made between the Company and the "
+        f"Supplier.\n\n15.2 Termination\n\n15.2.1 Termination for Breach. Either Party may "
+        f"terminate.\n\n{page} 15.2.2 Termination for Insolvency. Either Party may terminate "
+        f"on insolvency.\n\n{page} The Supplier shall deliver the goods.\n\n15.2.3 Notice. "
+        "Any notice shall be in writing."
+    )
+    assert labels(text)[-4:] == ["15.2", "15.2.1", "15.2.2", "15.2.3"]
+
+
+def test_a_heading_in_capitals_run_in_after_a_sentence_with_its_text_below():
+    text = (
+        "AFFILIATE AGREEMENT\n\nThis Agreement is made between the Network and the Affiliate."
+        "\n\n1. DEFINITIONS: The following terms have these meanings. 2. TERM: The term is "
+        "two years. 3. DELIVERY OF THE SERVICE:\n(a) The Network shall deliver the Service."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "2", "3"]
