@@ -423,6 +423,17 @@ RUNNING_HEAD = rule(
 )
 
 
+RULE_BEFORE = rule(
+    "heading.after_rule_line",
+    "heading",
+    "a numbered heading printed on the line of a rule drawn above it: the heading opens at "
+    "its number",
+    pattern=r"^[-_=]{10,}\s+(?=\d{1,3}(?:\.\d{1,3})*\.?\s+[A-Z])",
+    examples=("------------------------------ 6.0 Confidentiality",),
+    counter=("------------------------------", "--- 6 items"),
+)
+
+
 def _running_heads(lines: list[Line]) -> set[str]:
     """The words a numbered heading follows on its line (RUNNING_HEAD) that open three lines
     of the document or more: a running page header, not a sentence or a unit's keyword."""
@@ -464,6 +475,8 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
         # opens where the header ends ("Confidential Execution Version 15.2.2 Termination")
         head = RUNNING_HEAD.regex.match(line.text) if para_start else None
         skip = head.start("n") if head and head.group("head") in furniture else 0
+        if para_start and (drawn := RULE_BEFORE.regex.match(line.text)):
+            skip = drawn.end()  # "------ 6.0 Confidentiality": a rule drawn over the heading
         opens = _opens if para_start else _opens_not
         cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited)
         cuts = [*([skip] if skip else []), *(c + skip for c in cuts)]
@@ -506,6 +519,8 @@ def _titled(rest: str) -> bool:
     if rest.isupper() and rest.endswith(":") and _is_title(_tidy(rest.rstrip(":"))):
         return True  # "... in Exhibit D. 5.DELIVERY OF THE SERVICE:" and its text below
     m = re.match(r"(.{3,80}?)\s+\d{1,3}\.0?1\b", rest)  # "Conditions Precedent 2.1 ..."
+    # or its first lettered item: "Rights of Termination (a) Regulatory Proceedings ..."
+    m = m or re.match(r"([^()]{3,80}?)\s+\((?:a|i|1)\)\s", rest)
     return bool(m and _is_title(m.group(1)))
 
 

@@ -227,3 +227,23 @@ def test_a_heading_in_capitals_run_in_after_a_sentence_with_its_text_below():
         "two years. 3. DELIVERY OF THE SERVICE:\n(a) The Network shall deliver the Service."
     )
     assert labels(text) == [FRONT_LABEL, "1", "2", "3"]
+
+
+def test_a_heading_printed_on_the_line_of_a_rule_drawn_above_it():
+    rule_line = "-" * 40
+    text = (
+        "HOSTING AGREEMENT\n\nThis Agreement is made between the Customer and the Provider.\n\n"
+        f"{rule_line} 1.0 Services\n\nThe Provider will perform the Services.\n\n"
+        f"{rule_line} 2.0 Term and Termination\n\n2.1 Term\n\nThe term is two years."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "2", "2.1"]
+
+
+def test_a_title_over_its_first_lettered_item_heads_a_run_in_section():
+    text = (
+        "AGENCY AGREEMENT\n\nThis Agreement is made between the Corporation and the Agents.\n\n"
+        "1. Appointment. The Corporation appoints the Agents. 2. Rights of Termination (a) "
+        "Regulatory Proceedings Out If, after the date hereof, an inquiry is commenced, any Agent "
+        "may terminate."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "2"]
