@@ -568,6 +568,10 @@ class _Scan:
     listed: set[str]  # labels the contents list that have not headed a section yet
     cited: frozenset[str] = frozenset()  # numbers the document cites as its sections
     last_key: tuple[int, ...] | None = None  # the numbering so far
+    # top-level keyword headings since the last numbered subsection ("SECTION 10", "SECTION
+    # 11" printed in one block above their text), and the numbering before them
+    keywords: list[Key] = field(default_factory=list)
+    before: Key | None = None
     item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
     amending: bool = False  # inside an amendment filed after the agreement
     signed: bool = False  # past the signature block: what follows is filed with the agreement
@@ -577,6 +581,7 @@ class _Scan:
         """Move past a heading (its line `text`): its label and numbering are used up."""
         self.listed.discard(head.label)  # a listed label heads one section; later ones are lists
         numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
+        self._keyword_block(numbering)
         if head.rule == BARE_NUMBER.id:  # "9 LIMITATION OF LIABILITY": no dot to read it by
             self.last_key = (int(head.label),)
         elif numbering and numbering.key is not None:
@@ -587,6 +592,29 @@ class _Scan:
             self.item = (letter, 0) if re.fullmatch(r"[A-Z]", letter) else None
         if self.item and re.fullmatch(rf"{self.item[0]}\.\d{{1,2}}", head.label):
             self.item = (self.item[0], int(head.label.split(".")[1]))
+
+    def _keyword_block(self, numbering: _Numbering | None) -> None:
+        key = numbering.key if numbering else None
+        if numbering and numbering.explicit and key is not None and len(key) == 1:
+            if not self.keywords:
+                self.before = self.last_key
+            self.keywords = [*self.keywords[-2:], key]
+        elif key is not None and len(key) > 1:
+            self.keywords, self.before = [], None
+
+    def outline(self) -> "_Outline":
+        earlier = tuple(k for k in (self.before, *self.keywords) if k is not None)
+        return _Outline(self.cited, earlier)
+
+
+@dataclass(frozen=True)
+class _Outline:
+    """What may place a number in the outline besides its last number: the numbers the
+    document cites, and the numbering before keyword headings that a PDF's text printed in
+    one block above their text ("SECTION 10 ... SECTION 11 ... 10.01 Compensation ...")."""
+
+    cited: frozenset[str] = frozenset()
+    earlier: tuple[Key, ...] = ()
 
 
 def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_Heading]:
@@ -673,7 +701,7 @@ def _layout_heading(
         toc,
         scan.listed,
         scan.item,
-        scan.cited,
+        scan.outline(),
     )
 
 
@@ -699,7 +727,7 @@ def _text_heading(
     toc: _Contents | None = None,
     listed: set[str] | None = None,
     item: tuple[str, int] | None = None,
-    cited: frozenset[str] = frozenset(),
+    outline: _Outline = _Outline(),
 ) -> _Heading | None:
     """The heading line i of a text or PDF starts: numbered, set in a heading's font, or a
     title line standing alone."""
@@ -709,7 +737,7 @@ def _text_heading(
     numbering = _text_numbering(text, emphasised, toc, item) or _bare_number(lines, i, last_key)
     if numbering:
         return _numbered_heading(
-            lines, i, numbering, underlined, last_key, emphasised, listed, cited
+            lines, i, numbering, underlined, last_key, emphasised, listed, outline
         )
     if emphasised and len(text) <= _HEADING_MAX_CHARS and not text.endswith((",", ";")):
         size = lines[i].size
@@ -759,13 +787,13 @@ def _numbered_heading(
     last_key: tuple[int, ...] | None,
     emphasised: bool,
     listed: set[str] | None,
-    cited: frozenset[str] = frozenset(),
+    outline: _Outline = _Outline(),
 ) -> _Heading | None:
     """A numbered line as a heading: one that continues the numbering, says it is one
     ("Section 4") or is marked as one (font, contents); a heading block, or else a numbered
     paragraph. A number the document cites ("Section 4.2") may stand a few numbers ahead of
     the outline (headings the text lost: outline.ahead)."""
-    if not _heads(numbering, lines[i].text, last_key, emphasised, listed, cited):
+    if not _heads(numbering, lines[i].text, last_key, emphasised, listed, outline):
         return None
     if emphasised:  # the font marks exactly one line as the heading
         heading = _tidy(numbering.rest) or numbering.label
@@ -830,7 +858,7 @@ def _heads(
     last_key: Key | None,
     emphasised: bool,
     listed: set[str] | None,
-    cited: frozenset[str],
+    outline: _Outline,
 ) -> bool:
     """Whether a numbered line may head a section: it says it is one, is marked as one, or
     continues the outline (a cited number a few numbers ahead too); never a list's item."""
@@ -840,7 +868,8 @@ def _heads(
     goes_on = (
         key is None
         or continues(key, last_key)
-        or (numbering.label in cited and ahead(key, last_key))
+        or (numbering.label in outline.cited and ahead(key, last_key))
+        or any(continues(key, earlier) for earlier in outline.earlier)
     )
     return numbering.explicit or goes_on or emphasised or numbering.label in (listed or ())
 

@@ -247,3 +247,14 @@ def test_a_title_over_its_first_lettered_item_heads_a_run_in_section():
         "may terminate."
     )
     assert labels(text) == [FRONT_LABEL, "1", "2"]
+
+
+def test_keyword_headings_printed_in_one_block_above_their_text():
+    text = (
+        "ALLIANCE AGREEMENT\n\nThis Agreement is made between the Company and the Agent.\n\n"
+        "SECTION 9 TRADEMARKS\n\n9.01 Use of Marks. The Agent may use the marks.\n\n"
+        "SECTION 10 COMPENSATION AND EXPENSES\n\nSECTION 11 ADDITIONAL COVENANTS\n\n"
+        "10.01 Compensation. The Agent shall not be paid.\n\n10.02 Expenses. Each Party pays "
+        "its own costs.\n\n11.01 Covenants. The Company shall act in good faith."
+    )
+    assert labels(text) == [FRONT_LABEL, "9", "9.01", "10", "11", "10.01", "10.02", "11.01"]
