@@ -434,6 +434,41 @@ RULE_BEFORE = rule(
 )
 
 
+# An exhibit or schedule the document cites, its heading in capitals printed after page
+# furniture on its line (a running header, a date, box art): the unit opens where its keyword
+# does. The words before it are no sentence (none in lower case).
+UNIT_AFTER_FURNITURE = rule(
+    "heading.unit_after_furniture",
+    "heading",
+    "a cited exhibit or schedule in capitals after words that are no sentence at the start of "
+    "a paragraph: the unit opens at its keyword",
+    pattern=r"^(?P<before>(?:(?![a-z])\S+\s+){1,8}?)(?P<kw>EXHIBIT|SCHEDULE|ANNEX|APPENDIX|ATTACHMENT)\s+"
+    r"(?P<label>[A-Z0-9]{1,3}(?:\.\d{1,2})?)\b",
+    examples=("Execution Copy EXHIBIT D To Affiliation Agreement", "May 3, 2016 EXHIBIT A FEES"),
+    counter=("as set forth in EXHIBIT B hereto", "EXHIBIT A Fees"),
+)
+_UNIT_WORD = re.compile(r"(?i)\b(?:exhibit|schedule|annex|appendix|attachment)\b")
+_CITED_UNIT = re.compile(
+    r"\b(Exhibit|Schedule|Annex|Appendix|Attachment)\s+([A-Z0-9]{1,3}(?:\.\d{1,2})?)\b"
+)
+
+
+def _cited_units(lines: list[Line]) -> set[str]:
+    """The exhibits and schedules the document cites as written in running text ("Exhibit
+    D"), lower case: "exhibit d"."""
+    return {
+        f"{m.group(1)} {m.group(2)}".lower() for ln in lines for m in _CITED_UNIT.finditer(ln.text)
+    }
+
+
+def _unit_after_furniture(text: str, units: set[str]) -> int:
+    """Where a cited unit's heading opens after page furniture on its line, or 0."""
+    m = UNIT_AFTER_FURNITURE.regex.match(text)
+    if not m or len(m.group("before")) > 60 or _UNIT_WORD.search(m.group("before")):
+        return 0  # "EXHIBIT A1 - Patent Assignment EXHIBIT A2 - ...": a list of the units
+    return m.start("kw") if f"{m.group('kw')} {m.group('label')}".lower() in units else 0
+
+
 def _running_heads(lines: list[Line]) -> set[str]:
     """The words a numbered heading follows on its line (RUNNING_HEAD) that open three lines
     of the document or more: a running page header, not a sentence or a unit's keyword."""
@@ -462,6 +497,7 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
     last: Key | None = None  # the outline so far
     cited = frozenset(cited_labels([ln.text for ln in lines]))
     furniture = _running_heads(lines)
+    units = _cited_units(lines)
     for n, line in enumerate(lines):
         if m := APPENDIX.search(line.text):
             letter = m.group(2).upper() if re.fullmatch(r"[A-Za-z]", m.group(2)) else None
@@ -477,6 +513,8 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
         skip = head.start("n") if head and head.group("head") in furniture else 0
         if para_start and (drawn := RULE_BEFORE.regex.match(line.text)):
             skip = drawn.end()  # "------ 6.0 Confidentiality": a rule drawn over the heading
+        if para_start and not skip and (unit := _unit_after_furniture(line.text, units)):
+            skip = unit  # "Execution Copy EXHIBIT D To Affiliation Agreement ..."
         opens = _opens if para_start else _opens_not
         cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited)
         cuts = [*([skip] if skip else []), *(c + skip for c in cuts)]

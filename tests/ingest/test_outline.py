@@ -258,3 +258,15 @@ def test_keyword_headings_printed_in_one_block_above_their_text():
         "its own costs.\n\n11.01 Covenants. The Company shall act in good faith."
     )
     assert labels(text) == [FRONT_LABEL, "9", "9.01", "10", "11", "10.01", "10.02", "11.01"]
+
+
+def test_a_cited_exhibit_after_page_furniture_on_its_line_is_a_unit():
+    text = (
+        "AFFILIATION AGREEMENT\n\nThis Agreement is made between the Network and the Affiliate."
+        "\n\n1. Fees. The Affiliate Share has the meaning set forth in Exhibit D.\n\n"
+        "Execution Copy EXHIBIT D To Affiliation Agreement\n\nThe Affiliate Share is ten "
+        "percent of net revenue.\n\nExecution Copy EXHIBIT E To Affiliation Agreement\n\n"
+        "Contacts of the parties."
+    )
+    # Exhibit E is cited nowhere: its line stays text
+    assert labels(text) == [FRONT_LABEL, "1", "Exhibit D"]
