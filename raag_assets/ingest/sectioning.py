@@ -610,6 +610,7 @@ class _Scan:
     # 11" printed in one block above their text), and the numbering before them
     keywords: list[Key] = field(default_factory=list)
     before: Key | None = None
+    taken: set[str] = field(default_factory=set)  # the labels that headed sections so far
     item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
     amending: bool = False  # inside an amendment filed after the agreement
     signed: bool = False  # past the signature block: what follows is filed with the agreement
@@ -618,6 +619,7 @@ class _Scan:
     def took(self, head: _Heading, text: str, fmt: str) -> None:
         """Move past a heading (its line `text`): its label and numbering are used up."""
         self.listed.discard(head.label)  # a listed label heads one section; later ones are lists
+        self.taken.add(head.label)
         numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
         self._keyword_block(numbering)
         if head.rule == BARE_NUMBER.id:  # "9 LIMITATION OF LIABILITY": no dot to read it by
@@ -642,7 +644,7 @@ class _Scan:
 
     def outline(self) -> "_Outline":
         earlier = tuple(k for k in (self.before, *self.keywords) if k is not None)
-        return _Outline(self.cited, earlier)
+        return _Outline(self.cited, earlier, frozenset(self.taken))
 
 
 @dataclass(frozen=True)
@@ -653,6 +655,7 @@ class _Outline:
 
     cited: frozenset[str] = frozenset()
     earlier: tuple[Key, ...] = ()
+    taken: frozenset[str] = frozenset()
 
 
 def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_Heading]:
@@ -903,6 +906,8 @@ def _heads(
     if not numbering.explicit and LIST_ITEM.search(text):
         return False  # "4. the relevant specifications are ...": an item of a list in a clause
     key = numbering.key
+    if key and last_key and key < last_key and numbering.label in outline.taken:
+        return False  # "Section 12.6. This Section shall ...": a citation the text wrapped
     goes_on = (
         key is None
         or continues(key, last_key)

@@ -270,3 +270,14 @@ def test_a_cited_exhibit_after_page_furniture_on_its_line_is_a_unit():
     )
     # Exhibit E is cited nowhere: its line stays text
     assert labels(text) == [FRONT_LABEL, "1", "Exhibit D"]
+
+
+def test_a_citation_wrapped_onto_a_line_of_its_own_heads_no_section_again():
+    text = (
+        "OUTSOURCING AGREEMENT\n\nThis Agreement is made between NICE and the Contractor.\n\n"
+        "12.6. Indemnification. The Contractor shall indemnify NICE.\n\n12.7. Fees. NICE pays "
+        "the fees.\n\n12.8. Liability. The liability of the Contractor is limited, except under"
+        "\n\nSection 12.6. This Section shall not be construed as imposing any liability.\n\n"
+        "12.9. Limits. The liability of NICE is limited."
+    )
+    assert labels(text) == [FRONT_LABEL, "12.6", "12.7", "12.8", "12.9"]
