@@ -82,6 +82,17 @@ BARE_NUMBER = rule(
     examples=("7 Confidentiality", "12 Governing Law", "9 LIMITATION OF LIABILITY."),
     counter=("2013 was a good year.", "30 days"),
 )
+# The next top-level number run in after a sentence with a short title that ends the line,
+# its text below ("... under this Agreement. 12. Publications").
+TITLE_ENDS_LINE = rule(
+    "heading.run_in_title_ends_line",
+    "heading",
+    "a short title ending the line after the outline's next top-level number run into it",
+    pattern=r"^[A-Z][\w'’&,/-]+(?:\s+(?:[A-Z][\w'’&,/-]*|and|of|or|the|for|to|in|on)){0,7}"
+    r"[.:]?$",
+    examples=("Publications", "Term and Termination:"),
+    counter=("The parties agree that", "30 days"),
+)
 # Citations of the document's own sections: evidence that a number is a section.
 CITED = rule(
     "heading.cited_label",
@@ -207,7 +218,9 @@ def run_in_cuts(
         number = (groups["n"] or groups.get("kn") or groups.get("tight") or "").rstrip(".")
         k = (roman(number),) if number.isalpha() else key(number)
         top = len(k) == 1
-        if top and not titled(text[m.end() :]):
+        rest = text[m.end() :]
+        alone = follows(k, last) and TITLE_ENDS_LINE.search(rest.strip())
+        if top and not (titled(rest) or alone):
             continue  # "... 2. The parties ..." in a list: a top-level number needs its title
         if not (follows(k, last) or (continues(k, last) and (top or number in cited))):
             continue

@@ -281,3 +281,14 @@ def test_a_citation_wrapped_onto_a_line_of_its_own_heads_no_section_again():
         "12.9. Limits. The liability of NICE is limited."
     )
     assert labels(text) == [FRONT_LABEL, "12.6", "12.7", "12.8", "12.9"]
+
+
+def test_the_next_number_run_in_with_a_short_title_ending_the_line():
+    text = (
+        "ALLIANCE AGREEMENT\n\nThis Agreement is made between the Company and the Partner.\n\n"
+        "11. Costs. Each party bears its own costs under this Agreement. 12. Publications\n"
+        "Neither party shall publish the results without consent. See also: 14. Exhibits\n"
+        "The exhibits form part of this Agreement."
+    )
+    # "14." skips a number: the title alone does not make it a heading
+    assert labels(text) == [FRONT_LABEL, "11", "12"]
