@@ -244,11 +244,14 @@ FILING_BANNER = rule(
     pattern=(
         r"\A\W*(?:Exhibit|EXHIBIT|EX-)\s*\d{1,3}(?:\.\d{1,3})?[A-Za-z]?\b"
         r"|\b[Tt]his\s+Exhibit\s+\d{1,3}\.\d{1,3}\b"
+        # the banner repeated on a page of the filing: a paragraph of its own
+        r"|(?:^|\n)[ \t]*(?:Exhibit|EXHIBIT)\s+\d{1,3}\.\d{1,3}[A-Za-z]?[ \t]*(?=\n|$)"
     ),
     examples=(
         "Exhibit 10.1  SUPPLY AGREEMENT",
         "EX-10.27 Confidential",
         "portions of this Exhibit 10.8 were omitted",
+        "the Commission.\n\nExhibit 10.16\n\nEL BANCO FINANCIAL CORPORATION",
     ),
     counter=("the prices listed in Exhibit 10.1", "Exhibit A  Price List", "this Exhibit A"),
 )
