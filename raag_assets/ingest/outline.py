@@ -50,6 +50,17 @@ RUN_IN_DEFINITION = rule(
     examples=('as shown in Exhibit A 1.21 "Product Data" shall mean',),
     counter=('as defined in Section 1.21 "Data"', 'under clause 2.1 "Fees"'),
 )
+# A top-level number without its dot run in after a sentence, its title and its first
+# subsection after it ("... Supply Commencement Date. 2 Basics of the Agreement 2.1 Grant").
+RUN_IN_BARE = rule(
+    "heading.run_in_bare_number",
+    "heading",
+    "a top-level number without a dot run into a line after a sentence, over its title and "
+    "its first subsection",
+    pattern=r"(?<=[.:;])\s+(?P<at>(?P<n>\d{1,3}))\s+(?=[A-Z][^.;:\d]{2,80}?\s(?P=n)\.0?1\b)",
+    examples=("the Commencement Date. 2 Basics of the Agreement 2.1 Grant of Rights",),
+    counter=("payable within. 30 days of 30.1 units", "the Date. 2 Basics of the Agreement"),
+)
 # An article's heading run into its first subsection ("2. Fees 2.1 The Company shall pay",
 # "ARTICLE 3 TERM 3.1 This Agreement ..."): the subsection is the heading's first child.
 RUN_IN_CHILD = rule(
@@ -209,6 +220,7 @@ def run_in_cuts(
             cuts.append(m.start("c"))
             last = k
     found = [*RUN_IN_NUMBER.finditer(text), *RUN_IN_DEFINITION.finditer(text)]
+    found += RUN_IN_BARE.finditer(text)
     for m in sorted(found, key=lambda m: m.start("at")):
         if cuts and m.start("at") <= cuts[-1]:
             continue

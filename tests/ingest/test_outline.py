@@ -292,3 +292,13 @@ def test_the_next_number_run_in_with_a_short_title_ending_the_line():
     )
     # "14." skips a number: the title alone does not make it a heading
     assert labels(text) == [FRONT_LABEL, "11", "12"]
+
+
+def test_a_top_level_number_without_its_dot_run_in_over_its_first_subsection():
+    text = (
+        "MANUFACTURING AGREEMENT\n\nThis Agreement is made between Kitov and Dexcel.\n\n"
+        '1. Definitions\n\n1.1 "Year" shall mean twelve months from the Commencement Date. '
+        "2 Basics of the Agreement 2.1 Grant of Rights. Kitov grants Dexcel a licence for "
+        "2 years. 2.2 Exclusivity. The licence is exclusive."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "1.1", "2", "2.1", "2.2"]
