@@ -10,7 +10,7 @@ Resolution looks in the citing document first, then across the tenant's document
 
 import re
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
@@ -36,7 +36,9 @@ KEYWORDS = {
     "paragraphs": "Paragraph",
 }
 _OCR_KEYWORDS = ("section", "sections", "subsection", "clause", "clauses", "article", "paragraph")
-_LABEL = r"(?:\d{1,5}(?:\.\d{1,3})*(?:[a-z](?![a-z]))?(?:\([a-z0-9]{1,4}\))*|[IVXLC]{1,6}\b)"
+# A label may carry a letter ("6b", "27A") and lettered items ("2.1(b)(iv)"); a statute's
+# section may run to four decimals ("1.1441").
+_LABEL = r"(?:\d{1,5}(?:\.\d{1,4})*(?:[a-zA-Z](?![a-zA-Z]))?(?:\([a-z0-9]{1,4}\))*|[IVXLC]{1,6}\b)"
 _JOIN = r"(?:\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*(?:through|to|-|–)\s*)"
 # Words a document name is made of: capitalised words, with small words inside.
 _CAP_WORD = r"[A-Z][A-Za-z0-9'’-]*(?:\.[A-Za-z0-9]+)*"
@@ -47,14 +49,19 @@ DOC_NAME = (
 # A statute, code or rule book cited after "of" or "under" ("Section 16(b) of the Securities
 # Exchange Act of 1934", "Section 5 under the 1933 Act", "Section 4971 of the Code"): the
 # labels are that law's, never the citing document's.
-_LAW_NOUN = r"(?:Act|Law|Code|Rules?|Regulations?|Statutes?|Constitution|Treaty|Convention)"
+_LAW_NOUN = (
+    r"(?:Act|Law|Code|Rules?|Regulations?|Statutes?|Constitution|Treaty|Convention"
+    r"|ACT|LAW|CODE|RULES?|REGULATIONS?)"  # "OF THE NEW YORK GENERAL OBLIGATIONS LAW"
+)
 LAW_NAME = (
     rf"(?:(?:1[89]|20)\d\d\s+)?(?:{_CAP_WORD}\s+(?:{_NAME_WORD}\s+){{0,6}})?{_LAW_NOUN}\b"
     r"(?:\s+of\s+(?:1[89]|20)\d\d\b)?"
+    r"|[A-Z]{2,6}['’]s\s+(?:rules|regulations)\b"  # "Section 73.3555 of the FCC's rules"
     r"|[A-Z]{2,6}(?![\w.-])"  # "section 406 of ERISA"
 )
 _OF_DOC = (
-    rf"(?:\s+(?:of|under)\s+(?:the\s+)?(?P<law>{LAW_NAME})(?![ \t]+(?:[A-Z]|(?:of|for|on)\s+[A-Z]))"
+    rf"(?:\s+(?i:of|under)\s+(?:(?i:the)\s+)?(?P<law>{LAW_NAME})"
+    r"(?![ \t]+(?:[A-Z]|(?:of|for|on)\s+[A-Z]))"
     r"|\s+of\s+(?:(?P<self>this\s+(?:License|Licence|Agreement|Policy|Amendment|document|"
     rf"Handbook|Guideline|Guide|Contract))|the\s+(?P<name>{DOC_NAME})))?"
 )
@@ -90,7 +97,8 @@ SECTION_LABEL = rule(
     counter=("the sections of the report", "this clause applies to all staff"),
 )
 # Exhibits, schedules, annexes and appendices: cited with a capital, lettered or numbered.
-_ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2})?)\b"
+# A schedule numbered for its section may carry a letter: "Schedule 1.1(e)".
+_ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2}(?:\([a-z]\))?)?)(?!\w)"
 ANNEX = rule(
     "references.annex",
     "citation",
@@ -210,11 +218,21 @@ STATUTE_CODE = rule(
     "citation",
     "a title number and a code's abbreviation just before a section sign or keyword",
     pattern=(
-        r"\b(?P<code>\d{1,3}\s+(?:U\.\s?S\.\s?C\.?|USC|C\.\s?F\.\s?R\.?|CFR))"
-        r"(?:\s+(?:Part|Sec\.?))?\s*$"
+        r"\b(?P<code>\d{1,3}\s+(?:U\.\s?S\.\s?C\.?(?:\s?A\.?)?|USCA?|C\.\s?F\.\s?R\.?|CFR"
+        r"|C\.\s?C\.\s?R\.?|CCR))(?:\s+(?:Part|Sec\.?))?\s*$"
     ),
-    examples=("the Stark Law (42 U.S.C. ", "as required by 41 CFR "),
+    examples=("the Stark Law (42 U.S.C. ", "as required by 41 CFR ", "and 22 CCR "),
     counter=("in 42 days ", "the CFR table of contents "),
+)
+# A law named just before the keyword ("California Civil Code section 1654", "the Code Section
+# 409A", "General Obligations Law Sections 5-1401"): the section is that law's.
+LAW_BEFORE = rule(
+    "citation.law_before",
+    "citation",
+    "a code, act, law, rules or regulations named just before a section keyword",
+    pattern=r"\b(?P<law>(?:[A-Z][\w.]*\s+){0,4}(?:Code|Act|Law|Regulations?|Rules?))\s*[,(]?\s*$",
+    examples=("pursuant to California Civil Code ", "the Cosmetic Act (", "of the Code "),
+    counter=("as set out in this Agreement ", "the code "),
 )
 # The filing's own exhibit number opening its text ("Exhibit 10.1", "EX-10.27"), or the text
 # calling itself by it ("omitted from this Exhibit 10.8"): a banner the filer puts on the
@@ -226,11 +244,14 @@ FILING_BANNER = rule(
     pattern=(
         r"\A\W*(?:Exhibit|EXHIBIT|EX-)\s*\d{1,3}(?:\.\d{1,3})?[A-Za-z]?\b"
         r"|\b[Tt]his\s+Exhibit\s+\d{1,3}\.\d{1,3}\b"
+        # the banner repeated on a page of the filing: a paragraph of its own
+        r"|(?:^|\n)[ \t]*(?:Exhibit|EXHIBIT)\s+\d{1,3}\.\d{1,3}[A-Za-z]?[ \t]*(?=\n|$)"
     ),
     examples=(
         "Exhibit 10.1  SUPPLY AGREEMENT",
         "EX-10.27 Confidential",
         "portions of this Exhibit 10.8 were omitted",
+        "the Commission.\n\nExhibit 10.16\n\nEL BANCO FINANCIAL CORPORATION",
     ),
     counter=("the prices listed in Exhibit 10.1", "Exhibit A  Price List", "this Exhibit A"),
 )
@@ -358,7 +379,27 @@ def find_mentions(text: str) -> list[Mention]:
                 mentions.append(mention)
                 taken.append((mention.start, mention.end))
     mentions.sort(key=lambda x: (x.start, x.end))
-    return mentions
+    return _shared_documents(fixed, mentions)
+
+
+# "Section 13(d) or Section 14(d) of the Exchange Act": citations joined in a list share the
+# document the last one names.
+_LIST_JOIN = re.compile(r"\s*(?:,\s*)?(?:(?:and|or|and/or)\s+)?")
+
+
+def _shared_documents(text: str, mentions: list[Mention]) -> list[Mention]:
+    """Each labels citation without a document takes the document of the labels citation
+    that follows it in one list ("Section 27A or Section 21E of the 1934 Act")."""
+    out = list(mentions)
+    for i in range(len(out) - 2, -1, -1):
+        m, nxt = out[i], out[i + 1]
+        if m.kind != "labels" or m.doc_name or nxt.kind != "labels" or not nxt.doc_name:
+            continue
+        if m.rule != SECTION_LABEL.id or nxt.rule != SECTION_LABEL.id:
+            continue
+        if _LIST_JOIN.fullmatch(text, m.end, nxt.start):
+            out[i] = replace(m, doc_name=nxt.doc_name)
+    return out
 
 
 def _cited_name(m: re.Match[str]) -> str | None:
@@ -387,9 +428,11 @@ def _section_labels(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
         # "Section 11 of the WIPO ..." cites another document even if we cannot name it well:
         # it must not resolve into the citing one.
         name = _cited_name(m)
-        code = STATUTE_CODE.search(fixed[max(0, m.start() - 30) : m.start()])
+        before = fixed[max(0, m.start() - 60) : m.start()]
+        code = STATUTE_CODE.search(before[-30:]) or LAW_BEFORE.search(before)
         if code and not name:
-            name = " ".join(code.group("code").split())  # "42 U.S.C. § 1395nn": the code's
+            # "42 U.S.C. § 1395nn", "Civil Code section 1654": the code's
+            name = " ".join(code.group(code.lastgroup or 0).split())
         end = _end_of_document(m, name)
         raw_kw = raw.get(m.start())
         as_written = (raw_kw + fixed[m.start() + len(m.group("kw")) : end]) if raw_kw else None

@@ -50,6 +50,17 @@ RUN_IN_DEFINITION = rule(
     examples=('as shown in Exhibit A 1.21 "Product Data" shall mean',),
     counter=('as defined in Section 1.21 "Data"', 'under clause 2.1 "Fees"'),
 )
+# A top-level number without its dot run in after a sentence, its title and its first
+# subsection after it ("... Supply Commencement Date. 2 Basics of the Agreement 2.1 Grant").
+RUN_IN_BARE = rule(
+    "heading.run_in_bare_number",
+    "heading",
+    "a top-level number without a dot run into a line after a sentence, over its title and "
+    "its first subsection",
+    pattern=r"(?<=[.:;])\s+(?P<at>(?P<n>\d{1,3}))\s+(?=[A-Z][^.;:\d]{2,80}?\s(?P=n)\.0?1\b)",
+    examples=("the Commencement Date. 2 Basics of the Agreement 2.1 Grant of Rights",),
+    counter=("payable within. 30 days of 30.1 units", "the Date. 2 Basics of the Agreement"),
+)
 # An article's heading run into its first subsection ("2. Fees 2.1 The Company shall pay",
 # "ARTICLE 3 TERM 3.1 This Agreement ..."): the subsection is the heading's first child.
 RUN_IN_CHILD = rule(
@@ -76,10 +87,22 @@ TIGHT_NUMBER = rule(
 BARE_NUMBER = rule(
     "heading.bare_number",
     "heading",
-    "a number without a dot and a title, standing alone over its first subsection: 7 Term",
-    pattern=r"^(\d{1,3})\s+([A-Z][A-Za-z ,;&'’/-]{1,80})$",
-    examples=("7 Confidentiality", "12 Governing Law"),
+    "a number without a dot and a title, standing alone over its first subsection (7 Term), "
+    "or in capitals as the outline's next number (9 LIMITATION OF LIABILITY.)",
+    pattern=r"^(\d{1,3})\s+([A-Z][A-Za-z ,;&'’/-]{1,80}\.?)$",
+    examples=("7 Confidentiality", "12 Governing Law", "9 LIMITATION OF LIABILITY."),
     counter=("2013 was a good year.", "30 days"),
+)
+# The next top-level number run in after a sentence with a short title that ends the line,
+# its text below ("... under this Agreement. 12. Publications").
+TITLE_ENDS_LINE = rule(
+    "heading.run_in_title_ends_line",
+    "heading",
+    "a short title ending the line after the outline's next top-level number run into it",
+    pattern=r"^[A-Z][\w'’&,/-]+(?:\s+(?:[A-Z][\w'’&,/-]*|and|of|or|the|for|to|in|on)){0,7}"
+    r"[.:]?$",
+    examples=("Publications", "Term and Termination:"),
+    counter=("The parties agree that", "30 days"),
 )
 # Citations of the document's own sections: evidence that a number is a section.
 CITED = rule(
@@ -87,11 +110,12 @@ CITED = rule(
     "heading",
     "a section the document cites by number (Section 2.4.1, Sections 4.1 and 4.2): evidence "
     "that a numbered line is a heading",
-    pattern=r"\b(?:sections?|clauses?|§§?)\s+(\d{1,3}(?:\.\d{1,3}){0,3})\b",
+    pattern=r"\b(?:sections?|clauses?|articles?|§§?)\s+(\d{1,3}(?:\.\d{1,3}){0,3})\b",
     flags=re.IGNORECASE,
-    examples=("as provided in Section 2.4.1", "under Clause 9"),
+    examples=("as provided in Section 2.4.1", "under Clause 9", "set forth in Article 10.3"),
     counter=("in 2.4.1 above", "section headings"),
 )
+_UNIT_BEFORE = re.compile(r"\b(?:schedule|exhibit|annex|appendix|attachment)\s*$", re.I)
 _LIST_MORE = re.compile(r"^\s*(?:,|and|or|through|to)\s+(\d{1,3}(?:\.\d{1,3}){0,3})\b", re.I)
 
 
@@ -116,6 +140,30 @@ def continues(k: Key, last: Key | None) -> bool:
         if k[:-1] == prefix[:-1] and len(k) == depth and 1 <= k[-1] - prefix[-1] <= 2:
             return True
     return False
+
+
+# How far ahead a number the document cites may stand from the outline so far: past headings
+# the text lost ("ARTICLE IV" then "4.2" with 4.1's number gone; "8.1" after "5.4" where the
+# headings of 6 and 7 were run into a rule line), never across the document.
+_CITED_GAP = 5
+
+
+def ahead(k: Key, last: Key | None) -> bool:
+    """Whether `k` stands later in the outline than `last`, a few numbers on, under the same
+    parents: a later sibling at some depth, a child of `last`, or a child of a later top-level
+    number whose heading was lost. For a dotted number at the start of a line that the
+    document cites ("Section 4.2"): its citations are the evidence that it is a heading."""
+    depth = len(k)
+    if depth < 2:
+        return False  # "5." in a list of definitions under 1: a top-level number needs more
+    if last is None:
+        return True
+    if depth == 2 and 0 < k[0] - last[0] <= 3 and k[1] in (0, 1, 2):
+        return True
+    if depth <= len(last):
+        gap = k[-1] - last[depth - 1]
+        return k[:-1] == last[: depth - 1] and 0 < gap <= _CITED_GAP
+    return depth == len(last) + 1 and k[:-1] == last and 1 <= k[-1] <= _CITED_GAP
 
 
 def follows(k: Key, last: Key | None) -> bool:
@@ -172,14 +220,19 @@ def run_in_cuts(
             cuts.append(m.start("c"))
             last = k
     found = [*RUN_IN_NUMBER.finditer(text), *RUN_IN_DEFINITION.finditer(text)]
+    found += RUN_IN_BARE.finditer(text)
     for m in sorted(found, key=lambda m: m.start("at")):
         if cuts and m.start("at") <= cuts[-1]:
             continue
+        if _UNIT_BEFORE.search(text, 0, m.start("at")):
+            continue  # "SCHEDULE 3.2 City Rights": the number of the unit named before it
         groups = m.groupdict()
         number = (groups["n"] or groups.get("kn") or groups.get("tight") or "").rstrip(".")
         k = (roman(number),) if number.isalpha() else key(number)
         top = len(k) == 1
-        if top and not titled(text[m.end() :]):
+        rest = text[m.end() :]
+        alone = follows(k, last) and TITLE_ENDS_LINE.search(rest.strip())
+        if top and not (titled(rest) or alone):
             continue  # "... 2. The parties ..." in a list: a top-level number needs its title
         if not (follows(k, last) or (continues(k, last) and (top or number in cited))):
             continue

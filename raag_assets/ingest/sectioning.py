@@ -26,8 +26,10 @@ from raag_assets.ingest.outline import (
     BARE_NUMBER,
     TIGHT_NUMBER,
     Key,
+    ahead,
     cited_labels,
     continues,
+    follows,
     roman,
     run_in_cuts,
 )
@@ -85,16 +87,25 @@ ARTICLE = rule(
     examples=("Article IV - Termination", "ARTICLE 2. DEFINITIONS"),
     counter=("Article of incorporation", "This article explains the rules"),
 )
-# "Exhibit 10.6" is a filing's exhibit number (an EDGAR banner), not an exhibit of the text.
+# "Exhibit 10.6" is a filing's exhibit number (an EDGAR banner), not an exhibit of the text;
+# a schedule, annex, appendix or attachment may be numbered for the section that calls for it
+# ("Schedule 1.1(e) - Assigned Patents", "Annex 4.2").
 APPENDIX = rule(
     "heading.appendix",
     "heading",
-    "an exhibit, appendix, annex or schedule with its letter or number",
-    pattern=r"^(exhibit|appendix|annex|schedule)\s+([A-Z](?:-\d{1,2})?|\d{1,2})\b(?!\.\d)\.?"
-    r"\s*[-–—:.]?\s*(.*)$",
+    "an exhibit, appendix, annex, schedule or attachment with its letter or number",
+    pattern=r"^(exhibit|appendix|annex|schedule|attachment)\s+([A-Z](?:-\d{1,2})?(?!\w)"
+    r"|\d{1,2}(?!\w|\.\d)|(?<!exhibit )(?<!EXHIBIT )(?<!Exhibit )\d{1,2}\.\d{1,2}"
+    r"(?:\([a-z0-9]{1,3}\))?(?![\w.]))\.?\s*[-–—:.]?\s*(.*)$",
     flags=re.IGNORECASE,
-    examples=("Exhibit A - Pricing", "SCHEDULE 2: Fees", "Annex B"),
-    counter=("Exhibit 10.6", "Schedules are published weekly"),
+    examples=(
+        "Exhibit A - Pricing",
+        "SCHEDULE 2: Fees",
+        "Annex B",
+        "Attachment 1",
+        "Schedule 1.1(e) - Assigned Patents",
+    ),
+    counter=("Exhibit 10.6", "Schedules are published weekly", "Exhibit Alpha"),
 )
 # The one appendix of a document, set in capitals ("APPENDIX: How to apply ...", "ANNEX",
 # "ADDENDUM: How to use this License"): labelled by its keyword (GRAPH_GOLD: `Appendix`); in
@@ -177,6 +188,14 @@ CONTENTS_LABEL = rule(
     examples=("Article IV Termination", "2.1 Services ..... 4"),
     counter=("termination of services", "see page 4 below"),
 )
+
+
+def _contents_line(text: str) -> bool:
+    """A line of contents entries run together ("19. Term 18 19.1. Term 18 19.2. ..."), as a
+    contents page after the first prints them, with no verb of running text."""
+    return len(CONTENTS_RUN.regex.findall(text)) >= 2 and not _VERB.search(text)
+
+
 _TOC_PAGE = re.compile(r"[\s.]*(?:\d{1,3}|[ivx]{1,5})?$", re.IGNORECASE)
 FILING_EXHIBIT = rule(
     "heading.not_filing_exhibit",
@@ -389,6 +408,86 @@ ITEM_RUN_IN = rule(
 )
 
 
+# A running page header (the same words opening several lines of the document) printed onto
+# the line of the heading that follows it.
+RUNNING_HEAD = rule(
+    "heading.after_running_head",
+    "heading",
+    "a numbered heading after a running page header on its line (the header opens three lines "
+    "or more of the document): the heading opens at its number",
+    pattern=r"^(?!(?i:sections?|articles?|clauses?|exhibits?|schedules?|annex|appendix)\b)"
+    r"(?P<head>[A-Z][A-Za-z&,'’ -]{2,60}?)\s+(?P<n>\d{1,3}(?:\.\d{1,3}){1,3})\.?\s+"
+    r"(?=[A-Z\"“(])",
+    examples=("Confidential Execution Version 15.2.2 Termination by Bioeq",),
+    counter=("Section 15.2.2 Termination", "as set out in 4.2 The"),
+)
+
+
+RULE_BEFORE = rule(
+    "heading.after_rule_line",
+    "heading",
+    "a numbered heading printed on the line of a rule drawn above it: the heading opens at "
+    "its number",
+    pattern=r"^[-_=]{10,}\s+(?=\d{1,3}(?:\.\d{1,3})*\.?\s+[A-Z])",
+    examples=("------------------------------ 6.0 Confidentiality",),
+    counter=("------------------------------", "--- 6 items"),
+)
+
+
+# An exhibit or schedule the document cites, its heading in capitals printed after page
+# furniture on its line (a running header, a date, box art): the unit opens where its keyword
+# does. The words before it are no sentence (none in lower case).
+UNIT_AFTER_FURNITURE = rule(
+    "heading.unit_after_furniture",
+    "heading",
+    "a cited exhibit or schedule in capitals after words that are no sentence at the start of "
+    "a paragraph: the unit opens at its keyword",
+    pattern=r"^(?P<before>(?:(?![a-z])\S+\s+){1,8}?)(?P<kw>EXHIBIT|SCHEDULE|ANNEX|APPENDIX|ATTACHMENT)\s+"
+    r"(?P<label>[A-Z0-9]{1,3}(?:\.\d{1,2})?)\b",
+    examples=("Execution Copy EXHIBIT D To Affiliation Agreement", "May 3, 2016 EXHIBIT A FEES"),
+    counter=("as set forth in EXHIBIT B hereto", "EXHIBIT A Fees"),
+)
+_UNIT_WORD = re.compile(r"(?i)\b(?:exhibit|schedule|annex|appendix|attachment)\b")
+_CITED_UNIT = re.compile(
+    r"\b(Exhibit|Schedule|Annex|Appendix|Attachment)\s+([A-Z0-9]{1,3}(?:\.\d{1,2})?)\b"
+)
+
+
+def _cited_units(lines: list[Line]) -> set[str]:
+    """The exhibits and schedules the document cites as written in running text ("Exhibit
+    D"), lower case: "exhibit d"."""
+    return {
+        f"{m.group(1)} {m.group(2)}".lower() for ln in lines for m in _CITED_UNIT.finditer(ln.text)
+    }
+
+
+def _unit_after_furniture(text: str, units: set[str]) -> int:
+    """Where a cited unit's heading opens after page furniture on its line, or 0."""
+    m = UNIT_AFTER_FURNITURE.regex.match(text)
+    if not m or len(m.group("before")) > 60 or _UNIT_WORD.search(m.group("before")):
+        return 0  # "EXHIBIT A1 - Patent Assignment EXHIBIT A2 - ...": a list of the units
+    return m.start("kw") if f"{m.group('kw')} {m.group('label')}".lower() in units else 0
+
+
+def _running_heads(lines: list[Line]) -> set[str]:
+    """The words a numbered heading follows on its line (RUNNING_HEAD) that open three lines
+    of the document or more: a running page header, not a sentence or a unit's keyword."""
+    found = {m.group("head") for ln in lines if (m := RUNNING_HEAD.regex.match(ln.text))}
+    found = {h for h in found if not h.endswith(" -")}
+    out = set()
+    for head in found:
+        rests = [ln.text[len(head) :].strip() for ln in lines if ln.text.startswith(head)]
+        # a page's header stands over any text, not only over numbers ("PAGE 5.2.1 ...",
+        # "PAGE ARTICLE VI ...": the page column of a table of contents)
+        prose = any(r and not _NUMBER_OR_UNIT.match(r) for r in rests)
+        if len(rests) >= 3 and prose:
+            out.add(head)
+    return out
+
+
+_NUMBER_OR_UNIT = re.compile(r"(?i)(?:\d|article|section|schedule|exhibit|annex|appendix)")
+
+
 def _split_run_ins(lines: list[Line]) -> list[Line]:
     """Cut headings run into other lines onto lines of their own (a paragraph break between):
     a trailing numbered heading whose first subsection follows, and the items of a lettered
@@ -397,14 +496,28 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
     letter, expected = None, 1
     last: Key | None = None  # the outline so far
     cited = frozenset(cited_labels([ln.text for ln in lines]))
+    furniture = _running_heads(lines)
+    units = _cited_units(lines)
     for n, line in enumerate(lines):
         if m := APPENDIX.search(line.text):
             letter = m.group(2).upper() if re.fullmatch(r"[A-Za-z]", m.group(2)) else None
             expected = 1
             last = None
+        if _contents_line(line.text):
+            out.append(line)  # a page of the contents after the first: entries, not sections
+            continue
         para_start = n == 0 or not lines[n - 1].text
+        # a running page header printed before a heading opens the paragraph: the heading
+        # opens where the header ends ("Confidential Execution Version 15.2.2 Termination")
+        head = RUNNING_HEAD.regex.match(line.text) if para_start else None
+        skip = head.start("n") if head and head.group("head") in furniture else 0
+        if para_start and (drawn := RULE_BEFORE.regex.match(line.text)):
+            skip = drawn.end()  # "------ 6.0 Confidentiality": a rule drawn over the heading
+        if para_start and not skip and (unit := _unit_after_furniture(line.text, units)):
+            skip = unit  # "Execution Copy EXHIBIT D To Affiliation Agreement ..."
         opens = _opens if para_start else _opens_not
-        cuts, last = run_in_cuts(line.text, last, opens, _titled, cited)
+        cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited)
+        cuts = [*([skip] if skip else []), *(c + skip for c in cuts)]
         if letter:
             for m in ITEM_RUN_IN.finditer(line.text):
                 if m.group("letter") == letter and int(m.group("n")) == expected:
@@ -441,7 +554,11 @@ def _titled(rest: str) -> bool:
     ("Exclusivity. The Supplier shall ..."), or one in capitals its first subsection follows."""
     if _run_in_title(rest) or _CAPS_TITLE.match(rest) or _short_run_in(rest):
         return True
+    if rest.isupper() and rest.endswith(":") and _is_title(_tidy(rest.rstrip(":"))):
+        return True  # "... in Exhibit D. 5.DELIVERY OF THE SERVICE:" and its text below
     m = re.match(r"(.{3,80}?)\s+\d{1,3}\.0?1\b", rest)  # "Conditions Precedent 2.1 ..."
+    # or its first lettered item: "Rights of Termination (a) Regulatory Proceedings ..."
+    m = m or re.match(r"([^()]{3,80}?)\s+\((?:a|i|1)\)\s", rest)
     return bool(m and _is_title(m.group(1)))
 
 
@@ -487,7 +604,13 @@ class _Scan:
     """What the scan for headings has seen so far, line by line."""
 
     listed: set[str]  # labels the contents list that have not headed a section yet
+    cited: frozenset[str] = frozenset()  # numbers the document cites as its sections
     last_key: tuple[int, ...] | None = None  # the numbering so far
+    # top-level keyword headings since the last numbered subsection ("SECTION 10", "SECTION
+    # 11" printed in one block above their text), and the numbering before them
+    keywords: list[Key] = field(default_factory=list)
+    before: Key | None = None
+    taken: set[str] = field(default_factory=set)  # the labels that headed sections so far
     item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
     amending: bool = False  # inside an amendment filed after the agreement
     signed: bool = False  # past the signature block: what follows is filed with the agreement
@@ -496,8 +619,12 @@ class _Scan:
     def took(self, head: _Heading, text: str, fmt: str) -> None:
         """Move past a heading (its line `text`): its label and numbering are used up."""
         self.listed.discard(head.label)  # a listed label heads one section; later ones are lists
+        self.taken.add(head.label)
         numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
-        if numbering and numbering.key is not None:
+        self._keyword_block(numbering)
+        if head.rule == BARE_NUMBER.id:  # "9 LIMITATION OF LIABILITY": no dot to read it by
+            self.last_key = (int(head.label),)
+        elif numbering and numbering.key is not None:
             self.last_key = numbering.key
         elif numbering and (APPENDIX.search(text) or UNLETTERED.search(text)):
             self.last_key = None  # an exhibit or schedule numbers its own items from 1
@@ -506,12 +633,37 @@ class _Scan:
         if self.item and re.fullmatch(rf"{self.item[0]}\.\d{{1,2}}", head.label):
             self.item = (self.item[0], int(head.label.split(".")[1]))
 
+    def _keyword_block(self, numbering: _Numbering | None) -> None:
+        key = numbering.key if numbering else None
+        if numbering and numbering.explicit and key is not None and len(key) == 1:
+            if not self.keywords:
+                self.before = self.last_key
+            self.keywords = [*self.keywords[-2:], key]
+        elif key is not None and len(key) > 1:
+            self.keywords, self.before = [], None
+
+    def outline(self) -> "_Outline":
+        earlier = tuple(k for k in (self.before, *self.keywords) if k is not None)
+        return _Outline(self.cited, earlier, frozenset(self.taken))
+
+
+@dataclass(frozen=True)
+class _Outline:
+    """What may place a number in the outline besides its last number: the numbers the
+    document cites, and the numbering before keyword headings that a PDF's text printed in
+    one block above their text ("SECTION 10 ... SECTION 11 ... 10.01 Compensation ...")."""
+
+    cited: frozenset[str] = frozenset()
+    earlier: tuple[Key, ...] = ()
+    taken: frozenset[str] = frozenset()
+
 
 def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_Heading]:
     body_size = _body_font_size(lines) if fmt == "pdf" else None
     fonts = _Fonts(body_size, _heading_sizes(lines, body_size) if body_size else [])
     toc = _table_of_contents(lines) if fmt != "markdown" else None
-    scan = _Scan(set(toc.labels) if toc else set())
+    cited = frozenset(cited_labels([ln.text for ln in lines]))
+    scan = _Scan(set(toc.labels) if toc else set(), cited)
     headings: list[_Heading] = []
     i = 0
     while i < len(lines):
@@ -545,7 +697,7 @@ def _heading_at(
     text = lines[i].text
     if fmt == "markdown" and FENCE.search(text):
         scan.in_fence = not scan.in_fence
-    if scan.in_fence or not text:
+    if scan.in_fence or not text or (fmt != "markdown" and _contents_line(text)):
         return None
     para_start = i == 0 or not lines[i - 1].text
     scan.signed = scan.signed or bool(SIGNED.search(text))
@@ -581,7 +733,16 @@ def _layout_heading(
     if not (emphasised or para_start or i in underlined):
         return None
     return _text_heading(
-        lines, i, underlined, scan.last_key, emphasised, fonts.headings, toc, scan.listed, scan.item
+        lines,
+        i,
+        underlined,
+        scan.last_key,
+        emphasised,
+        fonts.headings,
+        toc,
+        scan.listed,
+        scan.item,
+        scan.outline(),
     )
 
 
@@ -607,15 +768,18 @@ def _text_heading(
     toc: _Contents | None = None,
     listed: set[str] | None = None,
     item: tuple[str, int] | None = None,
+    outline: _Outline = _Outline(),
 ) -> _Heading | None:
     """The heading line i of a text or PDF starts: numbered, set in a heading's font, or a
     title line standing alone."""
     text = lines[i].text
     if FILING_EXHIBIT.search(text):
         return None  # the filing's exhibit banner ("EXHIBIT 10.32") is part of the title
-    numbering = _text_numbering(text, emphasised, toc, item) or _bare_number(lines, i)
+    numbering = _text_numbering(text, emphasised, toc, item) or _bare_number(lines, i, last_key)
     if numbering:
-        return _numbered_heading(lines, i, numbering, underlined, last_key, emphasised, listed)
+        return _numbered_heading(
+            lines, i, numbering, underlined, last_key, emphasised, listed, outline
+        )
     if emphasised and len(text) <= _HEADING_MAX_CHARS and not text.endswith((",", ";")):
         size = lines[i].size
         level = heading_sizes.index(size) + 1 if size in heading_sizes else len(heading_sizes) + 1
@@ -625,16 +789,22 @@ def _text_heading(
     return _title_heading(lines, i, underlined, last_key, toc)
 
 
-def _bare_number(lines: list[Line], i: int) -> _Numbering | None:
-    """ "7 Confidentiality" alone on its line, its first subsection ("7.1 ...") next."""
+def _bare_number(lines: list[Line], i: int, last: Key | None) -> _Numbering | None:
+    """ "7 Confidentiality" alone on its line, its first subsection ("7.1 ...") next; or a
+    title in capitals ("9 LIMITATION OF LIABILITY.") that is the outline's next number."""
     m = BARE_NUMBER.search(lines[i].text)
-    if not m or not _is_title(m.group(2)) or i + 1 < len(lines) and lines[i + 1].text:
+    if not m or i + 1 < len(lines) and lines[i + 1].text:
         return None
+    n, title = int(m.group(1)), m.group(2)
+    caps = title.isupper() and _is_title(_tidy(title)) and follows((n,), last)
+    if not (caps or (_is_title(_tidy(title)) and _first_child_next(lines, i, m.group(1)))):
+        return None
+    return _Numbering(m.group(1), _tidy(title), 1, False, (n,), BARE_NUMBER.id)
+
+
+def _first_child_next(lines: list[Line], i: int, number: str) -> bool:
     after = next((ln.text for ln in lines[i + 1 :] if ln.text), "")
-    if not re.match(rf"{m.group(1)}\.0?1\b", after):
-        return None
-    n = int(m.group(1))
-    return _Numbering(m.group(1), m.group(2), 1, False, (n,), BARE_NUMBER.id)
+    return bool(re.match(rf"{number}\.0?1\b", after))
 
 
 def _text_numbering(
@@ -658,12 +828,13 @@ def _numbered_heading(
     last_key: tuple[int, ...] | None,
     emphasised: bool,
     listed: set[str] | None,
+    outline: _Outline = _Outline(),
 ) -> _Heading | None:
     """A numbered line as a heading: one that continues the numbering, says it is one
     ("Section 4") or is marked as one (font, contents); a heading block, or else a numbered
-    paragraph."""
-    goes_on = numbering.key is None or continues(numbering.key, last_key)
-    if not (numbering.explicit or goes_on or emphasised or numbering.label in (listed or ())):
+    paragraph. A number the document cites ("Section 4.2") may stand a few numbers ahead of
+    the outline (headings the text lost: outline.ahead)."""
+    if not _heads(numbering, lines[i].text, last_key, emphasised, listed, outline):
         return None
     if emphasised:  # the font marks exactly one line as the heading
         heading = _tidy(numbering.rest) or numbering.label
@@ -707,6 +878,43 @@ def _numbered_heading(
         lead=numbering.rest,
         rule=numbering.rule,
     )
+
+
+# A top-level number before a word in lower case continues a sentence as the next item of a
+# list inside a clause ("... based on: 1. infringement ... 2. misappropriation ..."), never a
+# heading: taken as one, it would carry the outline off to the next top-level number.
+LIST_ITEM = rule(
+    "heading.not_list_item",
+    "heading",
+    "a top-level number followed by a word in lower case: an item of a list, not a heading",
+    pattern=r"^\d{1,3}[.)]?\s+[a-z]",
+    examples=("4. the relevant specifications are of Vendor's design", "2) misappropriation of"),
+    counter=("4. Term. This Agreement", "4.2 the Supplier shall", "4. TERM"),
+)
+
+
+def _heads(
+    numbering: _Numbering,
+    text: str,
+    last_key: Key | None,
+    emphasised: bool,
+    listed: set[str] | None,
+    outline: _Outline,
+) -> bool:
+    """Whether a numbered line may head a section: it says it is one, is marked as one, or
+    continues the outline (a cited number a few numbers ahead too); never a list's item."""
+    if not numbering.explicit and LIST_ITEM.search(text):
+        return False  # "4. the relevant specifications are ...": an item of a list in a clause
+    key = numbering.key
+    if key and last_key and key < last_key and numbering.label in outline.taken:
+        return False  # "Section 12.6. This Section shall ...": a citation the text wrapped
+    goes_on = (
+        key is None
+        or continues(key, last_key)
+        or (numbering.label in outline.cited and ahead(key, last_key))
+        or any(continues(key, earlier) for earlier in outline.earlier)
+    )
+    return numbering.explicit or goes_on or emphasised or numbering.label in (listed or ())
 
 
 # A numbered definition ('1.4 "BOM" means the bill of materials ...') is titled by the term it
@@ -998,7 +1206,8 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
     if m := APPENDIX.search(text):
         if APPENDIX_IN_SENTENCE.search(m.group(3)):
             return None  # "APPENDIX C shall be updated ...": a sentence wrapped onto the line
-        label = f"{m.group(1).capitalize()} {m.group(2).upper()}"
+        number = m.group(2)
+        label = f"{m.group(1).capitalize()} {number[:1].upper()}{number[1:]}"  # "Schedule 1.1(e)"
         return _Numbering(label, m.group(3).strip(), 1, True, None, APPENDIX.id)
     if m := UNLETTERED.search(text):
         rest = (m.group(2) or "").strip()

@@ -37,6 +37,25 @@ from raag_assets.graph.references import Corpus, expand_labels, find_mentions
         ),
         ("the anti-kickback statute (42 U.S.C. § 1320a) and", ("1320a",), "42 U.S.C."),
         ("the clauses at 48 CFR §52.222-26 apply.", ("52.222", "26"), "48 CFR"),
+        ("the meaning of Section 27A of the 1933 Act", ("27A",), "1933 Act"),
+        (
+            "OTHER THAN SECTIONS 5-1401 OF THE NEW YORK GENERAL OBLIGATIONS LAW",
+            ("5", "1401"),
+            "NEW YORK GENERAL OBLIGATIONS LAW",
+        ),
+        ("it complies with Section 73.3555(b) of the FCC's rules.", ("73.3555(b)",), "FCC's rules"),
+        (
+            "as that term is used in section 1.1441-4 of the Treasury Regulations",
+            ("1.1441", "4"),
+            "Treasury Regulations",
+        ),
+        ("fees under California Civil Code section 1717 and", ("1717",), "California Civil Code"),
+        (
+            "the Food, Drug and Cosmetic Act (Sections 503A and 503B)",
+            ("503A", "503B"),
+            "Cosmetic Act",
+        ),
+        ("and 22 CCR §§ 12701 et seq.", ("12701",), "22 CCR"),
     ],
 )
 def test_a_citation_of_a_law_names_the_law(text, labels, doc):
@@ -57,6 +76,13 @@ def test_a_citation_of_this_document_stays_in_it(text, labels):
     assert (m.labels, m.doc_name) == (labels, None)
 
 
+def test_citations_in_one_list_share_the_document_named_last():
+    text = "within the meaning of Section 13(d)(3) or Section 14(d)(2) of the Exchange Act"
+    assert [m.doc_name for m in find_mentions(text)] == ["Exchange Act", "Exchange Act"]
+    text = "as set out in Section 4.2, and the fees in Section 9 of the Supply Agreement"
+    assert [m.doc_name for m in find_mentions(text)][0] is None  # not one list
+
+
 def test_a_range_never_expands_into_a_hundred_labels():
     assert expand_labels("5-140") == ("5", "140")
     assert len(expand_labels("1 through 40")) == 40
@@ -67,6 +93,8 @@ def test_the_filing_banner_is_no_exhibit_citation():
     text, or a lettered exhibit heading, are citations."""
     assert find_mentions("Exhibit 10.7  CONSULTING AGREEMENT  This Agreement is made") == []
     assert find_mentions("EX-10.27 SUPPLY AGREEMENT") == []
+    # the banner repeated on a later page, a paragraph of its own
+    assert find_mentions("with the Commission.\n\nExhibit 10.16\n\nEL BANCO CORPORATION") == []
     assert [m.labels for m in find_mentions("The prices in Exhibit 10.7 apply.")] == [
         ("Exhibit 10.7",)
     ]

@@ -3,7 +3,7 @@
 import pytest
 
 from raag_assets.core.model import FRONT_LABEL, Line
-from raag_assets.ingest.outline import cited_labels, continues, follows
+from raag_assets.ingest.outline import ahead, cited_labels, continues, follows
 from raag_assets.ingest.sectioning import build_sections, heading_rules
 
 
@@ -24,6 +24,39 @@ def test_outline_steps():
     assert not follows((1, 4), (1, 2)) and not follows((3,), (1,))
     assert continues((2, 1), (1, 74))  # the heading of 2 was lost
     assert not continues((30,), (2, 1))  # "30 days"
+
+
+def test_a_cited_number_may_stand_a_few_numbers_ahead():
+    assert ahead((4, 2), (4,)) and ahead((8, 1), (5, 4)) and ahead((3, 2, 13), (3, 2, 11))
+    assert not ahead((5,), (1,))  # a top-level number: "5." in a list of definitions
+    assert not ahead((4, 2), (5, 1)) and not ahead((3, 9), (3, 2))  # behind, or too far
+
+
+ARTICLE_NUMBER_LOST = (
+    "LICENSE AGREEMENT\n\nThis Agreement is made between the Company and the Agent.\n\n"
+    "ARTICLE IV CHARGES\n\nReimbursement Generally. The Company will reimburse the Agent for "
+    "the following items.\n\n4.2 Conditions of Reimbursement.\n\nThe Company shall pay each "
+    "invoice within thirty days of receipt.\n\nARTICLE V WARRANTIES\n\n5.1 Warranty.\n\n"
+    "The Agent warrants its services{cite}."
+)
+
+
+def test_a_cited_number_whose_first_sibling_was_lost_heads_a_section():
+    cited = labels(ARTICLE_NUMBER_LOST.format(cite=" subject to the conditions in Section 4.2"))
+    assert cited == [FRONT_LABEL, "Article IV", "4.2", "Article V", "5.1"]
+    # without the document citing it, "4.2" after "ARTICLE IV" stays text (a list, a quantity)
+    assert "4.2" not in labels(ARTICLE_NUMBER_LOST.format(cite=""))
+
+
+def test_schedules_numbered_for_their_section_and_attachments_are_units():
+    text = (
+        "IP AGREEMENT\n\nThis Agreement is made between the Company and the Agent.\n\n"
+        '1. Definitions. "Assigned Patents" means the patents set forth on Schedule 1.1(e) '
+        "and in Attachment A.\n\nSchedule 1.1(e) - Assigned Patents\n\nUS 1,234,567 Widget.\n\n"
+        "Attachment A\n\nThe widget drawings.\n\nSCHEDULE 3.2   City Rights Agreements\n\n"
+        "Access and License Agreement dated December 8, 2000."
+    )
+    assert labels(text)[2:] == ["Schedule 1.1(e)", "Attachment A", "Schedule 3.2"]
 
 
 def test_flattened_filing_one_physical_line_holds_several_sections():
@@ -139,3 +172,133 @@ def test_an_exhibit_named_in_a_wrapped_sentence_is_no_heading():
         "1.2 Orders. The Company orders by purchase order."
     )
     assert labels(text) == ["1", "1.1", "1.2"]
+
+
+def test_a_list_item_in_lower_case_never_carries_the_outline_off():
+    text = (
+        "SERVICES AGREEMENT\n\nThis Agreement is made between the Company and the Vendor.\n\n"
+        "3.17 Infringement\n\nThe Vendor shall indemnify the Company against claims based on:\n\n"
+        "1. infringement of any patent in connection with the Services;\n\n"
+        "4. the relevant specifications being of the Vendor's own design.\n\n"
+        "3.18 Insurance\n\nThe Vendor shall maintain insurance at its own cost."
+    )
+    assert labels(text) == [FRONT_LABEL, "3.17", "3.18"]
+
+
+def test_a_bare_number_over_a_title_in_capitals_continues_the_outline():
+    text = (
+        "LICENSE AGREEMENT\n\nThis Agreement is made between the Company and the Agent.\n\n"
+        "8 INDEMNIFICATION.\n\n8.1 By the Company. The Company shall indemnify the Agent.\n\n"
+        "9 LIMITATION OF LIABILITY.\n\nIn no event shall either party be liable for lost "
+        "profits.\n\n10 CONFIDENTIALITY.\n\nEach party shall keep the other's information "
+        "confidential.\n\n30 DAYS\n\nThe notice period is thirty days."
+    )
+    assert labels(text) == [FRONT_LABEL, "8", "8.1", "9", "10"]
+
+
+def test_a_later_page_of_the_contents_heads_no_sections():
+    text = (
+        "LICENSE AGREEMENT\n\nTable of Contents 1. Definitions 1 2. Grant 4 2.1. Rights 4\n\n"
+        "ii\n\nLicense Agreement\n\n"
+        "3. Fees 5 3.1. Upfront Payment 5 3.2. Royalties 6 4. Term 7\n\n"
+        "This Agreement is made between the Company and the Agent.\n\n"
+        "1. Definitions. Terms have the meanings below.\n\n2. Grant. The Company grants a "
+        "licence.\n\n3. Fees. The Agent shall pay the fees."
+    )
+    assert [x for x in labels(text) if x[0].isdigit()] == ["1", "2", "3"]
+
+
+def test_a_running_page_header_before_a_heading_is_not_its_text():
+    page = "Confidential Execution Version"
+    text = (
+        f"SUPPLY AGREEMENT\n\n{page} This Agreement is made between the Company and the "
+        f"Supplier.\n\n15.2 Termination\n\n15.2.1 Termination for Breach. Either Party may "
+        f"terminate.\n\n{page} 15.2.2 Termination for Insolvency. Either Party may terminate "
+        f"on insolvency.\n\n{page} The Supplier shall deliver the goods.\n\n15.2.3 Notice. "
+        "Any notice shall be in writing."
+    )
+    assert labels(text)[-4:] == ["15.2", "15.2.1", "15.2.2", "15.2.3"]
+
+
+def test_a_heading_in_capitals_run_in_after_a_sentence_with_its_text_below():
+    text = (
+        "AFFILIATE AGREEMENT\n\nThis Agreement is made between the Network and the Affiliate."
+        "\n\n1. DEFINITIONS: The following terms have these meanings. 2. TERM: The term is "
+        "two years. 3. DELIVERY OF THE SERVICE:\n(a) The Network shall deliver the Service."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "2", "3"]
+
+
+def test_a_heading_printed_on_the_line_of_a_rule_drawn_above_it():
+    rule_line = "-" * 40
+    text = (
+        "HOSTING AGREEMENT\n\nThis Agreement is made between the Customer and the Provider.\n\n"
+        f"{rule_line} 1.0 Services\n\nThe Provider will perform the Services.\n\n"
+        f"{rule_line} 2.0 Term and Termination\n\n2.1 Term\n\nThe term is two years."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "2", "2.1"]
+
+
+def test_a_title_over_its_first_lettered_item_heads_a_run_in_section():
+    text = (
+        "AGENCY AGREEMENT\n\nThis Agreement is made between the Corporation and the Agents.\n\n"
+        "1. Appointment. The Corporation appoints the Agents. 2. Rights of Termination (a) "
+        "Regulatory Proceedings Out If, after the date hereof, an inquiry is commenced, any Agent "
+        "may terminate."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "2"]
+
+
+def test_keyword_headings_printed_in_one_block_above_their_text():
+    text = (
+        "ALLIANCE AGREEMENT\n\nThis Agreement is made between the Company and the Agent.\n\n"
+        "SECTION 9 TRADEMARKS\n\n9.01 Use of Marks. The Agent may use the marks.\n\n"
+        "SECTION 10 COMPENSATION AND EXPENSES\n\nSECTION 11 ADDITIONAL COVENANTS\n\n"
+        "10.01 Compensation. The Agent shall not be paid.\n\n10.02 Expenses. Each Party pays "
+        "its own costs.\n\n11.01 Covenants. The Company shall act in good faith."
+    )
+    assert labels(text) == [FRONT_LABEL, "9", "9.01", "10", "11", "10.01", "10.02", "11.01"]
+
+
+def test_a_cited_exhibit_after_page_furniture_on_its_line_is_a_unit():
+    text = (
+        "AFFILIATION AGREEMENT\n\nThis Agreement is made between the Network and the Affiliate."
+        "\n\n1. Fees. The Affiliate Share has the meaning set forth in Exhibit D.\n\n"
+        "Execution Copy EXHIBIT D To Affiliation Agreement\n\nThe Affiliate Share is ten "
+        "percent of net revenue.\n\nExecution Copy EXHIBIT E To Affiliation Agreement\n\n"
+        "Contacts of the parties."
+    )
+    # Exhibit E is cited nowhere: its line stays text
+    assert labels(text) == [FRONT_LABEL, "1", "Exhibit D"]
+
+
+def test_a_citation_wrapped_onto_a_line_of_its_own_heads_no_section_again():
+    text = (
+        "OUTSOURCING AGREEMENT\n\nThis Agreement is made between NICE and the Contractor.\n\n"
+        "12.6. Indemnification. The Contractor shall indemnify NICE.\n\n12.7. Fees. NICE pays "
+        "the fees.\n\n12.8. Liability. The liability of the Contractor is limited, except under"
+        "\n\nSection 12.6. This Section shall not be construed as imposing any liability.\n\n"
+        "12.9. Limits. The liability of NICE is limited."
+    )
+    assert labels(text) == [FRONT_LABEL, "12.6", "12.7", "12.8", "12.9"]
+
+
+def test_the_next_number_run_in_with_a_short_title_ending_the_line():
+    text = (
+        "ALLIANCE AGREEMENT\n\nThis Agreement is made between the Company and the Partner.\n\n"
+        "11. Costs. Each party bears its own costs under this Agreement. 12. Publications\n"
+        "Neither party shall publish the results without consent. See also: 14. Exhibits\n"
+        "The exhibits form part of this Agreement."
+    )
+    # "14." skips a number: the title alone does not make it a heading
+    assert labels(text) == [FRONT_LABEL, "11", "12"]
+
+
+def test_a_top_level_number_without_its_dot_run_in_over_its_first_subsection():
+    text = (
+        "MANUFACTURING AGREEMENT\n\nThis Agreement is made between Kitov and Dexcel.\n\n"
+        '1. Definitions\n\n1.1 "Year" shall mean twelve months from the Commencement Date. '
+        "2 Basics of the Agreement 2.1 Grant of Rights. Kitov grants Dexcel a licence for "
+        "2 years. 2.2 Exclusivity. The licence is exclusive."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "1.1", "2", "2.1", "2.2"]
