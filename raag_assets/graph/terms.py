@@ -191,6 +191,11 @@ PARTY_NAME_END = rule(
         r",?\s+(?:a|an)\s+(?:[\w.-]+\s+){0,8}?(?i:" + _COMPANY_FORMS + r")\b"
         r"|\s*,?\s*\(\s*(?i:the\s+|this\s+|hereinafter\s+(?:(?:to\s+be\s+)?referred\s+to\s+as\s+"
         r"|called\s+)?)?[\"“'‘]"
+        # a short name in parentheses without quotes, before the sentence goes on: 'Acme
+        # Services (ACME) certifies', 'JOHN DOE (the Executive).'; not a place inside a name
+        # ('Acme (Beijing) Co., Ltd.'), which a capitalised word follows
+        r"|\s*,?\s*\((?:the\s+[A-Z][\w&.@-]*(?:\s+[A-Z][\w&.@-]*){0,2}|[A-Z][A-Z0-9&.@-]+)\)"
+        r"(?=\s*(?:[,.;]|$)|\s+[a-z])"
         r"|,?\s+(?:with\s+(?:its|a|an|offices|principal)|having|whose|located|organized|existing"
         r"|incorporated|residing|registered|represented)\b"
         r"|,?\s+of\s+\d"
@@ -204,8 +209,10 @@ PARTY_NAME_END = rule(
         "Acme Widgets Inc., a Delaware corporation",
         'Blue Harbor LLC ("Blue Harbor")',
         "Jane Doe, residing in Ohio",
+        "Northwind Services (NWS) certifies",
+        "JANE DOE (the Employee).",
     ),
-    counter=("the parties hereto agree",),
+    counter=("the parties hereto agree", "Acme (Beijing) Trading", "Gadget (R) modules"),
 )
 _INTRO_ENDS = re.compile(
     r"\b(?:WHEREAS|RECITALS?|WITNESSETH|BACKGROUND|PREAMBLE|NOW,?\s+THEREFORE|agree\s+as\s+follows"

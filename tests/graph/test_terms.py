@@ -324,6 +324,13 @@ def test_extract_keeps_only_terms_the_documents_use() -> None:
             "This Agreement is made between Alpha Widgets Inc. and Beta Gears LLC as follows.",
             ["Alpha Widgets Inc.", "Beta Gears LLC"],
         ),
+        # short names in parentheses without quotes, a person's name without a company form
+        (
+            "THIS AGREEMENT is made on 1 May 2020 BETWEEN: (1) NORTHWIND HOLDINGS LIMITED "
+            "(registered number 0123) whose office is at 1 Quay Street (the Company) (2) JANE "
+            "DOE (the Employee). IT IS AGREED as follows:",
+            ["NORTHWIND HOLDINGS LIMITED", "JANE DOE"],
+        ),
         ("Permission is hereby granted, free of charge, to any person obtaining a copy.", []),
     ],
 )

@@ -331,3 +331,33 @@ def test_an_earlier_version_named_in_lower_case_answers_and_its_successor_follow
     successor = by[("leave-policy", "3.3")]
     assert successor["expansion_depth"] == 1
     assert successor["provenance"]["edge_type"] == "supersedes"
+
+
+def test_a_contract_named_by_its_kind_and_parties(make_store, embedder, tmp_path):
+    """Two contracts of one kind between different parties: the parties the query names pick
+    the contract (its parties are read into its metadata at ingest)."""
+    body = (
+        "DISTRIBUTION AGREEMENT\n\nThis Distribution Agreement is made on March 1, 2021 by and "
+        'between {a}, a Delaware corporation ("Supplier"), and {b} ("Distributor").\n\n'
+        "1. Term\n\nThis Agreement continues for three years.\n\n"
+        "2. Territory\n\nThe Distributor may sell the Products in Ohio.\n"
+    )
+    for name, a, b in (
+        ("dist-north", "Northwind Widgets Inc.", "Bluegate Trading LLC"),
+        ("dist-south", "Southmark Gears Inc.", "Redfern Supply LLC"),
+    ):
+        (tmp_path / f"{name}.txt").write_text(body.format(a=a, b=b), encoding="utf-8")
+    store = make_store()
+    assert store.ingest([tmp_path], "contracts").success
+    with store.connect() as conn:
+        for query, doc in (
+            ("the Distribution Agreement between Southmark and Redfern: its term", "dist-south"),
+            (
+                "territory under the Distribution Agreement between Northwind and Bluegate",
+                "dist-north",
+            ),
+        ):
+            res = search(query, "contracts", conn=conn, embed=embedder.embed, k=3)
+            named = res.retrieval_summary["query_analysis"]["named_document"]
+            assert named["doc_ids"] == [doc]
+            assert res.results[0]["doc_id"] == doc
