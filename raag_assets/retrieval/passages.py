@@ -50,13 +50,8 @@ def _stems(text: str) -> set[str]:
 
 
 # Sentence ends in raw text: a stop then whitespace (line breaks included) before a capital,
-# a digit or an opening mark; a blank line (paragraph, heading or list item ends); or a line
-# break before one of the document's own items, so a passage starts where an item does: a
-# lettered or roman item ("(a)", "b)", "(iv)") or a numbered sub-clause ("12.1", "3.2.4.").
-_ITEM_START = r"(?:\([a-z]{1,2}\)|[a-z]\)|\((?:[ivx]{1,5}|\d{1,2})\)|\d{1,3}(?:\.\d{1,3})+\.?)\s"
-_RAW_BREAK = re.compile(
-    rf"(?<=[.!?;:])\s+(?=[\"'“(\[A-Z0-9])|\n[ \t\f\v]*\n\s*|\n[ \t]*(?={_ITEM_START})"
-)
+# a digit or an opening mark; or a blank line (paragraph, heading or list item ends).
+_RAW_BREAK = re.compile(r"(?<=[.!?;:])\s+(?=[\"'“(\[A-Z0-9])|\n[ \t\f\v]*\n\s*")
 MAX_PASSAGE_SENTENCES = 3
 MAX_PASSAGE_CHARS = 700
 

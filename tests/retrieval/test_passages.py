@@ -70,21 +70,3 @@ def test_a_section_gives_each_clause_that_answers_as_its_own_passage():
     assert not any("audit" in LONG[a:b] for a, b, _ in found)
     assert best_passage(LONG, asked) == found[0][:2]
     assert len(best_passages(LONG, "zebra", None, "", 3)) == 1  # no match: one fallback
-
-
-ITEMS = (
-    "The Distributor shall, at its own cost\n"
-    "(a) keep complete books of all sales of the Products for three years\n"
-    "(b) permit the Supplier to audit those books once a year\n"
-    "12.1 Either party may terminate on ninety days notice\n"
-    "12.2 The term renews for one year unless a party gives notice, as set out in (a) above"
-)
-
-
-def test_a_passage_is_one_of_the_documents_own_items():
-    texts = [ITEMS[a:b] for a, b in raw_sentences(ITEMS)]
-    assert texts[1].startswith("(a) keep") and texts[1].endswith("three years")
-    assert texts[3].startswith("12.1 ") and texts[4].startswith("12.2 ")
-    assert texts[4].endswith("(a) above")  # an item named inside a line is not an item start
-    a, b = best_passage(ITEMS, "May the supplier audit the books?")
-    assert ITEMS[a:b] == "(b) permit the Supplier to audit those books once a year"
