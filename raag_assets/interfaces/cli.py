@@ -965,6 +965,12 @@ def conformance(reason: str | None) -> None:
     help="Span sets with halves: the first N contracts of each half (default 40).",
 )
 @click.option("--all", "all_contracts", is_flag=True, help="Span sets with halves: every contract.")
+@click.option(
+    "--half",
+    type=click.Choice(["look", "scored"]),
+    default=None,
+    help="Span sets with halves: score this half only (default both).",
+)
 @click.option("--json", "as_json", is_flag=True)
 def eval_(
     folder: Path,
@@ -975,6 +981,7 @@ def eval_(
     corpus: Path | None,
     contracts: int | None,
     all_contracts: bool,
+    half: str | None,
     as_json: bool,
 ) -> None:
     """nDCG@10, recall@10, MRR@10 on a BEIR folder: raag's retrieval modes and a BM25 baseline.
@@ -983,14 +990,15 @@ def eval_(
     "span": [start, end]}]}]}), character precision, recall and hit rate at 1, 4 and 10 for
     raag's chunks and passages, next to BM25 and dense retrieval over fixed 500-character
     chunks. A set whose tests carry a half (golden/spans/cuad.json) is scored half by half, on
-    a fixed sample of each half's contracts (--contracts N, --all), with hit@10 per category."""
+    a fixed sample of each half's contracts (--contracts N, --all; --half look|scored for one),
+    with hit@10 per category."""
     if folder.is_file():
         from raag_assets.quality import cuad_spans
 
         if contracts is not None and all_contracts:
             raise click.UsageError("--contracts and --all exclude each other")
         sample = None if all_contracts else (contracts or cuad_spans.SAMPLE)
-        _eval_spans(folder, corpus, tenant, max_queries, sample, as_json)
+        _eval_spans(folder, corpus, tenant, max_queries, sample, as_json, half)
         return
     from raag_assets.core.settings import raag_home
     from raag_assets.pipeline.run import ingest as run_ingest
@@ -1058,6 +1066,7 @@ def _eval_spans(
     max_queries: int | None,
     contracts: int | None,
     as_json: bool,
+    only: str | None = None,
 ) -> None:
     from raag_assets.core.settings import raag_home
     from raag_assets.pipeline.run import ingest as run_ingest
@@ -1071,6 +1080,7 @@ def _eval_spans(
         [
             (f"{path.name} {part}", half, span_eval.half_tenant(base, part, contracts))
             for part, half in halves.items()
+            if only is None or part == only
         ]
         if halves
         else [(path.name, data, base)]
