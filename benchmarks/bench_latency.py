@@ -43,6 +43,7 @@ from raag_assets.retrieval.candidates import (  # noqa: E402
     RetrievalPlan,
     cached_queries,
     retrieve,
+    tsquery_text,
 )
 from raag_assets.retrieval.search import search  # noqa: E402
 from raag_assets.store import db  # noqa: E402
@@ -249,7 +250,7 @@ def main() -> None:
                 "SET LOCAL hnsw.iterative_scan = strict_order",
             ),
         )
-        words = {"match": ["licens", "work"], "op": " & ", "rank": ["licens", "work"],
+        words = {"match": tsquery_text(["licens", "work"], " & "), "rank": ["licens", "work"],
                  "df": [FULLTEXT_CAP + 1, FULLTEXT_CAP + 1], "rescore": 200}  # fmt: skip
         explain(
             conn,

@@ -273,8 +273,7 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
         load_sql("retrieve_fulltext"),
         {
             **params,
-            "match": match,
-            "op": op,
+            "match": tsquery_text(match, op),
             "rank": lexemes,
             "df": [n for _, n in counts],
             "cap": FULLTEXT_CAP,
@@ -335,6 +334,17 @@ def pick_matching_lexemes(counts: Sequence[tuple[str, int]], cap: int) -> tuple[
     if chosen:
         return chosen, " | "
     return [lexeme for lexeme, _ in counts], " & "
+
+
+def tsquery_text(lexemes: Sequence[str], op: str) -> str:
+    """The to_tsquery input joining `lexemes` by `op`, each quoted as SQL's quote_literal
+    does (quotes and backslashes doubled, E'' where a backslash is): passed as one constant,
+    the planner can read the lexemes' frequencies and choose the GIN index for a rare match."""
+    quoted = []
+    for lexeme in lexemes:
+        literal = "'" + lexeme.replace("'", "''").replace("\\", "\\\\") + "'"
+        quoted.append("E" + literal if "\\" in lexeme else literal)
+    return op.join(quoted)
 
 
 def _load(conn: psycopg.Connection, tenant: str, fused: list[Fused]) -> list[Candidate]:

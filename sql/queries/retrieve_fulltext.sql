@@ -1,19 +1,19 @@
 -- Full-text candidates ranked by BM25 (k1 = 1.2, b = 0.75) over the query's lexemes, with
--- bounded work: rows are matched on the query's rarest lexemes (%(match)s, joined by
--- %(op)s), at most %(cap)s of them are scored, and every lexeme of the query scores (its
--- document frequency %(df)s counted up to the cap, so a very common word's weight is an upper
--- bound; N is tenants.live_chunks, kept by the ingest stages). Scoring is in two passes: all
+-- bounded work: rows are matched on the query's rarest lexemes (OR while their matches fit
+-- the cap, else all lexemes by AND), at most %(cap)s of them are scored, and every lexeme of
+-- the query scores (its document frequency %(df)s counted up to the cap, so a very common
+-- word's weight is an upper bound; N is tenants.live_chunks, kept by the ingest stages). Scoring is in two passes: all
 -- matched rows with each lexeme counted once (cheap: tsvector @@), then the best %(rescore)s
 -- again with true term frequencies (position counts, which need the tsvector unpacked).
 -- A chunk's length is its number of distinct lexemes, against the mean of the matched rows.
-WITH q AS (
-    SELECT to_tsquery('simple', array_to_string(
-               ARRAY(SELECT quote_literal(x) FROM unnest(%(match)s::text[]) AS x), %(op)s)) AS match
-), candidates AS MATERIALIZED (
+-- %(match)s is the matching tsquery's text, built by the caller: as a constant the planner
+-- folds it and reads the lexemes' frequencies from the column statistics, so for common words
+-- that rarely meet it takes the GIN index rather than filtering the whole tenant in key order.
+WITH candidates AS MATERIALIZED (
     SELECT c.doc_id, c.chunk_index, c.tsv, length(c.tsv) AS len
-    FROM chunks c, q
+    FROM chunks c
     WHERE c.tenant_id = %(tenant)s
-      AND c.tsv @@ q.match
+      AND c.tsv @@ to_tsquery('simple', %(match)s::text)
       AND (c.live OR %(history)s)
       AND (%(tags_any)s::text[] IS NULL OR c.tags && %(tags_any)s::text[])
       AND (%(tags_all)s::text[] IS NULL OR c.tags @> %(tags_all)s::text[])

@@ -145,6 +145,25 @@ def test_the_rarest_lexemes_pick_fulltext_rows_up_to_the_cap():
     assert pick_matching_lexemes([("zebra", 0)], 2000) == (["zebra"], " & ")
 
 
+def test_the_matching_tsquery_text_is_what_sql_quote_literal_builds(new_database):
+    """The caller now builds the tsquery's text (a constant the planner can read); it must be
+    the query SQL built before, lexemes with quotes, backslashes and hyphens included."""
+    import psycopg
+
+    from raag_assets.retrieval.candidates import tsquery_text
+
+    lexemes = ["leav", "o'neil", "a\\b", "non-exclusive", "x'\\y"]
+    with psycopg.connect(new_database(), autocommit=True) as conn:
+        for op in (" | ", " & "):
+            built_by_sql, built_here = conn.execute(
+                "SELECT to_tsquery('simple', array_to_string(ARRAY(SELECT quote_literal(x)"
+                " FROM unnest(%s::text[]) AS x), %s))::text, to_tsquery('simple', %s)::text",
+                (lexemes, op, tsquery_text(lexemes, op)),
+            ).fetchone()
+            assert built_here == built_by_sql
+            assert "'non-exclusive'" in built_here
+
+
 def test_candidates_on_a_pooled_connection_equal_the_sequential_ones(demo_store, embedder):
     """The vector query runs on a second, pooled connection beside full-text; same rows, same
     order as both on one connection; the pooled connection reads as the tenant's reader too."""
