@@ -147,9 +147,19 @@ def evaluate(name: str, path: Path, instance, embed, verbose: bool) -> dict[str,
             line = []
             for method, rank in ranks.items():
                 s = qs.score(q, gold, rank(q.q), named)
-                t = totals.setdefault(f"{q.part}|{method}", {"n": 0, "recall": 0.0, "ndcg": 0.0,
-                                                            "hit": 0, "hop": 0, "hops": 0,
-                                                            "named": 0, "named_n": 0})
+                t = totals.setdefault(
+                    f"{q.part}|{method}",
+                    {
+                        "n": 0,
+                        "recall": 0.0,
+                        "ndcg": 0.0,
+                        "hit": 0,
+                        "hop": 0,
+                        "hops": 0,
+                        "named": 0,
+                        "named_n": 0,
+                    },
+                )
                 t["n"] += 1
                 t["recall"] += s.recall
                 t["ndcg"] += s.ndcg

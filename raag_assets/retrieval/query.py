@@ -142,9 +142,7 @@ def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResol
         return None
     matched = tuple(w for w in words if w in carried[chosen[0]])
     found = tuple(sorted(docs[i].doc_id for i in chosen))
-    return DocumentResolution(
-        found, matched, scores[chosen[0]], without_words(query, set(matched))
-    )
+    return DocumentResolution(found, matched, scores[chosen[0]], without_words(query, set(matched)))
 
 
 def _vocabulary(text: str) -> set[str]:
