@@ -148,6 +148,29 @@ def test_dates_of_the_dev_contracts_match_cuad():
             (dt.date(2004, 9, 29), "day"),
             None,
         ),
+        # effective on the last signature: the latest date of the signature block
+        (
+            "SERVICES AGREEMENT dated May 30, 2019. This Agreement is effective as of the last "
+            'date signed below (the "Effective Date").\n1. Services. Vendor shall perform.\n'
+            "IN WITNESS WHEREOF the parties have signed this Agreement.\nACME INC. By: /s/ J. "
+            "Roe Date: 6/9/2019\nBETA LLC By: /s/ K. Poe Date: 6/2/2019",
+            (dt.date(2019, 6, 9), "day"),
+            (dt.date(2019, 5, 30), "day"),
+        ),
+        # a short year written day first, as a signatory abroad dates it
+        (
+            '"Effective Date" means the date on which the last Party signs this Agreement.\n'
+            "IN WITNESS WHEREOF: Signature /s/ A. Lee Date 14/03/07",
+            (dt.date(2007, 3, 14), "day"),
+            None,
+        ),
+        # no signature date to take: no effective date is made up
+        (
+            "This Agreement is effective as of the last date signed below.\n"
+            "IN WITNESS WHEREOF: By: ________ Date: ________",
+            None,
+            None,
+        ),
     ],
 )
 def test_effective_and_agreement_dates_apart(
