@@ -116,7 +116,7 @@ _DAY_DATE = (
     rf"\b(?P<day>{MONTH}\.?\s+\d{{1,2}}{_ORD}\s*,?\s+\d{{4}}"
     rf"|\d{{1,2}}{_ORD}\s+(?:day\s+of\s+|of\s+)?{_WEEKDAY}?{MONTH}\.?\s*,?\s+\d{{4}}"
     r"|\d{4}-\d{2}-\d{2}"
-    r"|\d{1,2}/\d{1,2}/\d{4})"
+    r"|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}(?![/\d])))"
 )
 _MONTH_DATE = (
     rf"(?P<month>(?:{_BLANK}\s*)?(?:\bday\s+of\s+)?\b{MONTH}\b\.?\s*(?:{_BLANK}\s*)?,?\s+{YEAR})"
@@ -287,6 +287,13 @@ BLANK_DATE_LINE = rule(
 )
 # A document that takes effect when its last party signs names no date in its text: the date
 # is the last of those its signature block gives ("Date: 5/11/2016").
+_LAST_SIGNATURE = (
+    r"\b(?:(?:(?:last|latest|final)\s+|later\s+of\s+the\s+(?:two\s+|three\s+)?)"
+    r"(?:dates?\s+(?:signed|of\s+signature|beneath|below)|signatures?|execution)\b"
+    r"|date\s+of\s+(?:the\s+)?(?:last|final)\s+(?:signature|party)"
+    r"|(?:last|final)\s+(?:party|signatory)\b[^.;]{0,40}?\b(?:sign|execut)"
+    r"|date\s+last\s+(?:signed|written))"
+)
 EFFECTIVE_WHEN_SIGNED = rule(
     "date.effective_when_signed",
     "date",
@@ -294,12 +301,8 @@ EFFECTIVE_WHEN_SIGNED = rule(
     "below', 'the later of the two signature dates', '\"Effective Date\" means the date the last "
     "party hereto has executed this Agreement'",
     pattern=(
-        r"\beffective\b[^.;]{0,80}?\b(?:"
-        r"(?:(?:last|latest|final)\s+|later\s+of\s+the\s+(?:two\s+|three\s+)?)"
-        r"(?:dates?\s+(?:signed|of\s+signature|beneath|below)|signatures?|execution)\b"
-        r"|date\s+of\s+(?:the\s+)?(?:last|final)\s+(?:signature|party)"
-        r"|(?:last|final)\s+(?:party|signatory)\b[^.;]{0,40}?\b(?:sign|execut)"
-        r"|date\s+last\s+signed)"
+        rf"\beffective\b[^.;]{{0,80}}?{_LAST_SIGNATURE}"
+        rf"|{_LAST_SIGNATURE}[^.;]{{0,40}}?\beffective\s+date\b"
     ),
     flags=re.IGNORECASE,
     examples=(
@@ -307,6 +310,7 @@ EFFECTIVE_WHEN_SIGNED = rule(
         "entered into and effective as of the later of the two signature dates below",
         '"Effective Date" shall mean the date the last party hereto has executed this Agreement.',
         "Effective Date shall be the date of the last signature on the last page.",
+        'entered into as of the date last written below ("the Effective Date")',
     ),
     counter=(
         "This Agreement is effective as of the date first written above.",

@@ -160,8 +160,24 @@ def test_dates_of_the_dev_contracts_match_cuad():
         # a short year written day first, as a signatory abroad dates it
         (
             '"Effective Date" means the date on which the last Party signs this Agreement.\n'
-            "IN WITNESS WHEREOF: Signature /s/ A. Lee Date 14/03/07",
+            + "Each Party shall perform its obligations.\n" * 12
+            + "IN WITNESS WHEREOF: Signature /s/ A. Lee Date 14/03/07",
             (dt.date(2007, 3, 14), "day"),
+            None,
+        ),
+        # "as of the date last written below": the later of the two dates below
+        (
+            'This Agreement is entered into as of the date last written below ("the Effective '
+            'Date").\nIN WITNESS WHEREOF, the parties have signed.\nSeller By: /s/ A. Roe '
+            "Date: 1/19/07 Buyer By: /s/ B. Poe Date: January 22, 2007",
+            (dt.date(2007, 1, 22), "day"),
+            None,
+        ),
+        # a short year in the opening's own effective phrase
+        (
+            'DISTRIBUTOR AGREEMENT\nThis Agreement is effective 7/1/98 ("Effective Date") '
+            "between Acme and Beta.",
+            (dt.date(1998, 7, 1), "day"),
             None,
         ),
         # no signature date to take: no effective date is made up
