@@ -317,21 +317,24 @@ EFFECTIVE_WHEN_SIGNED = rule(
         "payable within 30 days after the effective date of the last amendment",
     ),
 )
-# A date its signature block gives a signature: "Date: 13/07/05", "Dated: May 11, 2016".
+# A date its signature block gives a signature: "Date: 13/07/05", "/s/ G. Roe 5/17/12",
+# "(signature) June 25, 2014".
 SIGNATURE_DATE = rule(
     "date.signature_date",
     "date",
-    "a date beside a signature in the signature block: 'Date: 5/11/2016', 'Dated: May 4, 2016'",
-    pattern=(
-        r"\bdated?\s*:*\s*(?P<day>\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})\b"
-        rf"|{MONTH}\.?\s+\d{{1,2}}{_ORD}\s*,?\s+\d{{4}}"
-        rf"|\d{{1,2}}{_ORD}\s+(?:day\s+of\s+)?{MONTH}\.?\s*,?\s+\d{{4}})"
-    ),
+    "a full date in the signature block, labelled or not: 'Date: 5/11/2016', '/s/ G. Roe "
+    "5/17/12', 'Dated: May 11, 2016'",
+    pattern=rf"(?:\bdated?\s*:*\s*)?{_DAY_DATE}",
     flags=re.IGNORECASE,
-    examples=("Signature /s/ A. Zhang Date 13/07/05", "Date:: 5/4/2016", "Dated: May 11, 2016"),
+    examples=("Signature /s/ A. Zhang Date 13/07/05", "/s/ G. Roe 5/17/12", "Dated: May 11, 2016"),
     counter=("Date: ____________", "the date of this Agreement"),
 )
+# Where the signatures begin: "IN WITNESS WHEREOF", else the first signature line ("/s/",
+# "Authorized Signature", "(signature)").
 SIGNATURE_BLOCK = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b", re.IGNORECASE)
+SIGNATURE_LINE = re.compile(
+    r"/s/|\bauthori[sz]ed\s+signature|\(\s*signature\s*\)|\bsignature\s*:", re.IGNORECASE
+)
 SIGNATURE_BLOCK_CHARS = 3_000  # a signature block's names, titles and dates
 _ART = re.compile(r"\s+[-=]{3,}(?=\s|$)")
 HEAD_CHARS = 12_000  # the date that dates a document is stated near its beginning
@@ -369,12 +372,20 @@ def document_dates(lines: list[str]) -> DocumentDates:
     """The effective date and the agreement date a document states in its opening text; past
     it, a sentence whose subject is the document ("This Agreement shall be effective as of
     ..."); else its closing words ('This Agreement is dated ...', 'Signed and effective this
-    ...', 'IN WITNESS WHEREOF, ... execute this Agreement as of ...')."""
+    ...', 'IN WITNESS WHEREOF, ... execute this Agreement as of ...'). A document that states
+    no date it is dated bears the date its last party signed it (its signature block)."""
+    text = re.sub(r"\s+", " ", _ART.sub(" ", " ".join(t for t in lines if t)))
+    found = _stated_dates(lines, text)
+    if found.agreement is None and (signed := _last_signature_date(text, "agreement")):
+        found = DocumentDates(found.effective, signed)
+    return found
+
+
+def _stated_dates(lines: list[str], text: str) -> DocumentDates:
     head = _head(lines)
     found = DocumentDates(_stated_effective(head), _agreement_date(head, lines))
-    text = re.sub(r"\s+", " ", _ART.sub(" ", " ".join(t for t in lines if t)))
     if found.effective is None and EFFECTIVE_WHEN_SIGNED.search(text):
-        found = DocumentDates(_last_signature_date(text), found.agreement)
+        found = DocumentDates(_last_signature_date(text, "effective"), found.agreement)
     if len(head) < HEAD_CHARS:
         return found
     if found.effective is None:
@@ -424,14 +435,14 @@ def _own_date(text: str, form: Rule, kind: str) -> EffectiveDate | None:
     return None
 
 
-def _last_signature_date(text: str) -> EffectiveDate | None:
-    """The latest date beside a signature in the document's signature block: when the last
-    party signs, a document that takes effect on its last signature does."""
-    block = SIGNATURE_BLOCK.search(text)
+def _last_signature_date(text: str, kind: str) -> EffectiveDate | None:
+    """The latest date beside a signature in the document's signature block: the date its
+    last party signed it."""
+    block = SIGNATURE_BLOCK.search(text) or SIGNATURE_LINE.search(text)
     if block is None:
         return None
     window = text[block.start() : block.start() + SIGNATURE_BLOCK_CHARS]
-    dates = [d for m in SIGNATURE_DATE.finditer(window) if (d := _dated(m, "effective"))]
+    dates = [d for m in SIGNATURE_DATE.finditer(window) if (d := _dated(m, kind))]
     return max(dates, key=lambda d: d.date, default=None)
 
 
