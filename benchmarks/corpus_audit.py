@@ -42,6 +42,9 @@ from resources.nlp import load_pipeline  # noqa: E402
 SHARED = Path(os.environ.get("RAAG_SHARED") or ROOT.parent / "shared")
 CUAD = SHARED / "data" / "cuad"
 CHECKS = ("effective", "agreement", "name", "parties")
+# A citation of an attachment rather than of a numbered section: an exhibit a filing often
+# leaves out, so it is counted apart as well as in the total.
+ATTACHMENT = re.compile(r"(?i)(?:exhibit|schedule|annex|appendix|attachment|addendum)\b")
 
 
 @dataclass
@@ -53,6 +56,9 @@ class Audit:
     gaps: int = 0
     cites_resolved: int = 0
     cites_dangling: int = 0
+    # of those, the ones citing an attachment (Exhibit A, Schedule 2): resolved, dangling
+    attached_resolved: int = 0
+    attached_dangling: int = 0
     terms: int = 0
     terms_unused: int = 0
     # per CUAD check: None when CUAD gives no usable answer, else right or not
@@ -87,12 +93,20 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
     out.sections = len(sections)
     out.gaps = numbering_gaps([s.label for s in sections])
     result = extract([doc], sections, parse)
-    out.cites_resolved = sum(
-        1
+    label_of = {s.section_id: s.label for s in sections}
+    resolved = [
+        label_of.get(e.dst_section_id, "")
         for e in result.edges
         if e.edge_type == "references" and e.dst_doc_id == doc.doc_id and e.dst_section_id
-    )
-    out.cites_dangling = sum(1 for u in result.parked if u.kind == "labels" and not u.target_doc)
+    ]
+    dangling = [
+        u.target_label or u.normalized_target
+        for u in result.parked
+        if u.kind == "labels" and not u.target_doc
+    ]
+    out.cites_resolved, out.cites_dangling = len(resolved), len(dangling)
+    out.attached_resolved = sum(1 for label in resolved if ATTACHMENT.match(label))
+    out.attached_dangling = sum(1 for label in dangling if ATTACHMENT.match(label))
     defined_at = [
         (e.src_section_id or "", e.normalized_target)
         for e in result.edges
@@ -166,6 +180,14 @@ def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
     print(
         f"   in-document citations: {cites} resolve, {dangling} point at no section "
         f"({share:.3f} resolve)"
+    )
+    attached = sum(r.attached_resolved for r in done)
+    attached_dangling = sum(r.attached_dangling for r in done)
+    numbered, numbered_dangling = cites - attached, dangling - attached_dangling
+    print(
+        f"     numbered sections: {numbered} resolve, {numbered_dangling} point at none "
+        f"({numbered / max(1, numbered + numbered_dangling):.3f}); attachments (Exhibit, "
+        f"Schedule, Annex, ...): {attached} resolve, {attached_dangling} point at none"
     )
     print(
         f"   defined terms {sum(r.terms for r in done)}, never used "

@@ -116,7 +116,7 @@ _DAY_DATE = (
     rf"\b(?P<day>{MONTH}\.?\s+\d{{1,2}}{_ORD}\s*,?\s+\d{{4}}"
     rf"|\d{{1,2}}{_ORD}\s+(?:day\s+of\s+|of\s+)?{_WEEKDAY}?{MONTH}\.?\s*,?\s+\d{{4}}"
     r"|\d{4}-\d{2}-\d{2}"
-    r"|\d{1,2}/\d{1,2}/\d{4})"
+    r"|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}(?![/\d])))"
 )
 _MONTH_DATE = (
     rf"(?P<month>(?:{_BLANK}\s*)?(?:\bday\s+of\s+)?\b{MONTH}\b\.?\s*(?:{_BLANK}\s*)?,?\s+{YEAR})"
@@ -285,6 +285,57 @@ BLANK_DATE_LINE = rule(
     examples=(", 2009", "____________, 1996"),
     counter=("Fiscal 2009",),
 )
+# A document that takes effect when its last party signs names no date in its text: the date
+# is the last of those its signature block gives ("Date: 5/11/2016").
+_LAST_SIGNATURE = (
+    r"\b(?:(?:(?:last|latest|final)\s+|later\s+of\s+the\s+(?:two\s+|three\s+)?)"
+    r"(?:dates?\s+(?:signed|of\s+signature|beneath|below)|signatures?|execution)\b"
+    r"|date\s+of\s+(?:the\s+)?(?:last|final)\s+(?:signature|party)"
+    r"|(?:last|final)\s+(?:party|signatory)\b[^.;]{0,40}?\b(?:sign|execut)"
+    r"|date\s+last\s+(?:signed|written))"
+)
+EFFECTIVE_WHEN_SIGNED = rule(
+    "date.effective_when_signed",
+    "date",
+    "a document that takes effect on its last signature: 'effective as of the last date signed "
+    "below', 'the later of the two signature dates', '\"Effective Date\" means the date the last "
+    "party hereto has executed this Agreement'",
+    pattern=(
+        rf"\beffective\b[^.;]{{0,80}}?{_LAST_SIGNATURE}"
+        rf"|{_LAST_SIGNATURE}[^.;]{{0,40}}?\beffective\s+date\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        'This Agreement is effective as of the last date signed below ("Effective Date").',
+        "entered into and effective as of the later of the two signature dates below",
+        '"Effective Date" shall mean the date the last party hereto has executed this Agreement.',
+        "Effective Date shall be the date of the last signature on the last page.",
+        'entered into as of the date last written below ("the Effective Date")',
+    ),
+    counter=(
+        "This Agreement is effective as of the date first written above.",
+        "payable within 30 days after the effective date of the last amendment",
+    ),
+)
+# A date its signature block gives a signature: "Date: 13/07/05", "/s/ G. Roe 5/17/12",
+# "(signature) June 25, 2014".
+SIGNATURE_DATE = rule(
+    "date.signature_date",
+    "date",
+    "a full date in the signature block, labelled or not: 'Date: 5/11/2016', '/s/ G. Roe "
+    "5/17/12', 'Dated: May 11, 2016'",
+    pattern=rf"(?:\bdated?\s*:*\s*)?{_DAY_DATE}",
+    flags=re.IGNORECASE,
+    examples=("Signature /s/ A. Zhang Date 13/07/05", "/s/ G. Roe 5/17/12", "Dated: May 11, 2016"),
+    counter=("Date: ____________", "the date of this Agreement"),
+)
+# Where the signatures begin: "IN WITNESS WHEREOF", else the first signature line ("/s/",
+# "Authorized Signature", "(signature)").
+SIGNATURE_BLOCK = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b", re.IGNORECASE)
+SIGNATURE_LINE = re.compile(
+    r"/s/|\bauthori[sz]ed\s+signature|\(\s*signature\s*\)|\bsignature\s*:", re.IGNORECASE
+)
+SIGNATURE_BLOCK_CHARS = 3_000  # a signature block's names, titles and dates
 _ART = re.compile(r"\s+[-=]{3,}(?=\s|$)")
 HEAD_CHARS = 12_000  # the date that dates a document is stated near its beginning
 TAIL_CHARS = 8_000  # or in its closing words, before the signatures
@@ -321,12 +372,22 @@ def document_dates(lines: list[str]) -> DocumentDates:
     """The effective date and the agreement date a document states in its opening text; past
     it, a sentence whose subject is the document ("This Agreement shall be effective as of
     ..."); else its closing words ('This Agreement is dated ...', 'Signed and effective this
-    ...', 'IN WITNESS WHEREOF, ... execute this Agreement as of ...')."""
+    ...', 'IN WITNESS WHEREOF, ... execute this Agreement as of ...'). A document that states
+    no date it is dated bears the date its last party signed it (its signature block)."""
+    text = re.sub(r"\s+", " ", _ART.sub(" ", " ".join(t for t in lines if t)))
+    found = _stated_dates(lines, text)
+    if found.agreement is None and (signed := _last_signature_date(text, "agreement")):
+        found = DocumentDates(found.effective, signed)
+    return found
+
+
+def _stated_dates(lines: list[str], text: str) -> DocumentDates:
     head = _head(lines)
     found = DocumentDates(_stated_effective(head), _agreement_date(head, lines))
+    if found.effective is None and EFFECTIVE_WHEN_SIGNED.search(text):
+        found = DocumentDates(_last_signature_date(text, "effective"), found.agreement)
     if len(head) < HEAD_CHARS:
         return found
-    text = re.sub(r"\s+", " ", _ART.sub(" ", " ".join(t for t in lines if t)))
     if found.effective is None:
         for m in EFFECTIVE_PHRASE.finditer(text, HEAD_CHARS):
             if DOCUMENT_TAKES_EFFECT.search(text[max(0, m.start() - 80) : m.start()]):
@@ -372,6 +433,17 @@ def _own_date(text: str, form: Rule, kind: str) -> EffectiveDate | None:
         if _OWN_SENTENCE.search(sentence) and (found := _dated(m, kind)):
             return found
     return None
+
+
+def _last_signature_date(text: str, kind: str) -> EffectiveDate | None:
+    """The latest date beside a signature in the document's signature block: the date its
+    last party signed it."""
+    block = SIGNATURE_BLOCK.search(text) or SIGNATURE_LINE.search(text)
+    if block is None:
+        return None
+    window = text[block.start() : block.start() + SIGNATURE_BLOCK_CHARS]
+    dates = [d for m in SIGNATURE_DATE.finditer(window) if (d := _dated(m, kind))]
+    return max(dates, key=lambda d: d.date, default=None)
 
 
 def document_effective_date(lines: list[str]) -> EffectiveDate | None:
@@ -449,9 +521,14 @@ def _dated(m: re.Match[str], kind: str) -> EffectiveDate | None:
 
 
 def _day(text: str) -> dt.date | None:
-    if m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4})", text):
+    if m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})", text):
+        first, second, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
+        if year < 100:  # "13/07/05": a signature block's short year
+            year += 2000 if year < 50 else 1900
+        # month first, as US filings write it, unless the first number cannot be a month
+        month, day = (second, first) if first > 12 else (first, second)
         try:
-            return dt.date(int(m.group(3)), int(m.group(1)), int(m.group(2)))
+            return dt.date(year, month, day)
         except ValueError:
             return None
     text = re.sub(r"\bday\s+of\b", " ", text, flags=re.IGNORECASE)

@@ -148,6 +148,55 @@ def test_dates_of_the_dev_contracts_match_cuad():
             (dt.date(2004, 9, 29), "day"),
             None,
         ),
+        # effective on the last signature: the latest date of the signature block (and, with
+        # no date stated, the date it bears)
+        (
+            "SERVICES AGREEMENT dated May 30, 2019. This Agreement is effective as of the last "
+            'date signed below (the "Effective Date").\n1. Services. Vendor shall perform.\n'
+            "IN WITNESS WHEREOF the parties have signed this Agreement.\nACME INC. By: /s/ J. "
+            "Roe Date: 6/9/2019\nBETA LLC By: /s/ K. Poe Date: 6/2/2019",
+            (dt.date(2019, 6, 9), "day"),
+            (dt.date(2019, 5, 30), "day"),
+        ),
+        # a short year written day first, as a signatory abroad dates it
+        (
+            '"Effective Date" means the date on which the last Party signs this Agreement.\n'
+            + "Each Party shall perform its obligations.\n" * 12
+            + "IN WITNESS WHEREOF: Signature /s/ A. Lee Date 14/03/07",
+            (dt.date(2007, 3, 14), "day"),
+            (dt.date(2007, 3, 14), "day"),
+        ),
+        # "as of the date last written below": the later of the two dates below
+        (
+            'This Agreement is entered into as of the date last written below ("the Effective '
+            'Date").\nIN WITNESS WHEREOF, the parties have signed.\nSeller By: /s/ A. Roe '
+            "Date: 1/19/07 Buyer By: /s/ B. Poe Date: January 22, 2007",
+            (dt.date(2007, 1, 22), "day"),
+            (dt.date(2007, 1, 22), "day"),
+        ),
+        # a short year in the opening's own effective phrase
+        (
+            'DISTRIBUTOR AGREEMENT\nThis Agreement is effective 7/1/98 ("Effective Date") '
+            "between Acme and Beta.",
+            (dt.date(1998, 7, 1), "day"),
+            None,
+        ),
+        # no date stated: the document bears the date its last party signed it
+        (
+            "ENDORSEMENT AGREEMENT\nThe Company engages the Athlete to endorse its products.\n"
+            + "The Athlete shall appear at two events.\n" * 12
+            + "IN WITNESS WHEREOF, the Parties execute this Agreement.\n/s/ G. Roe 5/17/12 "
+            "Date /s/ H. Poe 5/14/12 Date",
+            None,
+            (dt.date(2012, 5, 17), "day"),
+        ),
+        # no signature date to take: no effective date is made up
+        (
+            "This Agreement is effective as of the last date signed below.\n"
+            "IN WITNESS WHEREOF: By: ________ Date: ________",
+            None,
+            None,
+        ),
     ],
 )
 def test_effective_and_agreement_dates_apart(
