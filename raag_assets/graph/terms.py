@@ -137,6 +137,16 @@ PARTY_INTRODUCTION = rule(
     counter=("the mineral rights held in the northern valley ",),
 )
 _PARTY_INTRO = PARTY_INTRODUCTION.regex
+# A short name that is itself a kind of entity ('the company named below ("Company")'): a
+# party's, wherever the front matter gives it.
+_ENTITY_NOUN = re.compile(rf"(?i:{_COMPANY_FORMS})")
+PARTY_SHORT_NAME = rule(
+    "term.party_short_name",
+    "term",
+    "a short name in parentheses right after a party's full name as the introduction gives "
+    "it (term.parties_introduced, term.party_name_end), a person's as well as a company's; "
+    "or a kind of entity ('(\"Company\")', '(the \"Bank\")') in the front matter",
+)
 
 # A term ending in a company form is a company's name (over the term's words, joined).
 NOT_A_COMPANY_NAME = rule(
@@ -153,17 +163,34 @@ _COMPANY_NAME = NOT_A_COMPANY_NAME.regex
 
 def party_names(front_text: str) -> set[str]:
     """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
-    LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee")."""
+    LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee"),
+    or right after a party's full name as the introduction gives it, a person's too
+    (term.party_short_name: 'between JANE DOE ("Doe") and ...')."""
     out = set()
+    full = [" ".join(n.split()).casefold() for n in party_full_names(front_text)]
     for m in re.finditer(r"\((?P<inner>[^()]{1,160})\)", front_text):
         before = front_text[max(0, m.start() - 300) : m.start()]
         before = re.split(r"\n\s*\n|\)", before)[-1]  # back to the paragraph or the last party
-        if not _PARTY_INTRO.search(before):
-            continue
+        introduced = _PARTY_INTRO.search(before) or _after_full_name(before, full)
         for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
             name = " ".join(q.group("name").split())
-            out |= {name, " ".join(_words(name))}
+            if introduced or _ENTITY_NOUN.fullmatch(" ".join(_words(name))):
+                out |= {name, " ".join(_words(name))}
     return out
+
+
+# What stands before a party's full name in the introduction: its start, "between", "and",
+# a comma or colon, an item number ("(2)").
+_BEFORE_A_NAME = re.compile(r"(?:^|\b(?:between|among|and)|[,:;]|\(\w{1,3}\))\s*$", re.IGNORECASE)
+
+
+def _after_full_name(before: str, full: Sequence[str]) -> bool:
+    """`before` (the text up to a parenthesis) ends with one of the parties' full names
+    (case-folded, as `party_full_names` reads them), introduced as a party."""
+    named = " ".join(before.split()).rstrip(" ,").casefold()
+    return any(
+        named.endswith(n) and _BEFORE_A_NAME.search(named[: len(named) - len(n)]) for n in full
+    )
 
 
 # The parties' full names where the text introduces them: the paragraph after "between",

@@ -15,6 +15,7 @@ from raag_assets.graph.terms import (
     distinctive,
     exclusion,
     party_full_names,
+    party_names,
     term_pattern,
     term_uses,
     use_exclusions,
@@ -336,3 +337,16 @@ def test_extract_keeps_only_terms_the_documents_use() -> None:
 )
 def test_the_parties_full_names_as_introduced(front: str, names: list[str]) -> None:
     assert party_full_names(front) == names
+
+
+def test_a_short_name_given_right_after_a_partys_name_is_a_partys() -> None:
+    """A person introduced by name ('JOHN SMITH ("Smith")') has no company form or ', an
+    individual' before the parenthesis; a party called by its kind ('the company named
+    below ("Company")') neither: both are parties' short names, not terms of art."""
+    front = (
+        'This Endorsement Agreement is made by and between JOHN SMITH ("Smith") and NORTHWIND '
+        'BANK, a Delaware savings bank ("Northwind"). Smith designed a training method '
+        '(the "Method") and the company named below ("Company") resells it.'
+    )
+    assert party_names(front) == {"Smith", "Northwind", "Company"}
+    assert not distinctive("Smith", '("Smith")', party_names(front), "", in_passing=True)
