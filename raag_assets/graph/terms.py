@@ -1246,10 +1246,10 @@ def _section_uses(
     text = s.text if s.text.strip() else s.heading
     offset = len(text) - len(s.text)
     first: dict[str, tuple[int, str, Term]] = {}
-    # the longest match wins an overlap, even where it is then no use
-    for start, end, key, definition in longest_first(
-        _matches(text, vocab, patterns), lambda f: (f[0], f[1])
-    ):
+    # the longest match wins an overlap, even where it is then no use; of two terms matching
+    # the same words (a document defining "Benefit" and "Benefits"), the one written as found
+    found = sorted(_matches(text, vocab, patterns), key=lambda f: not _as_drafted(text, f))
+    for start, end, key, definition in longest_first(found, lambda f: (f[0], f[1])):
         if key not in first and not _no_use(text, start, end, definition.term):
             first[key] = (start, text[start:end], definition)
     return [
@@ -1283,6 +1283,13 @@ def _matches(
             if not inside(m.start(), furniture):
                 found.append((m.start(), m.end(), key, definition))
     return found
+
+
+def _as_drafted(text: str, match: Match) -> bool:
+    """The match reads as its term is written, but for case and a possessive."""
+    start, end, _, definition = match
+    found = re.sub(r"['’]s?$", "", text[start:end])
+    return " ".join(found.split()).casefold() == " ".join(_words(definition.term)).casefold()
 
 
 def _no_use(text: str, start: int, end: int, term: str) -> bool:

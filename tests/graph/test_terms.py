@@ -350,3 +350,20 @@ def test_a_short_name_given_right_after_a_partys_name_is_a_partys() -> None:
     )
     assert party_names(front) == {"Smith", "Northwind", "Company"}
     assert not distinctive("Smith", '("Smith")', party_names(front), "", in_passing=True)
+
+
+def test_a_term_defined_in_singular_and_plural_is_used_as_written() -> None:
+    """A document defining both "Unit" and "Units" uses the one the text writes: the plural
+    pattern of "Unit" also finds "Units", but "Units" is the term written there."""
+    sections = [
+        _section(1, 'Each module (a "Unit", and together the "Units") is sold by the crate.'),
+        _section(2, "The Units ship in May; a Unit that fails is replaced."),
+        _section(3, "All Units carry a two-year warranty."),
+    ]
+    terms = [Term("unit", "Unit", "doc", "s-1"), Term("units", "Units", "doc", "s-1")]
+    uses = term_uses(sections, terms, {}, set(), [("s-1", "unit"), ("s-1", "units")])
+    assert sorted((e.src_section_id, e.normalized_target) for e in uses) == [
+        ("s-2", "unit"),
+        ("s-2", "units"),
+        ("s-3", "units"),
+    ]
