@@ -504,6 +504,8 @@ def names_instrument(term: str, body: str, before: str = "") -> bool:
         return True
     if len(words) == 1 and re.fullmatch(r"indenture|prospectus", words[0], re.IGNORECASE):
         return True
+    if re.search(r"\bregistration\s+statements?$", " ".join(words), re.IGNORECASE):
+        return True  # a filing, named however it is brought in ('files a registration ...')
     return bool(_INSTRUMENT_BODY.match(body) or _FORM_BEFORE.search(before))
 
 
@@ -880,10 +882,12 @@ def distinctive(
 
 def _labels_own_words(words: list[str], before: str) -> bool:
     """The words of a term defined in passing stand, in lower case, just before its
-    parenthesis ('the common stock of the Company ("Common Stock")')."""
+    parenthesis ('the common stock of the Company ("Common Stock")'). Not where they bring
+    in a new thing ('shall form a steering committee (the "Steering Committee")'): the label
+    then names that one thing, as a term of art."""
     phrase = r"\s+".join([*(re.escape(w.lower()) for w in words[:-1]), _plural(words[-1].lower())])
     tail = " ".join(before.split()[-12:])
-    return bool(re.search(rf"(?<![\w-]){phrase}(?![\w-])", tail))
+    return bool(re.search(rf"(?<![\w-])(?<!\ba )(?<!\ban ){phrase}(?![\w-])", tail))
 
 
 def _enumerates(body: str) -> bool:

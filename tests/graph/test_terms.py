@@ -367,3 +367,30 @@ def test_a_term_defined_in_singular_and_plural_is_used_as_written() -> None:
         ("s-2", "units"),
         ("s-3", "units"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("before", "rule"),
+    [
+        # a label for the ordinary words just written
+        ("The members of the steering committee of Acme ", "term.not_a_label_for_own_words"),
+        # a new thing brought in, then named by the label: a term of art
+        ("The parties shall establish a steering committee ", None),
+    ],
+)
+def test_a_label_for_a_new_thing_is_a_term_of_art(before: str, rule: str | None) -> None:
+    found = exclusion(
+        "Steering Committee", '(the "Steering Committee")', PARTIES, "", TERMS, True, before
+    )
+    assert (found.id if found else None) == rule
+    # but a filing brought in so is still another document
+    found = exclusion(
+        "Registration Statement",
+        '(the "Registration Statement")',
+        PARTIES,
+        "",
+        TERMS,
+        True,
+        "The Company has filed a registration statement on Form S-1 ",
+    )
+    assert found is not None and found.id == "term.not_another_instrument"
