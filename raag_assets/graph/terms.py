@@ -500,7 +500,9 @@ def names_instrument(term: str, body: str, before: str = "") -> bool:
     head = body[q.end() :] if (q := _QUALIFIER.match(body)) else body
     if re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all|each|every)\b", head, re.IGNORECASE):
         return False  # 'Material Agreement. Any agreement ...': a class of agreements, a concept
-    if len(words) > 1 and re.fullmatch(_INSTRUMENT_NOUNS, words[-1], re.IGNORECASE):
+    # the head noun: the last word, or the word before "of" ('Deed of Subscription')
+    head_noun = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+    if len(words) > 1 and re.fullmatch(_INSTRUMENT_NOUNS, head_noun, re.IGNORECASE):
         return True
     if len(words) == 1 and re.fullmatch(r"indenture|prospectus", words[0], re.IGNORECASE):
         return True

@@ -154,6 +154,14 @@ TERMS = ["Services", "Fees", "Deliverables", "Statement of Work"]
             False,
             "term.not_a_class_of_persons",
         ),
+        # an instrument named by the noun before "of"
+        (
+            "Deed of Subscription",
+            '(the "Deed of Subscription")',
+            "",
+            True,
+            "term.not_another_instrument",
+        ),
         # terms of art
         ("Fees", '"Fees" means', "means the amounts payable for the Services", False, None),
         ("Acceptance Date", '"Acceptance Date" means', "means the day the tests pass", False, None),
