@@ -1240,6 +1240,20 @@ def term_uses(
     return edges
 
 
+def _read(s: SectionInfo) -> str:
+    """The text a section's term uses are looked for in: its heading is text of the section
+    (GRAPH_GOLD.md), put before the text where the text does not open with it ("6.
+    LICENSED PRODUCTS" above "(a) ..."), and all there is of a heading-only section
+    ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS")."""
+    heading = " ".join(s.heading.split())
+    if not s.text.strip():
+        return s.heading
+    opening = " ".join(s.text[: len(s.heading) + 40].split())
+    if not heading or heading == s.label or heading.casefold() in opening.casefold():
+        return s.text
+    return f"{heading}\n{s.text}"
+
+
 def _section_uses(
     s: SectionInfo,
     vocab: dict[str, Term],
@@ -1247,9 +1261,7 @@ def _section_uses(
     defined_here: set[str],
 ) -> list[Edge]:
     """The first use of each term in one section, in text order, but of those it defines."""
-    # a heading-only section ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms in
-    # its heading
-    text = s.text if s.text.strip() else s.heading
+    text = _read(s)
     offset = len(text) - len(s.text)
     first: dict[str, tuple[int, str, Term]] = {}
     # the longest match wins an overlap, even where it is then no use; of two terms matching
@@ -1341,7 +1353,7 @@ def use_exclusions(
     defined_at: Iterable[tuple[str, str]] = (),
 ) -> dict[tuple[str, str], Rule]:
     """The rule that keeps each (document, term key) from the terms of art by its uses."""
-    texts = {s.section_id: s.text if s.text.strip() else s.heading for s in sections}
+    texts = {s.section_id: _read(s) for s in sections}
     using: dict[tuple[str, str], list[str]] = {}
     for e in term_uses(sections, terms, related_docs, superseded, defined_at):
         key = (e.dst_doc_id or "", e.normalized_target)

@@ -402,3 +402,19 @@ def test_a_label_for_a_new_thing_is_a_term_of_art(before: str, rule: str | None)
         "The Company has filed a registration statement on Form S-1 ",
     )
     assert found is not None and found.id == "term.not_another_instrument"
+
+
+def test_a_heading_is_text_of_its_section() -> None:
+    """A heading the section's text does not repeat ("7. SERVICE CREDITS" above "(a) ...")
+    is still text of the section (GRAPH_GOLD.md): a term in it is used there."""
+    sections = [
+        _section(1, '"Service Credits" means the credits due for downtime.'),
+        SectionInfo(
+            "s-7", "doc", 7, "7", "SERVICE CREDITS", 1, None, "(a) Credits are paid monthly."
+        ),
+    ]
+    terms = [Term("service credits", "Service Credits", "doc", "s-1")]
+    uses = term_uses(sections, terms, {}, set(), [("s-1", "service credits")])
+    assert [(e.src_section_id, e.normalized_target, e.position) for e in uses] == [
+        ("s-7", "service credits", 0)
+    ]
