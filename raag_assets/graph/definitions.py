@@ -23,7 +23,10 @@ QUOTED_MEANS = rule(
         r"(?P<verb>(?:also\s+)?means?|shall\s+mean|refers?\s+to|shall\s+refer\s+to|"
         r"(?:is|shall\s+be)\s+defined\s+as|(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?|includes?|"
         r"which\s+means|"
-        r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those|certain))\b"
+        r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those|certain)|"
+        # 'shall be any State in which', not 'shall be the sole property of'
+        r"shall\s+be\s+(?:any|all|equal\s+to|the(?!\s+(?:same|sole|exclusive|property|"
+        r"responsibility)\b)))\b"
     ),
     examples=(
         '"Business Day" means any day on which banks are open.',
@@ -33,11 +36,14 @@ QUOTED_MEANS = rule(
         '"Special Link"means a tagged link.',
         '"Gross Sales" as used in this Section 3.01 shall mean all amounts invoiced.',
         '"Control" (including the terms "Controlling" and "Controlled") shall mean the power.',
+        '"Sales Territory" shall be any country in which the Distributor has an office.',
+        'The "Shortfall" shall be the amount by which the orders fall short of the forecast.',
     ),
     counter=(
         'The word "Title" is set in capitals.',
         "Business Day means any weekday.",
         'The mark "Acme" (as registered) is used on the goods.',
+        '"Joint Inventions" shall be the sole property of the Company.',
     ),
 )
 # A verb or predicate defined with its object between: 'To "Preserve the Title" of such a

@@ -117,6 +117,12 @@ def _terms(text: str, heading: str = "Terms") -> list[tuple[str, str]]:
         ),
         ('Schedule "2" - Development Plan', []),
         ('"Special Link"means a tagged link.', [("defines.quoted_means", "Special Link")]),
+        # "shall be" a class or an amount defines; "shall be the sole property" does not
+        (
+            'b) "Sales Region" shall be any county in which the Dealer keeps a showroom.',
+            [("defines.quoted_means", "Sales Region")],
+        ),
+        ('"Joint Inventions" shall be the sole property of the Company.', []),
         (
             '"Business" or "Business of Acme" includes its trade.',
             [("defines.term_list", "Business"), ("defines.term_list", "Business of Acme")],
