@@ -55,6 +55,18 @@ OVERRIDE_BEFORE = rule(
     examples=("Notwithstanding the provisions of ", "This clause takes precedence over "),
     counter=("The Supplier shall deliver the goods ",),
 )
+# "Notwithstanding Clause 6.2, this Clause 6 and Clauses 1 and 5 shall survive": the cue's
+# list of targets ends at a comma that opens a new phrase; what follows is what prevails.
+OVERRIDE_LIST_ENDS = rule(
+    "overrides.list_ends",
+    "cue",
+    "a citation, a comma and a new phrase ('Notwithstanding Section 4, this Section 6 ...'): "
+    "the cue's targets end there, the citations after it are no targets (veto)",
+    pattern=r"\x00\s*,\s+(?:this|these|such|each|the)\b",
+    flags=re.IGNORECASE,
+    examples=("Notwithstanding \x00\x00\x00, this ", "despite \x00\x00, the rights under "),
+    counter=("Notwithstanding \x00\x00, \x00\x00 and ", "in lieu of \x00\x00 and "),
+)
 # "pursuant to X" names the source of a thing ("sums payable pursuant to Section 5.4", "the
 # payments due pursuant to Section 5.2.1"): a condition only inside a condition or exception
 # (DEPENDS_WEAK). "subject to the escalation procedure specified in Section 2.8": the
@@ -534,6 +546,8 @@ def _citation_edges(
     # on the rest of it: "subject to the other sections of this Article VI")
     own_part = dst_doc == section.doc_id and dst_section in containers
     override = None if own_part else OVERRIDE_BEFORE.search(before)
+    if override and OVERRIDE_LIST_ENDS.search(before[override.start() :]):
+        override = None
     if override:
         cue = text[clause.start + override.start() : m.end]
         edges.append(_scaled(OVERRIDE_BEFORE, confidence, base, matched_text=cue))

@@ -851,6 +851,9 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
         ("Except as provided in Section 4, the licence is perpetual.", {("depends_on", "4")}),
         ("so long as the provisions of Section 3 are not invoked", {("depends_on", "3")}),
         ("Notwithstanding Section 3, Acme may assign.", {("overrides", "3")}),
+        # the cue's targets end at the comma: the sections after it are what prevails
+        ("Notwithstanding Section 3, this Section 5 and Sections 2 and 4 survive termination.",
+         {("overrides", "3")}),
         ("Section 4 shall be deemed to be amended accordingly.", {("overrides", "4")}),
         ("Notwithstanding any other provision of this Agreement, fees are due.",
          {("overrides", "c")}),  # a vague target is the document
