@@ -46,6 +46,32 @@ QUOTED_MEANS = rule(
         '"Joint Inventions" shall be the sole property of the Company.',
     ),
 )
+# 'Net Sales means the gross amount ...', 'For the purpose of this Agreement, Confidential
+# Information shall mean ...': a capitalised phrase of two words or more, without quotes,
+# opening a sentence (or after "For the purposes of this Agreement,") with "means".
+UNQUOTED_MEANS = rule(
+    "defines.unquoted_means",
+    "definition",
+    "a capitalised phrase without quotes opening a sentence with 'means' / 'shall mean' "
+    "('Net Sales means ...')",
+    edge_type="defines",
+    confidence=0.9,
+    pattern=(
+        r"(?:^|(?<=[.;:]\s)|(?<=\n)|(?<=\bAgreement,\s)|(?<=\bherein,\s))(?:The\s+term\s+)?"
+        r"(?P<term>(?!(?:This|The|That|Such|Each|Any|All|No|Section|Article|Clause)\b)"
+        r"[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*){1,4})\s+(?:shall\s+mean|means)\s"
+    ),
+    examples=(
+        "Net Sales means the gross amount invoiced, less returns.",
+        "For the purposes of this Agreement, Confidential Information shall mean all data.",
+        "payable monthly. Standard Business Hours means 9 a.m. to 5 p.m.",
+    ),
+    counter=(
+        "This Agreement means the whole contract.",
+        "the sum that Net Sales means to the buyer",
+        '"Net Sales" means the gross amount invoiced.',
+    ),
+)
 # A verb or predicate defined with its object between: 'To "Preserve the Title" of such a
 # section when you modify the Document means'; 'An MMC is "eligible for relicensing" if'.
 VERBAL = rule(
@@ -372,6 +398,8 @@ def _by_verb(text: str) -> list[Found]:
             continue
         terms = [m.group("term"), m.group("alias")]
         found.extend((m.start(), t, m.group(0), QUOTED_MEANS) for t in terms if t)
+    for m in UNQUOTED_MEANS.finditer(text):
+        found.append((m.start("term"), m.group("term"), m.group(0).strip(), UNQUOTED_MEANS))
     return found
 
 

@@ -123,6 +123,12 @@ def _terms(text: str, heading: str = "Terms") -> list[tuple[str, str]]:
             [("defines.quoted_means", "Sales Region")],
         ),
         ('"Joint Inventions" shall be the sole property of the Company.', []),
+        # an unquoted capitalised phrase opening a sentence with "means"
+        (
+            "Royalties are due quarterly. Net Sales means the gross amount invoiced.",
+            [("defines.unquoted_means", "Net Sales")],
+        ),
+        ("The amount that Net Sales means to the buyer is small.", []),
         (
             '"Business" or "Business of Acme" includes its trade.',
             [("defines.term_list", "Business"), ("defines.term_list", "Business of Acme")],
