@@ -518,10 +518,11 @@ NOT_A_PARTY_ROLE = rule(
     "term",
     "a '... Party' defined as a party in one of its roles ('Disclosing Party' means each Party "
     "that discloses): the parties under another name",
-    pattern=r"^\s*(?:shall\s+)?means?\s+(?:each|either|any|the|a)\s+Party\b",
+    pattern=r"^\s*(?:shall\s+)?(?:means?|be)\s+(?:each|either|any|the|a)\s+[Pp]arty\b",
     examples=(
         " means each Party in its capacity as the recipient",
         " shall mean the Party that pays",
+        " shall be the party which discloses the information",
     ),
     counter=(" means any person who is not a party", " means the other side"),
 )

@@ -154,6 +154,14 @@ TERMS = ["Services", "Fees", "Deliverables", "Statement of Work"]
             False,
             "term.not_a_class_of_persons",
         ),
+        # a party in one of its roles, however the definition puts it
+        (
+            "Receiving Party",
+            '"Receiving Party" shall be',
+            "shall be the party which receives the information",
+            False,
+            "term.not_a_party_role",
+        ),
         # an instrument named by the noun before "of"
         (
             "Deed of Subscription",
