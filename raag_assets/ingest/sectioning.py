@@ -867,6 +867,12 @@ def _numbered_heading(
         title = caps.group(1)  # "11. OPERATING MANUAL We will furnish ..."
     elif _titles_paragraph(numbering.rest, len(para)):
         title = numbering.rest  # its first line is its title, the text goes on below
+    elif numbering.label in outline.taken and numbering.label.isdigit() and not numbering.explicit:
+        # an exhibit or schedule numbering its items from 1 again ("1. The Consultant will
+        # attend two events a year."): a top-level item without a title whose number the
+        # agreement already used is text of the exhibit, not a section of its own
+        # (UNTITLED_REPEAT); its untitled sub-clauses ("1.1 The bonus is ...") stay sections
+        return None
     else:
         title = ""  # "1.2 The Supplier represents that: ...": a clause without a title
     return _Heading(
@@ -878,6 +884,15 @@ def _numbered_heading(
         lead=numbering.rest,
         rule=numbering.rule,
     )
+
+
+UNTITLED_REPEAT = rule(
+    "heading.not_untitled_repeat",
+    "heading",
+    "a top-level numbered item without a title whose number the document already used (an "
+    "exhibit or schedule numbering its items from 1 again): text of the unit it stands in, "
+    "no heading",
+)
 
 
 # A top-level number before a word in lower case continues a sentence as the next item of a
