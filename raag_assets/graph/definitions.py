@@ -316,12 +316,17 @@ TERM_LIST = rule(
         r"(?:\s*,?\s*(?:and|or)\s+(?:any\s+)?similar\s+(?:expressions|words|terms))?"
         r"(?:\s*\([^()\n]{1,80}\))?\s*"
         r"(?:(?:shall\s+)?(?:means?|refers?\s+to|mean\s+and\s+refer\s+to|refer\s+to|includes?)|"
-        r"(?:shall\s+)?ha(?:s|ve)\s+the\s+(?:respective\s+)?meanings?)\b"
+        r"(?:shall\s+)?ha(?:s|ve)\s+(?:the\s+(?:respective\s+)?meanings?|"
+        # derived from the term just defined: '"Controlled" and "Controlling" shall have a
+        # corresponding meaning'
+        r"(?:a\s+|the\s+)?(?:corresponding|correlative)\s+meanings?))\b"
     ),
     examples=(
         '"Vendor" and "Vendors" mean the seller of the goods.',
         '"Writing" or "Written" (whether or not capitalised) means a paper document.',
         'the terms "Member" and "Associate" shall have the respective meanings set out below',
+        '"Owned" and "Owning" shall have a corresponding meaning.',
+        '"Licensing" and "Licensed" have correlative meanings.',
     ),
     counter=('"Vendor" means the seller of the goods.',),
 )

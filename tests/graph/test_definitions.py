@@ -123,6 +123,11 @@ def _terms(text: str, heading: str = "Terms") -> list[tuple[str, str]]:
             [("defines.quoted_means", "Sales Region")],
         ),
         ('"Joint Inventions" shall be the sole property of the Company.', []),
+        # terms given the meaning that follows from one just defined
+        (
+            '"Owned" and "Owning" shall have a corresponding meaning.',
+            [("defines.term_list", "Owned"), ("defines.term_list", "Owning")],
+        ),
         # an unquoted capitalised phrase opening a sentence with "means"
         (
             "Royalties are due quarterly. Net Sales means the gross amount invoiced.",
