@@ -167,6 +167,8 @@ DESCRIBED = rule(
     "a participle before 'pursuant to' / 'in accordance with': describes a thing, vetoes the cue",
     pattern=(
         r"(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)"
+        # an event in time ('unless sooner terminated pursuant to'), not a thing described
+        r"(?<!\bsooner\s)(?<!\bearlier\s)"
         r"\b(?:granted|issued|made|given|paid|delivered|executed|entered\s+into|provided|appointed|"
         r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded|due|"
         r"\w+ed|\w{3,}able)"
@@ -175,7 +177,7 @@ DESCRIBED = rule(
     ),
     flags=re.IGNORECASE,
     examples=("the rights granted pursuant to", "amounts payable pursuant to"),
-    counter=("the fees shall be paid pursuant to",),
+    counter=("the fees shall be paid pursuant to", "unless sooner terminated pursuant to"),
 )
 WHEN = rule(
     "cue.when",

@@ -874,6 +874,8 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
          set()),
         ("unless this Agreement is terminated for cause pursuant to Section 4, fees are due",
          {("depends_on", "4")}),  # framed by a condition, a passive verb: a condition
+        ("fees are due monthly (unless the licence is sooner terminated pursuant to Section 4)",
+         {("depends_on", "4")}),
         # a saving leaves the citation as it is
         ("If Acme declines the defence, Bolt controls it (without limitation of Acme's "
          "obligations under Section 4).", set()),
