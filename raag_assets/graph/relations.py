@@ -317,11 +317,18 @@ SPECIFIC = rule(
     "cue",
     "what follows a vague cue and makes it specific: a citation or a named document (veto)",
     pattern=(
-        r"^\W*(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+(?:the|any)\s+[A-Z]|"
+        # ('anything to the contrary in the Arbitration Rules'), not the document itself ('in
+        # the Agreement')
+        r"^\W*(?:to\s+the\s+contrary\s+)?(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+"
+        rf"(?:the|any)\s+(?!{_DOC_SELF}\b)[A-Z]|"
         r"(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:Sections?|Articles?|Clauses?|§))"
     ),
-    examples=(" of the Supply Agreement", " in Section 5"),
-    counter=(", the Supplier may",),
+    examples=(
+        " of the Supply Agreement",
+        " in Section 5",
+        " to the contrary in the Arbitration Rules",
+    ),
+    counter=(", the Supplier may", " to the contrary in the Agreement", " in the Agreement,"),
 )
 AMENDED_AFTER = rule(
     "amends.amended_after",

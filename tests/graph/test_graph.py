@@ -863,6 +863,12 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
          set()),  # describes which licences, conditions nothing
         ("as described in Section 3 above, Acme may buy", set()),  # a pointer, not a condition
         ("Notwithstanding the provisions of the Supply Agreement, Acme may sell.", set()),
+        # anything to the contrary in another document's rules overrides them, not this one;
+        # in "the Agreement" it is this document
+        ("Notwithstanding anything to the contrary in the Arbitration Rules, the arbitrators "
+         "may confer.", set()),
+        ("Notwithstanding anything in the Agreement to the contrary, fees are due.",
+         {("overrides", "c")}),
         # the condition is a procedure the citation holds; a list joined past "the foregoing"
         ("Any dispute shall be subject to the escalation procedure specified in Section 3.",
          {("depends_on", "3")}),
