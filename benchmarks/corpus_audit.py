@@ -3,7 +3,8 @@ total, for the half we may look at and the half we only score (quality.cuad.part
 
 - sections; numbering gaps (a number skipped or out of order among siblings: 1.1, 1.2, 1.4);
 - in-document section citations that resolve / that point at no section;
-- defined terms never used (a definition raag connects to no use);
+- defined terms never used (a definition raag connects to no use); the terms of art and
+  their uses (uses_term edges);
 - against CUAD's answers: the effective date (Effective Date, 286 contracts), the agreement
   date (Agreement Date, 371), the document name (Document Name), the parties (Parties).
   raag keeps a document's two dates apart (ParsedDocument.effective: the date it takes effect,
@@ -61,6 +62,8 @@ class Audit:
     attached_dangling: int = 0
     terms: int = 0
     terms_unused: int = 0
+    terms_of_art: int = 0
+    uses: int = 0
     # per CUAD check: None when CUAD gives no usable answer, else right or not
     right: dict[str, bool | None] = field(default_factory=dict)
     found: dict[str, str] = field(default_factory=dict)
@@ -119,6 +122,8 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
     defined = {key for _, key in defined_at}
     out.terms = len(defined)
     out.terms_unused = len(defined - used)
+    out.terms_of_art = len(result.terms)
+    out.uses = len(uses)
     if result.errors:
         out.error = "extraction: " + next(iter(result.errors.values()))
     if labels is None:
@@ -191,7 +196,8 @@ def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
     )
     print(
         f"   defined terms {sum(r.terms for r in done)}, never used "
-        f"{sum(r.terms_unused for r in done)}"
+        f"{sum(r.terms_unused for r in done)}; terms of art {sum(r.terms_of_art for r in done)}, "
+        f"uses_term edges {sum(r.uses for r in done)}"
     )
     for check in CHECKS:
         scored = [r.right[check] for r in rows if r.right.get(check) is not None]

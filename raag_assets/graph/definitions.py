@@ -23,7 +23,10 @@ QUOTED_MEANS = rule(
         r"(?P<verb>(?:also\s+)?means?|shall\s+mean|refers?\s+to|shall\s+refer\s+to|"
         r"(?:is|shall\s+be)\s+defined\s+as|(?:shall\s+)?ha(?:s|ve)\s+the\s+meanings?|includes?|"
         r"which\s+means|"
-        r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those|certain))\b"
+        r"is\s+(?:either|any|a|an)|are\s+(?:all|any|terms|those|certain)|"
+        # 'shall be any State in which', not 'shall be the sole property of'
+        r"shall\s+be\s+(?:any|all|equal\s+to|the(?!\s+(?:same|sole|exclusive|property|"
+        r"responsibility)\b)))\b"
     ),
     examples=(
         '"Business Day" means any day on which banks are open.',
@@ -33,11 +36,40 @@ QUOTED_MEANS = rule(
         '"Special Link"means a tagged link.',
         '"Gross Sales" as used in this Section 3.01 shall mean all amounts invoiced.',
         '"Control" (including the terms "Controlling" and "Controlled") shall mean the power.',
+        '"Sales Territory" shall be any country in which the Distributor has an office.',
+        'The "Shortfall" shall be the amount by which the orders fall short of the forecast.',
     ),
     counter=(
         'The word "Title" is set in capitals.',
         "Business Day means any weekday.",
         'The mark "Acme" (as registered) is used on the goods.',
+        '"Joint Inventions" shall be the sole property of the Company.',
+    ),
+)
+# 'Net Sales means the gross amount ...', 'For the purpose of this Agreement, Confidential
+# Information shall mean ...': a capitalised phrase of two words or more, without quotes,
+# opening a sentence (or after "For the purposes of this Agreement,") with "means".
+UNQUOTED_MEANS = rule(
+    "defines.unquoted_means",
+    "definition",
+    "a capitalised phrase without quotes opening a sentence with 'means' / 'shall mean' "
+    "('Net Sales means ...')",
+    edge_type="defines",
+    confidence=0.9,
+    pattern=(
+        r"(?:^|(?<=[.;:]\s)|(?<=\n)|(?<=\bAgreement,\s)|(?<=\bherein,\s))(?:The\s+term\s+)?"
+        r"(?P<term>(?!(?:This|The|That|Such|Each|Any|All|No|Section|Article|Clause)\b)"
+        r"[A-Z][\w'’-]*(?:\s+(?:of\s+)?[A-Z][\w'’-]*){1,4})\s+(?:shall\s+mean|means)\s"
+    ),
+    examples=(
+        "Net Sales means the gross amount invoiced, less returns.",
+        "For the purposes of this Agreement, Confidential Information shall mean all data.",
+        "payable monthly. Standard Business Hours means 9 a.m. to 5 p.m.",
+    ),
+    counter=(
+        "This Agreement means the whole contract.",
+        "the sum that Net Sales means to the buyer",
+        '"Net Sales" means the gross amount invoiced.',
     ),
 )
 # A verb or predicate defined with its object between: 'To "Preserve the Title" of such a
@@ -284,12 +316,17 @@ TERM_LIST = rule(
         r"(?:\s*,?\s*(?:and|or)\s+(?:any\s+)?similar\s+(?:expressions|words|terms))?"
         r"(?:\s*\([^()\n]{1,80}\))?\s*"
         r"(?:(?:shall\s+)?(?:means?|refers?\s+to|mean\s+and\s+refer\s+to|refer\s+to|includes?)|"
-        r"(?:shall\s+)?ha(?:s|ve)\s+the\s+(?:respective\s+)?meanings?)\b"
+        r"(?:shall\s+)?ha(?:s|ve)\s+(?:the\s+(?:respective\s+)?meanings?|"
+        # derived from the term just defined: '"Controlled" and "Controlling" shall have a
+        # corresponding meaning'
+        r"(?:a\s+|the\s+)?(?:corresponding|correlative)\s+meanings?))\b"
     ),
     examples=(
         '"Vendor" and "Vendors" mean the seller of the goods.',
         '"Writing" or "Written" (whether or not capitalised) means a paper document.',
         'the terms "Member" and "Associate" shall have the respective meanings set out below',
+        '"Owned" and "Owning" shall have a corresponding meaning.',
+        '"Licensing" and "Licensed" have correlative meanings.',
     ),
     counter=('"Vendor" means the seller of the goods.',),
 )
@@ -366,6 +403,8 @@ def _by_verb(text: str) -> list[Found]:
             continue
         terms = [m.group("term"), m.group("alias")]
         found.extend((m.start(), t, m.group(0), QUOTED_MEANS) for t in terms if t)
+    for m in UNQUOTED_MEANS.finditer(text):
+        found.append((m.start("term"), m.group("term"), m.group(0).strip(), UNQUOTED_MEANS))
     return found
 
 

@@ -33,12 +33,16 @@ DESCRIBES = rule(
     "('the matters described in', 'sums payable pursuant to'), not a condition on it",
     pattern=(
         r"\b(?:described|specified|set\s+(?:forth|out)|referred\s+to|listed|identified|defined|"
-        r"contained|mentioned)\s+(?:in|under|by)\s+(?:the\s+)?(?:provisions\s+of\s+)?$"
+        r"contained|mentioned|contemplated)\s+(?:in|under|by)\s+(?:the\s+)?(?:provisions\s+of\s+)?$"
         r"|(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)"
         r"\b(?:\w+ed|\w{3,}able|due)\s+(?:pursuant\s+to|under|in\s+accordance\s+with)\s+$"
     ),
     flags=re.IGNORECASE,
-    examples=("if a claim concerns the goods listed in ", "any fees payable under "),
+    examples=(
+        "if a claim concerns the goods listed in ",
+        "any fees payable under ",
+        "if, in the circumstances contemplated by ",
+    ),
     counter=("if this agreement is terminated pursuant to ", "unless otherwise agreed in "),
 )
 POSITIONAL = rule(

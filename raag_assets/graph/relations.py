@@ -55,6 +55,18 @@ OVERRIDE_BEFORE = rule(
     examples=("Notwithstanding the provisions of ", "This clause takes precedence over "),
     counter=("The Supplier shall deliver the goods ",),
 )
+# "Notwithstanding Clause 6.2, this Clause 6 and Clauses 1 and 5 shall survive": the cue's
+# list of targets ends at a comma that opens a new phrase; what follows is what prevails.
+OVERRIDE_LIST_ENDS = rule(
+    "overrides.list_ends",
+    "cue",
+    "a citation, a comma and a new phrase ('Notwithstanding Section 4, this Section 6 ...'): "
+    "the cue's targets end there, the citations after it are no targets (veto)",
+    pattern=r"\x00\s*,\s+(?:this|these|such|each|the)\b",
+    flags=re.IGNORECASE,
+    examples=("Notwithstanding \x00\x00\x00, this ", "despite \x00\x00, the rights under "),
+    counter=("Notwithstanding \x00\x00, \x00\x00 and ", "in lieu of \x00\x00 and "),
+)
 # "pursuant to X" names the source of a thing ("sums payable pursuant to Section 5.4", "the
 # payments due pursuant to Section 5.2.1"): a condition only inside a condition or exception
 # (DEPENDS_WEAK). "subject to the escalation procedure specified in Section 2.8": the
@@ -155,6 +167,8 @@ DESCRIBED = rule(
     "a participle before 'pursuant to' / 'in accordance with': describes a thing, vetoes the cue",
     pattern=(
         r"(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)"
+        # an event in time ('unless sooner terminated pursuant to'), not a thing described
+        r"(?<!\bsooner\s)(?<!\bearlier\s)"
         r"\b(?:granted|issued|made|given|paid|delivered|executed|entered\s+into|provided|appointed|"
         r"acquired|purchased|sold|received|incurred|exercised|described|defined|afforded|due|"
         r"\w+ed|\w{3,}able)"
@@ -163,7 +177,7 @@ DESCRIBED = rule(
     ),
     flags=re.IGNORECASE,
     examples=("the rights granted pursuant to", "amounts payable pursuant to"),
-    counter=("the fees shall be paid pursuant to",),
+    counter=("the fees shall be paid pursuant to", "unless sooner terminated pursuant to"),
 )
 WHEN = rule(
     "cue.when",
@@ -303,11 +317,18 @@ SPECIFIC = rule(
     "cue",
     "what follows a vague cue and makes it specific: a citation or a named document (veto)",
     pattern=(
-        r"^\W*(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+(?:the|any)\s+[A-Z]|"
+        # ('anything to the contrary in the Arbitration Rules'), not the document itself ('in
+        # the Agreement')
+        r"^\W*(?:to\s+the\s+contrary\s+)?(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+"
+        rf"(?:the|any)\s+(?!{_DOC_SELF}\b)[A-Z]|"
         r"(?:(?:else\s+)?(?:of|in|contained\s+in|under)\s+)?(?:Sections?|Articles?|Clauses?|§))"
     ),
-    examples=(" of the Supply Agreement", " in Section 5"),
-    counter=(", the Supplier may",),
+    examples=(
+        " of the Supply Agreement",
+        " in Section 5",
+        " to the contrary in the Arbitration Rules",
+    ),
+    counter=(", the Supplier may", " to the contrary in the Agreement", " in the Agreement,"),
 )
 AMENDED_AFTER = rule(
     "amends.amended_after",
@@ -534,6 +555,8 @@ def _citation_edges(
     # on the rest of it: "subject to the other sections of this Article VI")
     own_part = dst_doc == section.doc_id and dst_section in containers
     override = None if own_part else OVERRIDE_BEFORE.search(before)
+    if override and OVERRIDE_LIST_ENDS.search(before[override.start() :]):
+        override = None
     if override:
         cue = text[clause.start + override.start() : m.end]
         edges.append(_scaled(OVERRIDE_BEFORE, confidence, base, matched_text=cue))

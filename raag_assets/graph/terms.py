@@ -137,6 +137,16 @@ PARTY_INTRODUCTION = rule(
     counter=("the mineral rights held in the northern valley ",),
 )
 _PARTY_INTRO = PARTY_INTRODUCTION.regex
+# A short name that is itself a kind of entity ('the company named below ("Company")'): a
+# party's, wherever the front matter gives it.
+_ENTITY_NOUN = re.compile(rf"(?i:{_COMPANY_FORMS})")
+PARTY_SHORT_NAME = rule(
+    "term.party_short_name",
+    "term",
+    "a short name in parentheses right after a party's full name as the introduction gives "
+    "it (term.parties_introduced, term.party_name_end), a person's as well as a company's; "
+    "or a kind of entity ('(\"Company\")', '(the \"Bank\")') in the front matter",
+)
 
 # A term ending in a company form is a company's name (over the term's words, joined).
 NOT_A_COMPANY_NAME = rule(
@@ -153,17 +163,34 @@ _COMPANY_NAME = NOT_A_COMPANY_NAME.regex
 
 def party_names(front_text: str) -> set[str]:
     """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
-    LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee")."""
+    LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee"),
+    or right after a party's full name as the introduction gives it, a person's too
+    (term.party_short_name: 'between JANE DOE ("Doe") and ...')."""
     out = set()
+    full = [" ".join(n.split()).casefold() for n in party_full_names(front_text)]
     for m in re.finditer(r"\((?P<inner>[^()]{1,160})\)", front_text):
         before = front_text[max(0, m.start() - 300) : m.start()]
         before = re.split(r"\n\s*\n|\)", before)[-1]  # back to the paragraph or the last party
-        if not _PARTY_INTRO.search(before):
-            continue
+        introduced = _PARTY_INTRO.search(before) or _after_full_name(before, full)
         for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
             name = " ".join(q.group("name").split())
-            out |= {name, " ".join(_words(name))}
+            if introduced or _ENTITY_NOUN.fullmatch(" ".join(_words(name))):
+                out |= {name, " ".join(_words(name))}
     return out
+
+
+# What stands before a party's full name in the introduction: its start, "between", "and",
+# a comma or colon, an item number ("(2)").
+_BEFORE_A_NAME = re.compile(r"(?:^|\b(?:between|among|and)|[,:;]|\(\w{1,3}\))\s*$", re.IGNORECASE)
+
+
+def _after_full_name(before: str, full: Sequence[str]) -> bool:
+    """`before` (the text up to a parenthesis) ends with one of the parties' full names
+    (case-folded, as `party_full_names` reads them), introduced as a party."""
+    named = " ".join(before.split()).rstrip(" ,").casefold()
+    return any(
+        named.endswith(n) and _BEFORE_A_NAME.search(named[: len(named) - len(n)]) for n in full
+    )
 
 
 # The parties' full names where the text introduces them: the paragraph after "between",
@@ -473,10 +500,14 @@ def names_instrument(term: str, body: str, before: str = "") -> bool:
     head = body[q.end() :] if (q := _QUALIFIER.match(body)) else body
     if re.match(r"\s*(?:(?:shall\s+)?means?\s+)?(?:any|all|each|every)\b", head, re.IGNORECASE):
         return False  # 'Material Agreement. Any agreement ...': a class of agreements, a concept
-    if len(words) > 1 and re.fullmatch(_INSTRUMENT_NOUNS, words[-1], re.IGNORECASE):
+    # the head noun: the last word, or the word before "of" ('Deed of Subscription')
+    head_noun = words[words.index("of") - 1] if "of" in words[1:] else words[-1]
+    if len(words) > 1 and re.fullmatch(_INSTRUMENT_NOUNS, head_noun, re.IGNORECASE):
         return True
     if len(words) == 1 and re.fullmatch(r"indenture|prospectus", words[0], re.IGNORECASE):
         return True
+    if re.search(r"\bregistration\s+statements?$", " ".join(words), re.IGNORECASE):
+        return True  # a filing, named however it is brought in ('files a registration ...')
     return bool(_INSTRUMENT_BODY.match(body) or _FORM_BEFORE.search(before))
 
 
@@ -487,10 +518,11 @@ NOT_A_PARTY_ROLE = rule(
     "term",
     "a '... Party' defined as a party in one of its roles ('Disclosing Party' means each Party "
     "that discloses): the parties under another name",
-    pattern=r"^\s*(?:shall\s+)?means?\s+(?:each|either|any|the|a)\s+Party\b",
+    pattern=r"^\s*(?:shall\s+)?(?:means?|be)\s+(?:each|either|any|the|a)\s+[Pp]arty\b",
     examples=(
         " means each Party in its capacity as the recipient",
         " shall mean the Party that pays",
+        " shall be the party which discloses the information",
     ),
     counter=(" means any person who is not a party", " means the other side"),
 )
@@ -853,10 +885,12 @@ def distinctive(
 
 def _labels_own_words(words: list[str], before: str) -> bool:
     """The words of a term defined in passing stand, in lower case, just before its
-    parenthesis ('the common stock of the Company ("Common Stock")')."""
+    parenthesis ('the common stock of the Company ("Common Stock")'). Not where they bring
+    in a new thing ('shall form a steering committee (the "Steering Committee")'): the label
+    then names that one thing, as a term of art."""
     phrase = r"\s+".join([*(re.escape(w.lower()) for w in words[:-1]), _plural(words[-1].lower())])
     tail = " ".join(before.split()[-12:])
-    return bool(re.search(rf"(?<![\w-]){phrase}(?![\w-])", tail))
+    return bool(re.search(rf"(?<![\w-])(?<!\ba )(?<!\ban ){phrase}(?![\w-])", tail))
 
 
 def _enumerates(body: str) -> bool:
@@ -1207,6 +1241,20 @@ def term_uses(
     return edges
 
 
+def _read(s: SectionInfo) -> str:
+    """The text a section's term uses are looked for in: its heading is text of the section
+    (GRAPH_GOLD.md), put before the text where the text does not open with it ("6.
+    LICENSED PRODUCTS" above "(a) ..."), and all there is of a heading-only section
+    ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS")."""
+    heading = " ".join(s.heading.split())
+    if not s.text.strip():
+        return s.heading
+    opening = " ".join(s.text[: len(s.heading) + 40].split())
+    if not heading or heading == s.label or heading.casefold() in opening.casefold():
+        return s.text
+    return f"{heading}\n{s.text}"
+
+
 def _section_uses(
     s: SectionInfo,
     vocab: dict[str, Term],
@@ -1214,15 +1262,13 @@ def _section_uses(
     defined_here: set[str],
 ) -> list[Edge]:
     """The first use of each term in one section, in text order, but of those it defines."""
-    # a heading-only section ("ARTICLE III NORTEL USE OF ENTRUST PRODUCTS") uses terms in
-    # its heading
-    text = s.text if s.text.strip() else s.heading
+    text = _read(s)
     offset = len(text) - len(s.text)
     first: dict[str, tuple[int, str, Term]] = {}
-    # the longest match wins an overlap, even where it is then no use
-    for start, end, key, definition in longest_first(
-        _matches(text, vocab, patterns), lambda f: (f[0], f[1])
-    ):
+    # the longest match wins an overlap, even where it is then no use; of two terms matching
+    # the same words (a document defining "Benefit" and "Benefits"), the one written as found
+    found = sorted(_matches(text, vocab, patterns), key=lambda f: not _as_drafted(text, f))
+    for start, end, key, definition in longest_first(found, lambda f: (f[0], f[1])):
         if key not in first and not _no_use(text, start, end, definition.term):
             first[key] = (start, text[start:end], definition)
     return [
@@ -1256,6 +1302,13 @@ def _matches(
             if not inside(m.start(), furniture):
                 found.append((m.start(), m.end(), key, definition))
     return found
+
+
+def _as_drafted(text: str, match: Match) -> bool:
+    """The match reads as its term is written, but for case and a possessive."""
+    start, end, _, definition = match
+    found = re.sub(r"['’]s?$", "", text[start:end])
+    return " ".join(found.split()).casefold() == " ".join(_words(definition.term)).casefold()
 
 
 def _no_use(text: str, start: int, end: int, term: str) -> bool:
@@ -1301,7 +1354,7 @@ def use_exclusions(
     defined_at: Iterable[tuple[str, str]] = (),
 ) -> dict[tuple[str, str], Rule]:
     """The rule that keeps each (document, term key) from the terms of art by its uses."""
-    texts = {s.section_id: s.text if s.text.strip() else s.heading for s in sections}
+    texts = {s.section_id: _read(s) for s in sections}
     using: dict[tuple[str, str], list[str]] = {}
     for e in term_uses(sections, terms, related_docs, superseded, defined_at):
         key = (e.dst_doc_id or "", e.normalized_target)

@@ -853,22 +853,14 @@ def _numbered_heading(
         return _heading_block(lines, i, numbering, whole, i + len(para))
     if numbering.explicit and not numbering.rest:
         return None
-    # A numbered paragraph: the number labels it; a run-in title ("Grant of Copyright
-    # License. Subject to ..."), the term it defines, a title in capitals or on a line of its
-    # own names it; else it has no title ("1.2 The Supplier represents that: ...").
-    run_in = RUN_IN.search(numbering.rest)
-    if run_in and _run_in_title(numbering.rest):
-        title = run_in.group(1)
-    elif sentence_case := _short_run_in(numbering.rest):
-        title = sentence_case  # "26. Time is of the Essence. Time is ..."
-    elif defined := DEFINED_TITLE.search(numbering.rest):
-        title = defined.group(1).strip()  # '1.4 "BOM" means ...': the term it defines
-    elif (caps := _CAPS_TITLE.match(numbering.rest)) and len(caps.group(1)) > 3:
-        title = caps.group(1)  # "11. OPERATING MANUAL We will furnish ..."
-    elif _titles_paragraph(numbering.rest, len(para)):
-        title = numbering.rest  # its first line is its title, the text goes on below
-    else:
-        title = ""  # "1.2 The Supplier represents that: ...": a clause without a title
+    title = _paragraph_title(numbering, len(para))
+    repeated = numbering.label in outline.taken and not numbering.explicit
+    if not title and repeated and numbering.label.isdigit():
+        # an exhibit or schedule numbering its items from 1 again ("1. The Consultant will
+        # attend two events a year."): a top-level item without a title whose number the
+        # agreement already used is text of the exhibit, not a section of its own
+        # (UNTITLED_REPEAT); its untitled sub-clauses ("1.1 The bonus is ...") stay sections
+        return None
     return _Heading(
         i,
         numbering.label,
@@ -878,6 +870,33 @@ def _numbered_heading(
         lead=numbering.rest,
         rule=numbering.rule,
     )
+
+
+def _paragraph_title(numbering: _Numbering, para_lines: int) -> str:
+    """A numbered paragraph's title: a run-in title ("Grant of Copyright License. Subject to
+    ..."), the term it defines, a title in capitals or on a line of its own; else none ("1.2
+    The Supplier represents that: ...")."""
+    run_in = RUN_IN.search(numbering.rest)
+    if run_in and _run_in_title(numbering.rest):
+        return run_in.group(1)
+    if sentence_case := _short_run_in(numbering.rest):
+        return sentence_case  # "26. Time is of the Essence. Time is ..."
+    if defined := DEFINED_TITLE.search(numbering.rest):
+        return defined.group(1).strip()  # '1.4 "BOM" means ...': the term it defines
+    if (caps := _CAPS_TITLE.match(numbering.rest)) and len(caps.group(1)) > 3:
+        return caps.group(1)  # "11. OPERATING MANUAL We will furnish ..."
+    if _titles_paragraph(numbering.rest, para_lines):
+        return numbering.rest  # its first line is its title, the text goes on below
+    return ""
+
+
+UNTITLED_REPEAT = rule(
+    "heading.not_untitled_repeat",
+    "heading",
+    "a top-level numbered item without a title whose number the document already used (an "
+    "exhibit or schedule numbering its items from 1 again): text of the unit it stands in, "
+    "no heading",
+)
 
 
 # A top-level number before a word in lower case continues a sentence as the next item of a

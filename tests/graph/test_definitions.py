@@ -117,6 +117,23 @@ def _terms(text: str, heading: str = "Terms") -> list[tuple[str, str]]:
         ),
         ('Schedule "2" - Development Plan', []),
         ('"Special Link"means a tagged link.', [("defines.quoted_means", "Special Link")]),
+        # "shall be" a class or an amount defines; "shall be the sole property" does not
+        (
+            'b) "Sales Region" shall be any county in which the Dealer keeps a showroom.',
+            [("defines.quoted_means", "Sales Region")],
+        ),
+        ('"Joint Inventions" shall be the sole property of the Company.', []),
+        # terms given the meaning that follows from one just defined
+        (
+            '"Owned" and "Owning" shall have a corresponding meaning.',
+            [("defines.term_list", "Owned"), ("defines.term_list", "Owning")],
+        ),
+        # an unquoted capitalised phrase opening a sentence with "means"
+        (
+            "Royalties are due quarterly. Net Sales means the gross amount invoiced.",
+            [("defines.unquoted_means", "Net Sales")],
+        ),
+        ("The amount that Net Sales means to the buyer is small.", []),
         (
             '"Business" or "Business of Acme" includes its trade.',
             [("defines.term_list", "Business"), ("defines.term_list", "Business of Acme")],

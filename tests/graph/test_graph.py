@@ -851,6 +851,9 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
         ("Except as provided in Section 4, the licence is perpetual.", {("depends_on", "4")}),
         ("so long as the provisions of Section 3 are not invoked", {("depends_on", "3")}),
         ("Notwithstanding Section 3, Acme may assign.", {("overrides", "3")}),
+        # the cue's targets end at the comma: the sections after it are what prevails
+        ("Notwithstanding Section 3, this Section 5 and Sections 2 and 4 survive termination.",
+         {("overrides", "3")}),
         ("Section 4 shall be deemed to be amended accordingly.", {("overrides", "4")}),
         ("Notwithstanding any other provision of this Agreement, fees are due.",
          {("overrides", "c")}),  # a vague target is the document
@@ -860,6 +863,12 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
          set()),  # describes which licences, conditions nothing
         ("as described in Section 3 above, Acme may buy", set()),  # a pointer, not a condition
         ("Notwithstanding the provisions of the Supply Agreement, Acme may sell.", set()),
+        # anything to the contrary in another document's rules overrides them, not this one;
+        # in "the Agreement" it is this document
+        ("Notwithstanding anything to the contrary in the Arbitration Rules, the arbitrators "
+         "may confer.", set()),
+        ("Notwithstanding anything in the Agreement to the contrary, fees are due.",
+         {("overrides", "c")}),
         # the condition is a procedure the citation holds; a list joined past "the foregoing"
         ("Any dispute shall be subject to the escalation procedure specified in Section 3.",
          {("depends_on", "3")}),
@@ -871,6 +880,8 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
          set()),
         ("unless this Agreement is terminated for cause pursuant to Section 4, fees are due",
          {("depends_on", "4")}),  # framed by a condition, a passive verb: a condition
+        ("fees are due monthly (unless the licence is sooner terminated pursuant to Section 4)",
+         {("depends_on", "4")}),
         # a saving leaves the citation as it is
         ("If Acme declines the defence, Bolt controls it (without limitation of Acme's "
          "obligations under Section 4).", set()),

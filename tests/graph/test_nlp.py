@@ -3,6 +3,7 @@ licence carries the id of its rule (layer 2, the rule's confidence)."""
 
 from pathlib import Path
 
+from raag_assets.core.model import SectionInfo
 from raag_assets.graph import nlp
 from raag_assets.graph.build import layer1
 from resources.nlp import load_pipeline
@@ -68,3 +69,28 @@ def test_sentences_end_at_a_stop_before_a_capital_or_a_blank_line_after_one() ->
         "Either party may renew,\n\nunless terminated; e.g. for cause.",
         "(b) Next item",
     ]
+
+
+def test_a_citation_describing_a_conditions_subject_is_no_dependency() -> None:
+    """'If, in the circumstances contemplated by Section 2, ...': the citation says which
+    circumstances, it puts no condition on Section 2."""
+    parse = load_pipeline("en_core_web_sm")
+    sections = [
+        SectionInfo("c-2", "c", 1, "2", "Disclosure", 1, None, "A party may disclose data."),
+        SectionInfo(
+            "c-3",
+            "c",
+            2,
+            "3",
+            "Notice",
+            1,
+            None,
+            "If a party must disclose data in the circumstances contemplated by Section 2, it "
+            "shall give the other party prompt notice.",
+        ),
+    ]
+    both = corpus(sections)
+    made, _, mentions = layer1(sections[1], both)
+    parsed = [(a, parse(sections[1].text[a:b])) for a, b in nlp.windows(sections[1], made)]
+    edges = nlp.layer2(sections[1], parsed, both, mentions, made)
+    assert not [e for e in edges if e.edge_type == "depends_on"]

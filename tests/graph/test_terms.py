@@ -15,6 +15,7 @@ from raag_assets.graph.terms import (
     distinctive,
     exclusion,
     party_full_names,
+    party_names,
     term_pattern,
     term_uses,
     use_exclusions,
@@ -152,6 +153,22 @@ TERMS = ["Services", "Fees", "Deliverables", "Statement of Work"]
             "Any person who buys a Service",
             False,
             "term.not_a_class_of_persons",
+        ),
+        # a party in one of its roles, however the definition puts it
+        (
+            "Receiving Party",
+            '"Receiving Party" shall be',
+            "shall be the party which receives the information",
+            False,
+            "term.not_a_party_role",
+        ),
+        # an instrument named by the noun before "of"
+        (
+            "Deed of Subscription",
+            '(the "Deed of Subscription")',
+            "",
+            True,
+            "term.not_another_instrument",
         ),
         # terms of art
         ("Fees", '"Fees" means', "means the amounts payable for the Services", False, None),
@@ -336,3 +353,76 @@ def test_extract_keeps_only_terms_the_documents_use() -> None:
 )
 def test_the_parties_full_names_as_introduced(front: str, names: list[str]) -> None:
     assert party_full_names(front) == names
+
+
+def test_a_short_name_given_right_after_a_partys_name_is_a_partys() -> None:
+    """A person introduced by name ('JOHN SMITH ("Smith")') has no company form or ', an
+    individual' before the parenthesis; a party called by its kind ('the company named
+    below ("Company")') neither: both are parties' short names, not terms of art."""
+    front = (
+        'This Endorsement Agreement is made by and between JOHN SMITH ("Smith") and NORTHWIND '
+        'BANK, a Delaware savings bank ("Northwind"). Smith designed a training method '
+        '(the "Method") and the company named below ("Company") resells it.'
+    )
+    assert party_names(front) == {"Smith", "Northwind", "Company"}
+    assert not distinctive("Smith", '("Smith")', party_names(front), "", in_passing=True)
+
+
+def test_a_term_defined_in_singular_and_plural_is_used_as_written() -> None:
+    """A document defining both "Unit" and "Units" uses the one the text writes: the plural
+    pattern of "Unit" also finds "Units", but "Units" is the term written there."""
+    sections = [
+        _section(1, 'Each module (a "Unit", and together the "Units") is sold by the crate.'),
+        _section(2, "The Units ship in May; a Unit that fails is replaced."),
+        _section(3, "All Units carry a two-year warranty."),
+    ]
+    terms = [Term("unit", "Unit", "doc", "s-1"), Term("units", "Units", "doc", "s-1")]
+    uses = term_uses(sections, terms, {}, set(), [("s-1", "unit"), ("s-1", "units")])
+    assert sorted((e.src_section_id, e.normalized_target) for e in uses) == [
+        ("s-2", "unit"),
+        ("s-2", "units"),
+        ("s-3", "units"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("before", "rule"),
+    [
+        # a label for the ordinary words just written
+        ("The members of the steering committee of Acme ", "term.not_a_label_for_own_words"),
+        # a new thing brought in, then named by the label: a term of art
+        ("The parties shall establish a steering committee ", None),
+    ],
+)
+def test_a_label_for_a_new_thing_is_a_term_of_art(before: str, rule: str | None) -> None:
+    found = exclusion(
+        "Steering Committee", '(the "Steering Committee")', PARTIES, "", TERMS, True, before
+    )
+    assert (found.id if found else None) == rule
+    # but a filing brought in so is still another document
+    found = exclusion(
+        "Registration Statement",
+        '(the "Registration Statement")',
+        PARTIES,
+        "",
+        TERMS,
+        True,
+        "The Company has filed a registration statement on Form S-1 ",
+    )
+    assert found is not None and found.id == "term.not_another_instrument"
+
+
+def test_a_heading_is_text_of_its_section() -> None:
+    """A heading the section's text does not repeat ("7. SERVICE CREDITS" above "(a) ...")
+    is still text of the section (GRAPH_GOLD.md): a term in it is used there."""
+    sections = [
+        _section(1, '"Service Credits" means the credits due for downtime.'),
+        SectionInfo(
+            "s-7", "doc", 7, "7", "SERVICE CREDITS", 1, None, "(a) Credits are paid monthly."
+        ),
+    ]
+    terms = [Term("service credits", "Service Credits", "doc", "s-1")]
+    uses = term_uses(sections, terms, {}, set(), [("s-1", "service credits")])
+    assert [(e.src_section_id, e.normalized_target, e.position) for e in uses] == [
+        ("s-7", "service credits", 0)
+    ]

@@ -89,6 +89,24 @@ def test_numbered_sentence_in_body_is_not_a_heading():
     assert labels == ["1", "2"]
 
 
+def test_a_schedule_numbering_untitled_items_again_keeps_them_as_its_text():
+    """A schedule that numbers its items from 1 again, each a sentence without a title, holds
+    them as its text; a titled item of an exhibit is still a section."""
+    text = (
+        "1. TERM. This Agreement runs for two years.\n\n"
+        "2. SERVICES. The Consultant shall perform the services in Schedule A.\n\n"
+        "3. FEES. The Company shall pay the fees in Schedule A.\n\n"
+        "SCHEDULE A\n\n"
+        "1. The Consultant will attend two trade shows each year.\n\n"
+        "2. The Consultant will record one radio spot each quarter.\n\n"
+        "EXHIBIT B\n\n"
+        "1. DEFINITIONS. Terms have the meanings given in the Agreement.\n"
+    )
+    sections = build_sections("doc", _lines(text), "text")
+    assert [s.label for s in sections] == ["1", "2", "3", "Schedule A", "Exhibit B", "1"]
+    assert "two trade shows" in sections[3].text and "radio spot" in sections[3].text
+
+
 def test_same_input_same_sections():
     a = sections_of(LICENSES / "GPL-3")
     b = sections_of(LICENSES / "GPL-3")
