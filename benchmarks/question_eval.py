@@ -29,12 +29,11 @@ os.environ.pop("DAGSTER_HOME", None)
 import dagster as dg  # noqa: E402
 import numpy as np  # noqa: E402
 
-from raag_assets.ingest.embedding import shared_embedder  # noqa: E402
 from raag_assets.pipeline.run import ingest  # noqa: E402
 from raag_assets.quality import questions as qs  # noqa: E402
 from raag_assets.quality.evaluation import bm25_span_ranker, dense_span_ranker  # noqa: E402
 from raag_assets.retrieval.candidates import RetrievalPlan, retrieve  # noqa: E402
-from raag_assets.retrieval.search import search  # noqa: E402
+from raag_assets.retrieval.search import default_embed, search  # noqa: E402
 from raag_assets.store import db  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -213,7 +212,7 @@ def main() -> None:
     wanted = [s for s in args.sets.split(",") if s]
     files = sorted((ROOT / "golden" / "questions").glob("*.yaml"))
     instance = dg.DagsterInstance.ephemeral()
-    embed = shared_embedder("all-MiniLM-L6-v2", 32).embed
+    embed = default_embed()  # RAAG_EMBED_MODEL, the model ingest embeds with
     np.set_printoptions(precision=3)
     runs = []
     for path in files:
