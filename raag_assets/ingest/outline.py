@@ -204,13 +204,16 @@ def run_in_cuts(
     opens: Callable[[str], Key | None],
     titled: Callable[[str], bool],
     cited: frozenset[str] = frozenset(),
+    listed: frozenset[str] = frozenset(),
 ) -> tuple[list[int], Key | None]:
     """Where numbers run into a line open sections, and the outline after the line. `opens`
     reads the number a line opens with (None if none), `titled` whether the text after a
     top-level number opens with a title ("Exclusivity. The Supplier shall ...", "OPERATING
     MANUAL We will ..."). A number must continue the outline exactly; one number may be
     skipped after a top-level number with its title, or when the document cites the number
-    ("Section 2.4.1")."""
+    ("Section 2.4.1"). A top-level number the table of contents lists (`listed`) needs no
+    title of its own form when it is the outline's next ("... law. 4. Business Plan Prior to
+    ...")."""
     cuts: list[int] = []
     if (k := opens(text)) is not None and continues(k, last):
         last = k
@@ -231,7 +234,7 @@ def run_in_cuts(
         k = (roman(number),) if number.isalpha() else key(number)
         top = len(k) == 1
         rest = text[m.end() :]
-        alone = follows(k, last) and TITLE_ENDS_LINE.search(rest.strip())
+        alone = follows(k, last) and bool(TITLE_ENDS_LINE.search(rest.strip()) or number in listed)
         if top and not (titled(rest) or alone):
             continue  # "... 2. The parties ..." in a list: a top-level number needs its title
         if not (follows(k, last) or (continues(k, last) and (top or number in cited))):

@@ -196,6 +196,18 @@ def _contents_line(text: str) -> bool:
     return len(CONTENTS_RUN.regex.findall(text)) >= 2 and not _VERB.search(text)
 
 
+def _contents_run_labels(lines: list[Line]) -> frozenset[str]:
+    """The top-level numbers a table of contents run together lists ("... 3.6. Payment Terms
+    7 4. Business Plan 7 5. Development Work 8"): evidence for a number run into the text."""
+    return frozenset(
+        m.group("num")
+        for ln in lines
+        if _contents_line(ln.text)
+        for m in CONTENTS_LABEL.regex.finditer(ln.text)
+        if m.group("num") and m.group("num").isdigit()
+    )
+
+
 _TOC_PAGE = re.compile(r"[\s.]*(?:\d{1,3}|[ivx]{1,5})?$", re.IGNORECASE)
 FILING_EXHIBIT = rule(
     "heading.not_filing_exhibit",
@@ -496,6 +508,7 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
     letter, expected = None, 1
     last: Key | None = None  # the outline so far
     cited = frozenset(cited_labels([ln.text for ln in lines]))
+    listed = _contents_run_labels(lines)
     furniture = _running_heads(lines)
     units = _cited_units(lines)
     for n, line in enumerate(lines):
@@ -516,7 +529,7 @@ def _split_run_ins(lines: list[Line]) -> list[Line]:
         if para_start and not skip and (unit := _unit_after_furniture(line.text, units)):
             skip = unit  # "Execution Copy EXHIBIT D To Affiliation Agreement ..."
         opens = _opens if para_start else _opens_not
-        cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited)
+        cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited, listed)
         cuts = [*([skip] if skip else []), *(c + skip for c in cuts)]
         if letter:
             for m in ITEM_RUN_IN.finditer(line.text):

@@ -302,3 +302,21 @@ def test_a_top_level_number_without_its_dot_run_in_over_its_first_subsection():
         "2 years. 2.2 Exclusivity. The licence is exclusive."
     )
     assert labels(text) == [FRONT_LABEL, "1", "1.1", "2", "2.1", "2.2"]
+
+
+def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
+    """A flattened filing: "4. Business Plan Prior to ..." has no title the text marks (no
+    dot, no capitals), but the contents run together list "4. Business Plan": the outline's
+    next number heads a section. A number the contents do not list stays text."""
+    contents = (
+        "Table of Content 1. Definitions 1 2. Grant 2 2.1. Rights 2 2.2. Limits 3 3. Fees 3 "
+        "4. Business Plan 4 5. Development Work 5"
+    )
+    body = (
+        "1. Definitions. Terms are defined here.\n\n2. Grant\n\n2.1. Rights. The Licensor "
+        "grants rights.\n\n2.2. Limits. The rights are limited.\n\n3. Fees. The Licensee pays "
+        "fees as set out by law. 4. Business Plan Prior to the signing the Licensee prepared a "
+        "plan. 5. Development Work The Parties agree that development work will be done."
+    )
+    assert labels(contents + "\n\n" + body)[-3:] == ["3", "4", "5"]
+    assert "4" not in labels(body)
