@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from raag_assets.graph.build import extract  # noqa: E402
+from raag_assets.graph.lexicon import UNIT_NOUNS  # noqa: E402
 from raag_assets.graph.terms import term_uses  # noqa: E402
 from raag_assets.quality import cuad  # noqa: E402
 from raag_assets.quality.graph_gold import read_file  # noqa: E402
@@ -45,7 +46,7 @@ CUAD = SHARED / "data" / "cuad"
 CHECKS = ("effective", "agreement", "name", "parties")
 # A citation of an attachment rather than of a numbered section: an exhibit a filing often
 # leaves out, so it is counted apart as well as in the total.
-ATTACHMENT = re.compile(r"(?i)(?:exhibit|schedule|annex|appendix|attachment|addendum)\b")
+ATTACHMENT = re.compile(rf"(?i)(?:{UNIT_NOUNS}|addendum)\b")
 
 
 @dataclass

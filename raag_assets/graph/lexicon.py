@@ -40,6 +40,8 @@ DATE = (
     r"|\d{4}-\d{2}-\d{2})"
 )
 YEAR = r"(?:19|20)\d{2}"
+# The units a document attaches to itself and cites by letter or number (Exhibit A, Schedule 2).
+UNIT_NOUNS = r"(?:exhibit|schedule|annex|appendix|attachment)"
 
 # People and roles, plural -> singular: the head nouns of scopes ("all full-time employees").
 PEOPLE_SINGULAR = {

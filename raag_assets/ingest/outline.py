@@ -13,6 +13,7 @@ are evidence that a number is a section (`cited_labels`).
 import re
 from collections.abc import Callable
 
+from raag_assets.graph.lexicon import UNIT_NOUNS
 from raag_assets.graph.rules import rule
 
 Key = tuple[int, ...]
@@ -115,7 +116,7 @@ CITED = rule(
     examples=("as provided in Section 2.4.1", "under Clause 9", "set forth in Article 10.3"),
     counter=("in 2.4.1 above", "section headings"),
 )
-_UNIT_BEFORE = re.compile(r"\b(?:schedule|exhibit|annex|appendix|attachment)\s*$", re.I)
+_UNIT_BEFORE = re.compile(rf"(?i)\b{UNIT_NOUNS}\s*$")
 _LIST_MORE = re.compile(r"^\s*(?:,|and|or|through|to)\s+(\d{1,3}(?:\.\d{1,3}){0,3})\b", re.I)
 
 

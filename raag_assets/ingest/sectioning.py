@@ -19,7 +19,7 @@ from rapidfuzz import fuzz
 
 from raag_assets.core.identity import section_id
 from raag_assets.core.model import FRONT_LABEL, Line, SectionInfo
-from raag_assets.graph.lexicon import MONTH_NAME
+from raag_assets.graph.lexicon import MONTH_NAME, UNIT_NOUNS
 from raag_assets.graph.rules import rule
 from raag_assets.ingest.normalize import join_lines, join_lines_mapped
 from raag_assets.ingest.outline import (
@@ -360,10 +360,12 @@ def heading_rules(lines: Sequence[Line], fmt: str) -> list[tuple[str, str]]:
 def _headings(lines: Sequence[Line], fmt: str) -> tuple[list[Line], list[_Heading], str | None]:
     """The cleaned lines, the headings among them and the document's name, if its title block
     gives one."""
+    # the numbers the document cites as its sections: evidence for both scans
+    cited = frozenset(cited_labels([ln.text for ln in lines]))
     if fmt == "text":
-        lines = _split_run_ins(list(lines))
+        lines = _split_run_ins(list(lines), cited)
     clean, underlined = _clean(lines, fmt)
-    headings = _find_headings(clean, underlined, fmt)
+    headings = _find_headings(clean, underlined, fmt, cited)
     name = None
     if fmt in ("text", "pdf"):  # a PDF's title page sets its name and authors as headings
         headings, name = _absorb_title(clean, headings, pdf=fmt == "pdf")
@@ -459,7 +461,7 @@ UNIT_AFTER_FURNITURE = rule(
     examples=("Execution Copy EXHIBIT D To Affiliation Agreement", "May 3, 2016 EXHIBIT A FEES"),
     counter=("as set forth in EXHIBIT B hereto", "EXHIBIT A Fees"),
 )
-_UNIT_WORD = re.compile(r"(?i)\b(?:exhibit|schedule|annex|appendix|attachment)\b")
+_UNIT_WORD = re.compile(rf"(?i)\b{UNIT_NOUNS}\b")
 _CITED_UNIT = re.compile(
     r"\b(Exhibit|Schedule|Annex|Appendix|Attachment)\s+([A-Z0-9]{1,3}(?:\.\d{1,2})?)\b"
 )
@@ -500,14 +502,13 @@ def _running_heads(lines: list[Line]) -> set[str]:
 _NUMBER_OR_UNIT = re.compile(r"(?i)(?:\d|article|section|schedule|exhibit|annex|appendix)")
 
 
-def _split_run_ins(lines: list[Line]) -> list[Line]:
+def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
     """Cut headings run into other lines onto lines of their own (a paragraph break between):
     a trailing numbered heading whose first subsection follows, and the items of a lettered
     exhibit, numbered in sequence from 1."""
     out: list[Line] = []
     letter, expected = None, 1
     last: Key | None = None  # the outline so far
-    cited = frozenset(cited_labels([ln.text for ln in lines]))
     listed = _contents_run_labels(lines)
     furniture = _running_heads(lines)
     units = _cited_units(lines)
@@ -671,11 +672,12 @@ class _Outline:
     taken: frozenset[str] = frozenset()
 
 
-def _find_headings(lines: list[Line], underlined: set[int], fmt: str) -> list[_Heading]:
+def _find_headings(
+    lines: list[Line], underlined: set[int], fmt: str, cited: frozenset[str]
+) -> list[_Heading]:
     body_size = _body_font_size(lines) if fmt == "pdf" else None
     fonts = _Fonts(body_size, _heading_sizes(lines, body_size) if body_size else [])
     toc = _table_of_contents(lines) if fmt != "markdown" else None
-    cited = frozenset(cited_labels([ln.text for ln in lines]))
     scan = _Scan(set(toc.labels) if toc else set(), cited)
     headings: list[_Heading] = []
     i = 0

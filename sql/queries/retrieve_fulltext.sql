@@ -2,9 +2,10 @@
 -- bounded work: rows are matched on the query's rarest lexemes (OR while their matches fit
 -- the cap, else all lexemes by AND), at most %(cap)s of them are scored, and every lexeme of
 -- the query scores (its document frequency %(df)s counted up to the cap, so a very common
--- word's weight is an upper bound; N is tenants.live_chunks, kept by the ingest stages). Scoring is in two passes: all
--- matched rows with each lexeme counted once (cheap: tsvector @@), then the best %(rescore)s
--- again with true term frequencies (position counts, which need the tsvector unpacked).
+-- word's weight is an upper bound; N is tenants.live_chunks, kept by the ingest stages).
+-- Scoring is in two passes: all matched rows with each lexeme counted once (cheap: tsvector
+-- @@), then the best %(rescore)s again with true term frequencies (position counts, which
+-- need the tsvector unpacked).
 -- A chunk's length is its number of distinct lexemes, against the mean of the matched rows.
 -- %(match)s is the matching tsquery's text, built by the caller: as a constant the planner
 -- folds it and reads the lexemes' frequencies from the column statistics, so for common words
