@@ -914,6 +914,13 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
         # a concession is no condition
         ("Notwithstanding that such rights may be subject to a royalty as provided for in "
          "Section 4, the grant is unconditional.", set()),
+        # what the citation holds, named by what it gives, displaced
+        ("Notwithstanding the exclusive right granted to the Distributor in Section 3, Acme "
+         "may sell in the territory.", {("overrides", "3")}),
+        ("The rights granted to the Distributor in Section 3 are exclusive.", set()),
+        # the document narrowed to the citation
+        ("Subject to the terms of this Agreement and in particular Section 4, Acme may sell.",
+         {("depends_on", "4")}),
         # bracketed headings inside a list of citations
         ("except as provided in Section 3 [Duties] and 4 [Term], either Party may terminate",
          {("depends_on", "3"), ("depends_on", "4")}),
