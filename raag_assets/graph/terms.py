@@ -161,17 +161,38 @@ NOT_A_COMPANY_NAME = rule(
 _COMPANY_NAME = NOT_A_COMPANY_NAME.regex
 
 
+# A template's blank for a party's name ('between [•] ("Buyer")', 'Party B: ________ (the
+# "Tenant")'): the short name after it is a party's all the same.
+PARTY_PLACEHOLDER = rule(
+    "term.party_placeholder",
+    "term",
+    "a blank left for a party's name where the parties are introduced ('and [•] (\"Buyer\")', "
+    "'Party B: ______ (the \"Tenant\")'): the short name after it is a party's",
+    pattern=r"(?:\b(?:between|among|and)|\bParty\s+[A-Z1-9]\s*:)\s*"
+    r"(?:\[[^\[\]\w]{0,12}\]|\[\s*(?:_+|name|party|company|[A-Z ]{3,30})\s*\]|_{3,}|\.{4,}|…)"
+    r"\s*,?\s*$",
+    examples=("and [•] ", "Party B: ________ ", "by and between [ * * * ] ", "and [NAME] "),
+    counter=("and Acme Ltd ", "between the parties ", "and Schedule [2] "),
+)
+_PARTY_BLANK = PARTY_PLACEHOLDER.regex
+
+
 def party_names(front_text: str) -> set[str]:
     """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
     LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee"),
     or right after a party's full name as the introduction gives it, a person's too
-    (term.party_short_name: 'between JANE DOE ("Doe") and ...')."""
+    (term.party_short_name: 'between JANE DOE ("Doe") and ...'), or after a template's blank
+    for the name (term.party_placeholder: 'and [•] ("Buyer")')."""
     out = set()
     full = [" ".join(n.split()).casefold() for n in party_full_names(front_text)]
     for m in re.finditer(r"\((?P<inner>[^()]{1,160})\)", front_text):
         before = front_text[max(0, m.start() - 300) : m.start()]
         before = re.split(r"\n\s*\n|\)", before)[-1]  # back to the paragraph or the last party
-        introduced = _PARTY_INTRO.search(before) or _after_full_name(before, full)
+        introduced = (
+            _PARTY_INTRO.search(before)
+            or _after_full_name(before, full)
+            or _PARTY_BLANK.search(before)
+        )
         for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
             name = " ".join(q.group("name").split())
             if introduced or _ENTITY_NOUN.fullmatch(" ".join(_words(name))):

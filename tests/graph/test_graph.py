@@ -667,6 +667,14 @@ def test_party_names_and_definitions_that_point_at_parties():
     located = 'GOLD CORP, a company organized in Colorado, at 1 Main St ("GRC" or "the Company")'
     assert party_names(located) == {"GRC", "the Company", "Company"}
     assert party_names('mineral properties (the "Properties") in Mexico') == set()
+    # a template's blank for a party's name: the short name after it is a party's
+    blank = 'This Lease is made between Acme Ltd ("Landlord") and [•] ("Tenant").'
+    assert party_names(blank) == {"Landlord", "Tenant"}
+    assert party_names('Party A: Acme Ltd ("Seller")\nParty B: ________ ("Buyer")') == {
+        "Seller",
+        "Buyer",
+    }
+    assert party_names('the goods listed in Schedule [2] (the "Goods")') == set()
     assert names_a_party("shall mean either NTL or the applicable Subsidiary", {"NTL"})
     assert not names_a_party("means the close of business on the date", {"NTL"})
 
