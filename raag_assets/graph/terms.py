@@ -495,7 +495,9 @@ _OUTSIDE_POINTER = NOT_BORROWED_FROM_A_LAW.regex
 _INSTRUMENT_NOUNS = r"agreements?|indentures?|contracts?|prospectus(?:es)?|deeds?"
 _INSTRUMENT_BODY = re.compile(
     rf"^\s*(?:(?:shall\s+)?means?\s+)?(?:that\s+certain\b|(?:the|an?|each)\s+"
-    rf"(?:[\w-]+\s+){{0,3}}?(?:{_INSTRUMENT_NOUNS}|registration\s+statement|license\s+agreement)\b)",
+    # not 'the date this Agreement is signed': a thing of this document, no instrument
+    rf"(?:(?!(?:this|these|that|such|its)\b)[\w-]+\s+){{0,3}}?"
+    rf"(?:{_INSTRUMENT_NOUNS}|registration\s+statement|license\s+agreement)\b)",
     re.IGNORECASE,
 )
 # '... an agreement to be concluded ... in substantially the form set forth in Exhibit B (the

@@ -172,6 +172,14 @@ TERMS = ["Services", "Fees", "Deliverables", "Statement of Work"]
         ),
         # terms of art
         ("Fees", '"Fees" means', "means the amounts payable for the Services", False, None),
+        # a thing of this document, not another instrument
+        (
+            "Signing Date",
+            '"Signing Date" means',
+            "means the date this Agreement is signed by the Parties.",
+            False,
+            None,
+        ),
         ("Acceptance Date", '"Acceptance Date" means', "means the day the tests pass", False, None),
         ("SOW", '"SOW" means', "means a written statement of the Services and Fees", False, None),
         ("Option", '(the "Option")', "to buy further units", True, None),
@@ -309,6 +317,20 @@ def test_extract_keeps_only_terms_the_documents_use() -> None:
     result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
     assert not result.errors
     assert [t.term for t in result.terms] == ["Goods"]
+
+
+def test_a_term_labelled_in_passing_and_defined_in_full_is_judged_by_its_definition() -> None:
+    """A term both labelled in passing right after its own words and defined in full is a term
+    of art by its full definition, which is its home."""
+    docs = [DocInfo("doc", "doc.txt", "Course")]
+    sections = [
+        _section(1, 'Acme will launch its new cookery course "Chef Club" ("Cookery Course").'),
+        _section(2, '"Cookery Course" means the course Acme develops under the name Chef Club.'),
+        _section(3, "The Cookery Course is taught in Leeds."),
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
+    assert [(t.term, t.section_id) for t in result.terms] == [("Cookery Course", "s-2")]
 
 
 @pytest.mark.parametrize(
