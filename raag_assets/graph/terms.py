@@ -1087,19 +1087,35 @@ def _recast(
         return bool(_OWN_PART.search(sentence)) or (
             _terms_mentioned(sentence, doc_terms, term, parties) >= 2
         )
-    return _bound_to_document(words[0], body, doc_text)
+    return _bound_to_document(words[0], body, doc_text, doc_terms, parties)
 
 
-def _bound_to_document(word: str, body: str, doc_text: str) -> bool:
+_THE_PARTICULAR = re.compile(r"\s*(?:shall\s+)?(?:means?|refers?\s+to)\s*:?\s+the\s", re.IGNORECASE)
+
+
+def _bound_to_document(
+    word: str,
+    body: str,
+    doc_text: str,
+    doc_terms: Iterable[str] = (),
+    parties: set[str] = frozenset(),  # type: ignore[assignment]
+) -> bool:
     """A capitalised word whose definition repeats it in lower case is still a term of art
     when the definition narrows it to this document's own things ('"Product" means each
     product identified in ... a Statement of Work ... under this Agreement', '"Program"
-    refers to any such program', "such" pointing back at a stated condition) and the
+    refers to any such program', "such" pointing back at a stated condition, '"Product"
+    means the products ... relating to the Training Course', another of its terms) and the
     document writes it capitalised in most of its uses, so a reader can tell the term from
     the ordinary word."""
     sentence = _first_sentence(body)
     such = re.search(rf"\bsuch\s+{_plural(word.lower())}\b", sentence)
-    if not (such or _THIS_DOCUMENT.search(sentence)):
+    # the particular things of another of its terms ('means the products ... relating to the
+    # Training Course'), not any of a kind ('means any patent ... filed before the Closing')
+    particular = _THE_PARTICULAR.match(body) and _terms_mentioned(
+        sentence, doc_terms, word, parties
+    )
+    own = _THIS_DOCUMENT.search(sentence) or particular
+    if not (such or own):
         return False
     # capitalised mid-sentence (not after a full stop) against lower case
     capital = len(re.findall(rf"(?<![.!?:]\s)(?<![\w-]){_plural(word)}(?![\w-])", doc_text))

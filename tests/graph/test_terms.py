@@ -448,3 +448,28 @@ def test_a_heading_is_text_of_its_section() -> None:
     assert [(e.src_section_id, e.normalized_target, e.position) for e in uses] == [
         ("s-7", "service credits", 0)
     ]
+
+
+@pytest.mark.parametrize(
+    ("body", "rule"),
+    [
+        # the particular things of another of the document's terms: a term of art
+        ("means the goods Acme makes for its buyers, goods relating to a Statement of Work.", None),
+        # any of a kind, however narrowed, and the ordinary word widened: the ordinary word
+        (
+            "means any goods Acme makes for its buyers, goods relating to a Statement of Work.",
+            "term.not_the_ordinary_words",
+        ),
+        (
+            "means the goods Acme makes for its buyers, goods of any kind.",
+            "term.not_the_ordinary_words",
+        ),
+    ],
+)
+def test_a_word_narrowed_to_another_term_of_the_document(body: str, rule: str | None) -> None:
+    """A capitalised word defined by its lower-case self ('"Goods" means the goods ...') is a
+    term of art when its definition narrows it to the particular things of another of the
+    document's terms and the document writes it capitalised in most of its uses."""
+    doc_text = "The Goods ship in May. Goods are insured. Each of the Goods is tested. goods"
+    found = exclusion("Goods", '"Goods" means', PARTIES, body, [*TERMS, "Goods"], doc_text=doc_text)
+    assert (found.id if found else None) == rule
