@@ -235,6 +235,9 @@ def test_edges_are_deterministic_in_content_and_order():
         ("as provided in Sections 5.02(c) and 9.03, below", ("5.02(c)", "9.03"), None, None),
         ("set forth in Exhibits C and D hereto", ("Exhibit C", "Exhibit D"), None, None),
         ("in Exhibit A of the Transfer Agreement", ("Exhibit A",), "Transfer Agreement", None),
+        # an attachment's keyword in capitals
+        ("SEE THE PRICE LIST (EXHIBIT B) ATTACHED HERETO", ("Exhibit B",), None, None),
+        ("as detailed in APPENDIX G", ("Appendix G",), None, None),
     ],
 )
 def test_section_mentions(text, labels, doc, raw):
