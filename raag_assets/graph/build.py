@@ -24,6 +24,7 @@ from raag_assets.graph.standards import (
 from raag_assets.graph.steps import step_mentions, step_sequences
 from raag_assets.graph.terms import (
     distinctive,
+    introduced_names,
     is_pointer,
     names_a_party,
     party_names,
@@ -251,7 +252,8 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
             if any(c.isdigit() for c in s.label):
                 break
             front.append(s.text[:20000])
-        parties[doc_id] = party_names("\n\n".join(front or [secs[0].text[:20000]]))
+        front_text = "\n\n".join(front or [secs[0].text[:20000]])
+        parties[doc_id] = party_names(front_text) | introduced_names(front_text)
     defines = sorted(
         (e for e in edges if e.edge_type == "defines"),
         key=lambda e: (e.src_doc_id, _source(e, corpus).ordinal, e.position),

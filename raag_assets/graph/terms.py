@@ -177,6 +177,74 @@ PARTY_PLACEHOLDER = rule(
 _PARTY_BLANK = PARTY_PLACEHOLDER.regex
 
 
+# Inside the introduction of the parties, a short name right after a person's or a body's
+# proper name ('CSA, agent for Jane Doe ("Talent")', 'acting through Beta Holdings ("Beta")'):
+# the name of someone the agreement is made with or for, not a term of art. Not after a
+# determiner ('the Licensed Software ("Software")'): a thing.
+NAMED_IN_THE_INTRODUCTION = rule(
+    "term.named_in_the_introduction",
+    "term",
+    "inside the parties' introduction (from 'between' to the recitals), a short name right "
+    "after a proper name of two to five capitalised words led by a lower-case word that is no "
+    "determiner and no part of a document ('agent for Jane Doe (\"Talent\")'; not 'for the "
+    'Licensed Software ("Software")\', \'listed in Schedule A (the "Products")\'): a '
+    "person's or a body's name, as a party's",
+)
+_DETERMINERS_BEFORE = {
+    "the", "this", "that", "these", "those", "such", "its", "their", "his", "her", "our",
+    "a", "an", "any", "each", "every", "all", "said", "certain",
+}  # fmt: skip
+
+
+_PART_OF_A_DOCUMENT = re.compile(
+    r"(?i:schedule|exhibit|annex|appendix|attachment|section|article|clause|part|paragraph)s?"
+)
+
+
+def _named_before(before: str) -> bool:
+    """`before` ends with a proper name led by a lower-case word that is no determiner
+    (NAMED_IN_THE_INTRODUCTION)."""
+    words = before.rstrip(" ,").split()
+    run = 0
+    while run < len(words) and re.fullmatch(r"[A-Z][\w.&'’-]*", words[-1 - run]):
+        run += 1
+    if not 2 <= run <= 5 or run == len(words):
+        return False
+    lead, first = words[-1 - run], words[-run]
+    if _PART_OF_A_DOCUMENT.fullmatch(first):
+        return False  # 'the equipment listed in Schedule A (the "Products")': things
+    return lead.isalpha() and lead.islower() and lead not in _DETERMINERS_BEFORE
+
+
+def _introductions(front_text: str) -> list[tuple[int, int]]:
+    """Where the text introduces its parties: from each cue (term.parties_introduced) to the
+    recitals or PARTY_REGION on."""
+    spans = []
+    for cue in PARTIES_INTRODUCED.finditer(front_text[:PARTY_HEAD]):
+        region = front_text[cue.end() : cue.end() + PARTY_REGION]
+        stop = _INTRO_ENDS.search(region)
+        spans.append((cue.end(), cue.end() + (stop.start() if stop else len(region))))
+    return spans
+
+
+def introduced_names(front_text: str) -> set[str]:
+    """The short names given inside the parties' introduction right after a person's or a
+    body's proper name (NAMED_IN_THE_INTRODUCTION: 'CSA, agent for Jane Doe ("Talent")'):
+    names, as the parties' are, though not of the parties themselves."""
+    out: set[str] = set()
+    introductions = _introductions(front_text)
+    for m in re.finditer(r"\((?P<inner>[^()]{1,160})\)", front_text):
+        if not inside(m.start(), introductions):
+            continue
+        before = re.split(r"\n\s*\n|\)", front_text[max(0, m.start() - 300) : m.start()])[-1]
+        if not _named_before(before):
+            continue
+        for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
+            name = " ".join(q.group("name").split())
+            out |= {name, " ".join(_words(name))}
+    return out
+
+
 def party_names(front_text: str) -> set[str]:
     """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
     LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee"),

@@ -18,6 +18,7 @@ from raag_assets.graph.references import Corpus, contents_spans, find_mentions
 from raag_assets.graph.scopes import scope_edges
 from raag_assets.graph.terms import (
     distinctive,
+    introduced_names,
     is_pointer,
     names_a_party,
     party_names,
@@ -678,6 +679,19 @@ def test_party_names_and_definitions_that_point_at_parties():
         "Buyer",
     }
     assert party_names('the goods listed in Schedule [2] (the "Goods")') == set()
+
+
+def test_a_short_name_after_a_proper_name_in_the_introduction_is_a_name():
+    """Inside the parties' introduction, a short name right after a person's or a body's name
+    is a name (not a term of art); after a thing, a part of the document, or a determiner it
+    is not, and the parties' own names (used for the document's title) are left alone."""
+    front = (
+        'This Agreement is made between Acme Ltd ("Acme") and Bolt Agency ("Agency"), agent '
+        'for Jane Doe ("Model"), for the Licensed Images ("Images") listed in Schedule A (the '
+        '"Items"). WHEREAS the Model is well known; the Premium Images ("Premium") ...'
+    )
+    assert introduced_names(front) == {"Acme", "Agency", "Model"}
+    assert "Model" not in party_names(front)
     assert names_a_party("shall mean either NTL or the applicable Subsidiary", {"NTL"})
     assert not names_a_party("means the close of business on the date", {"NTL"})
 
