@@ -1313,6 +1313,12 @@ NOT_USED_IN_MIXED_CASE = rule(
     "a match whose capitals follow neither the definition nor lower case ('additional Shares' "
     'for "Additional Shares"): an ordinary word before the term',
 )
+NOT_USED_INSIDE_A_LONGER_DEFINED_NAME = rule(
+    "term.not_used_inside_a_longer_defined_name",
+    "term",
+    "a match inside a longer phrase the document defines, a term of art or not ('Property' in "
+    "'Property Academy', a brand the document names): the longest defined term wins",
+)
 
 Match = tuple[int, int, str, Term]  # start, end, term key, definition
 
@@ -1337,6 +1343,12 @@ def term_uses(
         defined_in.setdefault(section_id, set()).add(key)
     patterns: dict[str, re.Pattern[str]] = {}
     vocab: dict[str, dict[str, Term]] = {}
+    # the phrases each document defines, terms of art or not: a longer one holds its words
+    doc_of = {s.section_id: s.doc_id for s in sections}
+    phrases: dict[str, set[str]] = {}
+    for section_id, key in defined_at:
+        if len(key.split()) > 1 and section_id in doc_of:
+            phrases.setdefault(doc_of[section_id], set()).add(key)
     edges = []
     for s in sections:
         if s.doc_id not in vocab:
@@ -1344,7 +1356,10 @@ def term_uses(
         if is_contents(s) or is_bibliography(s):
             continue  # a table of contents lists headings, a bibliography titles: no uses
         defined_here = defined_in.get(s.section_id, set())
-        edges.extend(_section_uses(s, vocab[s.doc_id], patterns, defined_here))
+        names = {
+            Term(k, k, s.doc_id, "") for k in phrases.get(s.doc_id, set()) - set(vocab[s.doc_id])
+        }
+        edges.extend(_section_uses(s, vocab[s.doc_id], patterns, defined_here, names))
     return edges
 
 
@@ -1367,15 +1382,25 @@ def _section_uses(
     vocab: dict[str, Term],
     patterns: dict[str, re.Pattern[str]],
     defined_here: set[str],
+    names: set[Term] = frozenset(),  # type: ignore[assignment]
 ) -> list[Edge]:
-    """The first use of each term in one section, in text order, but of those it defines."""
+    """The first use of each term in one section, in text order, but of those it defines;
+    `names`, the longer phrases the document defines that are no terms of art, hold the words
+    they contain (NOT_USED_INSIDE_A_LONGER_DEFINED_NAME) and are no uses themselves."""
     text = _read(s)
     offset = len(text) - len(s.text)
     first: dict[str, tuple[int, str, Term]] = {}
     # the longest match wins an overlap, even where it is then no use; of two terms matching
-    # the same words (a document defining "Benefit" and "Benefits"), the one written as found
-    found = sorted(_matches(text, vocab, patterns), key=lambda f: not _as_drafted(text, f))
+    # the same words (a document defining "Benefit" and "Benefits"), the one written as found,
+    # and a term of art before a name of the same words
+    blockers = {t.key: t for t in names}
+    found = sorted(
+        [*_matches(text, vocab, patterns), *_matches(text, blockers, patterns)],
+        key=lambda f: (not _as_drafted(text, f), f[3] in names),
+    )
     for start, end, key, definition in longest_first(found, lambda f: (f[0], f[1])):
+        if definition in names:
+            continue
         if key not in first and not _no_use(text, start, end, definition.term):
             first[key] = (start, text[start:end], definition)
     return [

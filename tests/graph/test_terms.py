@@ -473,3 +473,18 @@ def test_a_word_narrowed_to_another_term_of_the_document(body: str, rule: str | 
     doc_text = "The Goods ship in May. Goods are insured. Each of the Goods is tested. goods"
     found = exclusion("Goods", '"Goods" means', PARTIES, body, [*TERMS, "Goods"], doc_text=doc_text)
     assert (found.id if found else None) == rule
+
+
+def test_a_longer_defined_name_holds_the_words_it_contains() -> None:
+    """A phrase the document defines holds its words even where it is no term of art: 'Act'
+    in 'Securities Act' (a statute's name) is no use of the term "Act"; the longest defined
+    term wins (GRAPH_GOLD.md)."""
+    sections = [
+        _section(1, '"Act" means this statute. The "Securities Act" means the 1933 law.'),
+        _section(2, "Filings under the Securities Act are due."),
+        _section(3, "The Act applies."),
+    ]
+    terms = [Term("act", "Act", "doc", "s-1")]  # "Securities Act" is no term of art
+    defined = [("s-1", "act"), ("s-1", "securities act")]
+    uses = term_uses(sections, terms, {}, set(), defined)
+    assert [e.src_section_id for e in uses] == ["s-3"]
