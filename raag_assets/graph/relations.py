@@ -33,12 +33,12 @@ _MASK = "\x00"
 _DOC_SELF = r"(?:Agreement|License|Licence|Contract|Policy|Amendment|Addendum|document|Deed|Terms)"
 # The words that may stand between a cue and its citation: the citation's own frame ("the
 # provisions of Section 4"), and the document itself narrowed to the citation ("subject to
-# the terms of this Agreement and in particular Section 4").
+# the terms of this Agreement and in particular Section 4"); not "the license set forth in".
 _TAIL = (
     r"(?:\s|,|\x00|\b(?:and|or|for|the|other|provisions?|terms?|conditions?|sections?|articles?|"
     r"clauses?|subsections?|paragraphs?|of|in|this|such|hereof|herein|hereunder|any|all|"
     r"applicable|relevant|set\s+forth|contained|foregoing|preceding|to|requirements?|"
-    rf"restrictions?|procedures?|limitations?|in\s+particular|particularly|{_DOC_SELF})\b"
+    rf"restrictions?|procedures?|limitations?|in\s+particular|particularly|this\s+{_DOC_SELF})\b"
     r"|\([^()]{0,60}\))*$"
 )
 # What a citation holds, named by what it gives or sets: 'the exclusive right granted to the

@@ -946,6 +946,8 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
         # the document narrowed to the citation
         ("Subject to the terms of this Agreement and in particular Section 4, Acme may sell.",
          {("depends_on", "4")}),
+        ("Subject to the terms of this Agreement, the license set forth in Section 3 is "
+         "exclusive.", set()),  # the citation is the subject, not the condition
         # bracketed headings inside a list of citations
         ("except as provided in Section 3 [Duties] and 4 [Term], either Party may terminate",
          {("depends_on", "3"), ("depends_on", "4")}),
