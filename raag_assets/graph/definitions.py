@@ -582,8 +582,10 @@ def _edge(section: SectionInfo, found: Found) -> Edge | None:
     # '"Component(s)"': the drafter's optional plural; the term is "Component", whose
     # pattern finds both numbers
     term = re.sub(r"(?<=\w)\((?:s|es)\)\s*$", "", term.strip())
-    term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
-    if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]|\d+\s+[A-Z][a-z]", term):
+    # a file type keeps its dot ('(".pdf")'); other stops and commas around a term go
+    term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,:;")
+    term = term if re.fullmatch(r"\.[A-Za-z]{2,5}", term) else term.strip(" ,.:;")
+    if not term or len(term.split()) > 6 or not re.match(r"\.?[^\W\d_]|\d+\s+[A-Z][a-z]", term):
         return None  # a term is words ("1933 Act" too), not "{", "#" or "%"
     return by.edge(
         src_doc_id=section.doc_id,

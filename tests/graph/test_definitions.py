@@ -134,6 +134,11 @@ def _terms(text: str, heading: str = "Terms") -> list[tuple[str, str]]:
             [("defines.unquoted_means", "Net Sales")],
         ),
         ("The amount that Net Sales means to the buyer is small.", []),
+        # a file type keeps its dot
+        (
+            'signed copies in portable document format (".pdf") are originals',
+            [("defines.parenthetical", ".pdf")],
+        ),
         # an event or state defined by when it holds
         (
             'Either side may end the lease for "Cause". "Cause" shall exist if rent is unpaid.',
