@@ -320,3 +320,49 @@ def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
     )
     assert labels(contents + "\n\n" + body)[-3:] == ["3", "4", "5"]
     assert "4" not in labels(body)
+
+
+def test_a_running_page_header_before_top_level_numbers_and_items_is_furniture():
+    page = "Northwind Learning Group"
+    text = (
+        f"{page}\n\nSERVICE AGREEMENT\n\nThis Agreement is made between the Provider and the "
+        "Recipient.\n\n1. Scope of Services\n\n(1) Technology Support Services\n\nThe Provider "
+        f"shall support the Recipient.\n\n{page} (2) Enrollment Support Services\n\nThe Provider "
+        f"shall help with enrolment.\n\n{page} 2. Non-exclusivity\n\nThe Services are not "
+        f"exclusive.\n\n3. Assignment\n\nNo Party may assign.\n\n{page} 4. Service Fee\n\nThe "
+        "Recipient shall pay the Service Fee."
+    )
+    secs = sections(text)
+    assert [s.label for s in secs] == [FRONT_LABEL, "1", "2", "3", "4"]
+    assert all(page not in s.text for s in secs)  # the header is no section's text
+
+
+def test_a_header_that_never_stands_alone_may_be_words_of_the_text():
+    page = "Confidential"
+    text = (
+        "NDA\n\nThis Agreement is made between the Parties.\n\n1. Purpose\n\nThe Parties "
+        f"talk.\n\n{page} 2. Definitions\n\n{page} Information means all data disclosed.\n\n"
+        f"{page} 3. Obligations\n\nEach Party keeps it secret.\n\n{page} Information stays "
+        "with its owner."
+    )
+    secs = sections(text)
+    assert [s.label for s in secs] == [FRONT_LABEL, "1", "2", "3"]
+    assert "Confidential Information means" in secs[2].text
+
+
+def test_roman_numbered_headings_in_capitals_and_a_letter_i_that_is_no_numeral():
+    text = (
+        "ALLIANCE AGREEMENT\n\nThis Agreement is made between the Parties.\n\nI. ENGAGEMENT\n\n"
+        "The Company engages the Consultant.\n\nII. SERVICES\n\nThe Consultant shall:\n\n"
+        "1. Attend meetings.\n\n2. Answer calls.\n\nIII. EXPENSES\n\nEach Party bears its own."
+    )
+    assert labels(text) == [FRONT_LABEL, "I", "II", "III"]
+    lettered = (
+        "AGENCY AGREEMENT\n\nThis Agreement is made between the Parties.\n\nA. AUTHORITY\n\n"
+        "1. The Agency may sell.\n\n2. The Agency may bill.\n\nH. OPPORTUNITIES\n\n1. Other "
+        "programs may follow.\n\nI. MISCELLANEOUS\n\n1. This Agreement may be amended.\n\n"
+        "2. No waiver is implied."
+    )
+    got = labels(lettered)
+    # the letter I after H is no numeral: the items under it, numbered again from 1, stay items
+    assert "I" not in got and got.count("2") <= 1
