@@ -305,9 +305,9 @@ def test_a_top_level_number_without_its_dot_run_in_over_its_first_subsection():
 
 
 def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
-    """A flattened filing: "4. Business Plan Prior to ..." has no title the text marks (no
-    dot, no capitals), but the contents run together list "4. Business Plan": the outline's
-    next number heads a section. A number the contents do not list stays text."""
+    """A flattened filing: "4. Business plan prior to ..." has no title the text marks (no
+    dot, no capitals, no title case), but the contents run together list "4. Business Plan":
+    the outline's next number heads a section. A number the contents do not list stays text."""
     contents = (
         "Table of Content 1. Definitions 1 2. Grant 2 2.1. Rights 2 2.2. Limits 3 3. Fees 3 "
         "4. Business Plan 4 5. Development Work 5"
@@ -315,7 +315,7 @@ def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
     body = (
         "1. Definitions. Terms are defined here.\n\n2. Grant\n\n2.1. Rights. The Licensor "
         "grants rights.\n\n2.2. Limits. The rights are limited.\n\n3. Fees. The Licensee pays "
-        "fees as set out by law. 4. Business Plan Prior to the signing the Licensee prepared a "
+        "fees as set out by law. 4. Business plan prior to the signing the Licensee prepared a "
         "plan. 5. Development Work The Parties agree that development work will be done."
     )
     assert labels(contents + "\n\n" + body)[-3:] == ["3", "4", "5"]
@@ -366,3 +366,14 @@ def test_roman_numbered_headings_in_capitals_and_a_letter_i_that_is_no_numeral()
     got = labels(lettered)
     # the letter I after H is no numeral: the items under it, numbered again from 1, stay items
     assert "I" not in got and got.count("2") <= 1
+
+
+def test_a_top_level_title_run_into_its_first_sentence_in_a_flattened_filing():
+    text = (
+        "FRANCHISE AGREEMENT\n\nThis Agreement is made between the Franchisor and the "
+        "Franchisee.\n\n1. Grant 1.1 Rights. The Franchisor grants the rights. 1.2 Scope. The "
+        "rights cover the Territory. 2. Term The term of this Agreement shall be five years. "
+        "3. Compliance with Law Franchisee shall obey the law. The Franchisee shall pay 4. "
+        "The Company shall not read this as a heading."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "1.1", "1.2", "2", "3"]
