@@ -442,11 +442,12 @@ RUNNING_HEAD = rule(
     "a heading after a running page header on its line (the header opens three lines or more "
     "of the document, one of them running text): the heading opens where the header ends",
     pattern=r"^(?!(?i:sections?|articles?|clauses?|exhibits?|schedules?|annex|appendix)\b)"
-    r"(?P<head>[A-Z][A-Za-z&,'’ -]{2,60}?)\s+(?P<n>\d{1,3}(?:\.\d{1,3}){1,3}\.?|\d{1,3}\.)\s+"
+    r"(?P<head>[A-Z][A-Za-z0-9&,.:#/'’ -]{2,60}?)\s+(?P<n>\d{1,3}(?:\.\d{1,3}){1,3}\.?|\d{1,3}\.)\s+"
     r"(?=[A-Z\"“(])",
     examples=(
         "Confidential Execution Version 15.2.2 Termination by Bioeq",
         "Northwind Learning Group 9. Events of Default",
+        "Contract No.: AB 2018-0044 4.2 During the Term",
     ),
     counter=("Section 15.2.2 Termination", "as set out in 4.2 The", "Payments due within 30 days"),
 )

@@ -377,3 +377,15 @@ def test_a_top_level_title_run_into_its_first_sentence_in_a_flattened_filing():
         "The Company shall not read this as a heading."
     )
     assert labels(text) == [FRONT_LABEL, "1", "1.1", "1.2", "2", "3"]
+
+
+def test_a_running_page_header_with_a_number_in_it():
+    page = "Contract No.: AB 2018-0044"
+    text = (
+        f"{page} COLLABORATION AGREEMENT This Agreement is made between the Parties.\n\n"
+        "1. Definitions\n\n1.1 Platform means the system.\n\n"
+        f"{page} 1.2 Rules means the rules of the platform.\n\n2. Cooperation\n\n2.1 Party A "
+        f"shall provide the system.\n\n{page} 2.2 Party B shall pay the fees.\n\n{page} 3. "
+        "Deposit\n\nParty B shall pay a deposit."
+    )
+    assert labels(text)[-7:] == ["1", "1.1", "1.2", "2", "2.1", "2.2", "3"]
