@@ -442,8 +442,8 @@ RUNNING_HEAD = rule(
     "a heading after a running page header on its line (the header opens three lines or more "
     "of the document, one of them running text): the heading opens where the header ends",
     pattern=r"^(?!(?i:sections?|articles?|clauses?|exhibits?|schedules?|annex|appendix)\b)"
-    r"(?P<head>[A-Z][A-Za-z0-9&,.:#/'’ -]{2,60}?)\s+(?P<n>\d{1,3}(?:\.\d{1,3}){1,3}\.?|\d{1,3}\.)\s+"
-    r"(?=[A-Z\"“(])",
+    r"(?P<head>[A-Z][A-Za-z0-9&,.:#/'’ -]{2,60}?)\s+"
+    r"(?P<n>\d{1,3}(?:\.\d{1,3}){1,3}\.?|\d{1,3}\.)\s+(?=[A-Z\"“(])",
     examples=(
         "Confidential Execution Version 15.2.2 Termination by Bioeq",
         "Northwind Learning Group 9. Events of Default",
