@@ -515,6 +515,32 @@ def _running_heads(lines: list[Line]) -> set[str]:
     return out
 
 
+def _contents_entries(lines: list[Line], run: int = 3) -> set[int]:
+    """Lines of a table of contents set one entry a line ("ARTICLE 8 TERM 11"): a numbered
+    heading whose title ends in its page number, three or more in a row (blank lines between),
+    and the line before them when it names the contents."""
+    entry = [_contents_entry(ln.text) for ln in lines]
+    out: set[int] = set()
+    streak: list[int] = []
+    before = -1  # the line before the streak: the contents' heading, when it says so
+    for n, line in enumerate(lines + [Line("end", None)]):
+        if n < len(lines) and entry[n]:
+            streak.append(n)
+        elif line.text:
+            if len(streak) >= run:
+                out.update(streak)
+                if before >= 0 and re.search(r"(?i)\bcontents\b", lines[before].text):
+                    out.add(before)
+            streak, before = [], n
+    return out
+
+
+def _contents_entry(text: str) -> bool:
+    m = re.fullmatch(r"(.+?)\s+\d{1,3}", text)
+    numbering = _numbering(m.group(1), markdown=False) if m and len(text) <= 100 else None
+    return bool(numbering and numbering.rest and _is_title(_tidy(numbering.rest)))
+
+
 def _after_furniture(text: str, units: set[str]) -> int:
     """Where a heading opens after a rule drawn over it ("------ 6.0 Confidentiality") or after
     furniture before a cited unit ("Execution Copy EXHIBIT D To Affiliation Agreement"), or 0."""
@@ -550,7 +576,11 @@ def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
     furniture = _running_heads(lines)
     alone = {ln.text for ln in lines if ln.text in furniture}
     units = _cited_units(lines)
+    entries = _contents_entries(lines)
     for n, line in enumerate(lines):
+        if n in entries:
+            out.append(line)  # the contents list the outline: they do not move it on
+            continue
         if m := APPENDIX.search(line.text):
             letter = m.group(2).upper() if re.fullmatch(r"[A-Za-z]", m.group(2)) else None
             expected = 1

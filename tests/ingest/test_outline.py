@@ -389,3 +389,19 @@ def test_a_running_page_header_with_a_number_in_it():
         "Deposit\n\nParty B shall pay a deposit."
     )
     assert labels(text)[-7:] == ["1", "1.1", "1.2", "2", "2.1", "2.2", "3"]
+
+
+def test_contents_set_one_entry_a_line_do_not_move_the_outline_on():
+    entries = ((2, "SUPPLY"), (3, "PRICE"), (4, "TERM"))
+    contents = "\n\n".join(
+        ["SUPPLY AGREEMENT TABLE OF CONTENTS ARTICLE 1 DEFINITIONS 1"]
+        + [f"ARTICLE {n} {title} {n + 2}" for n, title in entries]
+    )
+    body = (
+        "SUPPLY AGREEMENT This Agreement is made between the Buyer and the Seller. ARTICLE 1 "
+        "DEFINITIONS 1.1 Definitions. Terms have these meanings. 1.2 Other Terms. Other terms "
+        "have their usual meaning.\n\nARTICLE 2 SUPPLY 2.1 Supply. The Seller shall supply.\n\n"
+        "ARTICLE 3 PRICE 3.1 Price. The Buyer shall pay."
+    )
+    got = labels(contents + "\n\n" + body)
+    assert {"1.1", "1.2", "2.1", "3.1"} <= set(got), got
