@@ -99,8 +99,8 @@ class Store:
             "landing": LandingResource(root=str(self.landing_root)),
         }
 
-    def ingest(self, paths: list[Path], tenant: str) -> IngestSummary:
-        return ingest(paths, tenant, resources=self.resources, instance=self.instance)
+    def ingest(self, paths: list[Path], tenant: str, force: bool = False) -> IngestSummary:
+        return ingest(paths, tenant, resources=self.resources, instance=self.instance, force=force)
 
     def connect(self) -> psycopg.Connection:
         return db.connect(self.url)

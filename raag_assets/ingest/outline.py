@@ -96,6 +96,24 @@ BARE_NUMBER = rule(
 )
 # The next top-level number run in after a sentence with a short title that ends the line,
 # its text below ("... under this Agreement. 12. Publications").
+# A flattened filing runs a top-level heading's title into its first sentence with nothing
+# between ("... withheld. 2. Term The term of this Agreement shall ..."): title-case words up
+# to the first capitalised word a lower-case word follows, the sentence's opening.
+TITLE_THEN_SENTENCE = rule(
+    "heading.run_in_title_then_sentence",
+    "heading",
+    "a short title in title case run into the first sentence, after the outline's next "
+    "top-level number run into a line",
+    pattern=r"^(?!(?:The|A|An|This|These|That|Each|Any|All|No|Such|Its|Their|If|In|On|Upon|"
+    r"Except|Subject|Notwithstanding)\s)[A-Z][\w'’&,/-]+(?:\s+(?:[A-Z][\w'’&,/-]*|and|of|or|"
+    r"the|for|to|in|on|with)){0,7}?\s+(?=[A-Z][a-z]*\s+[a-z])",
+    examples=(
+        "Term The term of this Agreement shall",
+        "Compliance with Law Franchisee shall ensure",
+        "Notices and Other Communications All reports shall",
+    ),
+    counter=("The Franchisee shall pay", "Company shall pay the fees", "30 days after notice"),
+)
 TITLE_ENDS_LINE = rule(
     "heading.run_in_title_ends_line",
     "heading",
@@ -235,7 +253,11 @@ def run_in_cuts(
         k = (roman(number),) if number.isalpha() else key(number)
         top = len(k) == 1
         rest = text[m.end() :]
-        alone = follows(k, last) and bool(TITLE_ENDS_LINE.search(rest.strip()) or number in listed)
+        alone = follows(k, last) and bool(
+            TITLE_ENDS_LINE.search(rest.strip())
+            or number in listed
+            or (top and TITLE_THEN_SENTENCE.regex.match(rest.strip()))
+        )
         if top and not (titled(rest) or alone):
             continue  # "... 2. The parties ..." in a list: a top-level number needs its title
         if not (follows(k, last) or (continues(k, last) and (top or number in cited))):

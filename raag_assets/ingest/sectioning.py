@@ -87,6 +87,18 @@ ARTICLE = rule(
     examples=("Article IV - Termination", "ARTICLE 2. DEFINITIONS"),
     counter=("Article of incorporation", "This article explains the rules"),
 )
+# A top-level heading numbered in roman numerals without a keyword ("IV. EXPENSES"): its title
+# in capitals ends the line, and like any bare number it is a heading only where the outline
+# continues ("IV." after "III."); "I. When delivered, ..." is an item of a list.
+ROMAN = rule(
+    "heading.roman_title",
+    "heading",
+    "a roman numeral and a title in capitals on a line of their own: IV. EXPENSES (a heading "
+    "where the outline continues)",
+    pattern=r"^(?P<n>[IVXL]{1,6})\.\s+(?P<title>[A-Z][A-Z0-9 ,;&'’/()-]{2,80}?)\.?$",
+    examples=("IV. EXPENSES", "II. INDEPENDENT CONTRACTOR"),
+    counter=("I. When delivered, the shares shall be issued", "IV. NOTICES. All notices shall"),
+)
 # "Exhibit 10.6" is a filing's exhibit number (an EDGAR banner), not an exhibit of the text;
 # a schedule, annex, appendix or attachment may be numbered for the section that calls for it
 # ("Schedule 1.1(e) - Assigned Patents", "Annex 4.2").
@@ -427,13 +439,17 @@ ITEM_RUN_IN = rule(
 RUNNING_HEAD = rule(
     "heading.after_running_head",
     "heading",
-    "a numbered heading after a running page header on its line (the header opens three lines "
-    "or more of the document): the heading opens at its number",
+    "a heading after a running page header on its line (the header opens three lines or more "
+    "of the document, one of them running text): the heading opens where the header ends",
     pattern=r"^(?!(?i:sections?|articles?|clauses?|exhibits?|schedules?|annex|appendix)\b)"
-    r"(?P<head>[A-Z][A-Za-z&,'’ -]{2,60}?)\s+(?P<n>\d{1,3}(?:\.\d{1,3}){1,3})\.?\s+"
-    r"(?=[A-Z\"“(])",
-    examples=("Confidential Execution Version 15.2.2 Termination by Bioeq",),
-    counter=("Section 15.2.2 Termination", "as set out in 4.2 The"),
+    r"(?P<head>[A-Z][A-Za-z0-9&,.:#/'’ -]{2,60}?)\s+"
+    r"(?P<n>\d{1,3}(?:\.\d{1,3}){1,3}\.?|\d{1,3}\.)\s+(?=[A-Z\"“(])",
+    examples=(
+        "Confidential Execution Version 15.2.2 Termination by Bioeq",
+        "Northwind Learning Group 9. Events of Default",
+        "Contract No.: AB 2018-0044 4.2 During the Term",
+    ),
+    counter=("Section 15.2.2 Termination", "as set out in 4.2 The", "Payments due within 30 days"),
 )
 
 
@@ -499,6 +515,53 @@ def _running_heads(lines: list[Line]) -> set[str]:
     return out
 
 
+def _contents_entries(lines: list[Line], run: int = 3) -> set[int]:
+    """Lines of a table of contents set one entry a line ("ARTICLE 8 TERM 11"): a numbered
+    heading whose title ends in its page number, three or more in a row (blank lines between),
+    and the line before them when it names the contents."""
+    entry = [_contents_entry(ln.text) for ln in lines]
+    out: set[int] = set()
+    streak: list[int] = []
+    before = -1  # the line before the streak: the contents' heading, when it says so
+    for n, line in enumerate(lines + [Line("end", None)]):
+        if n < len(lines) and entry[n]:
+            streak.append(n)
+        elif line.text:
+            if len(streak) >= run:
+                out.update(streak)
+                if before >= 0 and re.search(r"(?i)\bcontents\b", lines[before].text):
+                    out.add(before)
+            streak, before = [], n
+    return out
+
+
+def _contents_entry(text: str) -> bool:
+    m = re.fullmatch(r"(.+?)\s+\d{1,3}", text)
+    numbering = _numbering(m.group(1), markdown=False) if m and len(text) <= 100 else None
+    return bool(numbering and numbering.rest and _is_title(_tidy(numbering.rest)))
+
+
+def _after_furniture(text: str, units: set[str]) -> int:
+    """Where a heading opens after a rule drawn over it ("------ 6.0 Confidentiality") or after
+    furniture before a cited unit ("Execution Copy EXHIBIT D To Affiliation Agreement"), or 0."""
+    if drawn := RULE_BEFORE.regex.match(text):
+        return drawn.end()
+    return _unit_after_furniture(text, units)
+
+
+def _after_running_head(text: str, furniture: set[str], alone: set[str]) -> int:
+    """Where the text opens after a running page header printed at the start of its line, or
+    0: before a heading ("Acme Group 9. Events of Default"), and before anything when the
+    header also stands on a line of its own ("Acme Group (2) Support Services"); a header
+    that never does may be words of the text too ("Confidential Information means ...")."""
+    for head in sorted(furniture, key=len, reverse=True):
+        if text.startswith(head + " "):
+            rest = text[len(head) :]
+            if head in alone or _numbering(rest.strip(), markdown=False):
+                return len(head) + len(rest) - len(rest.lstrip())
+    return 0
+
+
 _NUMBER_OR_UNIT = re.compile(r"(?i)(?:\d|article|section|schedule|exhibit|annex|appendix)")
 
 
@@ -511,8 +574,13 @@ def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
     last: Key | None = None  # the outline so far
     listed = _contents_run_labels(lines)
     furniture = _running_heads(lines)
+    alone = {ln.text for ln in lines if ln.text in furniture}
     units = _cited_units(lines)
+    entries = _contents_entries(lines)
     for n, line in enumerate(lines):
+        if n in entries:
+            out.append(line)  # the contents list the outline: they do not move it on
+            continue
         if m := APPENDIX.search(line.text):
             letter = m.group(2).upper() if re.fullmatch(r"[A-Za-z]", m.group(2)) else None
             expected = 1
@@ -521,14 +589,11 @@ def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
             out.append(line)  # a page of the contents after the first: entries, not sections
             continue
         para_start = n == 0 or not lines[n - 1].text
-        # a running page header printed before a heading opens the paragraph: the heading
-        # opens where the header ends ("Confidential Execution Version 15.2.2 Termination")
-        head = RUNNING_HEAD.regex.match(line.text) if para_start else None
-        skip = head.start("n") if head and head.group("head") in furniture else 0
-        if para_start and (drawn := RULE_BEFORE.regex.match(line.text)):
-            skip = drawn.end()  # "------ 6.0 Confidentiality": a rule drawn over the heading
-        if para_start and not skip and (unit := _unit_after_furniture(line.text, units)):
-            skip = unit  # "Execution Copy EXHIBIT D To Affiliation Agreement ..."
+        if para_start and line.text in furniture:
+            out.append(Line("", line.page))  # a running page header on a line of its own
+            continue
+        header = _after_running_head(line.text, furniture, alone) if para_start else 0
+        skip = header or (_after_furniture(line.text, units) if para_start else 0)
         opens = _opens if para_start else _opens_not
         cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited, listed)
         cuts = [*([skip] if skip else []), *(c + skip for c in cuts)]
@@ -542,7 +607,10 @@ def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
             after = next((ln.text for ln in lines[n + 1 :] if ln.text), "")
             if re.match(rf"{m.group('n')}\.0?1\.?\s", after):
                 cuts.append(m.start("n"))
-        out.extend(_cut(line, sorted({c for c in cuts if c > 0})))
+        pieces = _cut(line, sorted({c for c in cuts if c > 0}))
+        if header:  # the page header itself is no text of the section it interrupts
+            pieces[0] = Line("", line.page)
+        out.extend(pieces)
     return out
 
 
@@ -635,6 +703,8 @@ class _Scan:
         self.listed.discard(head.label)  # a listed label heads one section; later ones are lists
         self.taken.add(head.label)
         numbering = None if fmt == "markdown" else _numbering(text, markdown=fmt == "pdf")
+        if numbering and numbering.rule == ROMAN.id and head.rule != ROMAN.id:
+            numbering = None  # "I. MISCELLANEOUS" read as a title: the letter I, no number
         self._keyword_block(numbering)
         if head.rule == BARE_NUMBER.id:  # "9 LIMITATION OF LIABILITY": no dot to read it by
             self.last_key = (int(head.label),)
@@ -792,9 +862,13 @@ def _text_heading(
         return None  # the filing's exhibit banner ("EXHIBIT 10.32") is part of the title
     numbering = _text_numbering(text, emphasised, toc, item) or _bare_number(lines, i, last_key)
     if numbering:
-        return _numbered_heading(
+        heading = _numbered_heading(
             lines, i, numbering, underlined, last_key, emphasised, listed, outline
         )
+        if heading or numbering.rule != ROMAN.id:
+            return heading
+        # a numeral the outline does not continue ("I. MISCELLANEOUS" after "H. ..." is the
+        # letter I): the line is read as any other title
     if emphasised and len(text) <= _HEADING_MAX_CHARS and not text.endswith((",", ";")):
         size = lines[i].size
         level = heading_sizes.index(size) + 1 if size in heading_sizes else len(heading_sizes) + 1
@@ -1237,6 +1311,9 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
         key = (int(number),) if number.isdigit() else (roman(number),)
         label = f"Article {number.upper()}"
         return _Numbering(label, m.group(2).strip(), 1, True, key, ARTICLE.id)
+    if (m := ROMAN.search(text)) and re.fullmatch(_VALID_ROMAN, m.group("n")):
+        number = m.group("n")
+        return _Numbering(number, m.group("title"), 1, False, (roman(number),), ROMAN.id)
     if m := APPENDIX.search(text):
         if APPENDIX_IN_SENTENCE.search(m.group(3)):
             return None  # "APPENDIX C shall be updated ...": a sentence wrapped onto the line
@@ -1255,6 +1332,9 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
     if m := TIGHT_NUMBER.search(text):
         return _Numbering(m.group(1), m.group(2), 1, False, (int(m.group(1)),), TIGHT_NUMBER.id)
     return None
+
+
+_VALID_ROMAN = r"(?:L|XL|X{0,3})(?:IX|IV|V?I{0,3})"
 
 
 def _label(number: str) -> str:

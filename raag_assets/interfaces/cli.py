@@ -192,10 +192,16 @@ def main() -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--tenant", required=True, help="Tenant id (lowercase letters, digits, - and _).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Run even when nothing changed since the last successful run (files, code, settings).",
+)
+def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool, force: bool) -> None:
     """Land files (or folders) for a tenant and materialise its partition through Dagster.
 
-    Two ingests of one tenant take turns; exit code 3 when none of the files was ingested."""
+    Two ingests of one tenant take turns; exit code 3 when none of the files was ingested.
+    When nothing changed since the tenant's last successful run, no run is launched."""
     from raag_assets.pipeline.run import ingest as run_ingest
 
     _QUICK_EXIT.append(True)
@@ -205,7 +211,7 @@ def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool) -> None:
 
     _step_output_to_log()
     with _progress(tenant, enabled=not as_json):
-        summary = run_ingest(list(paths), tenant, on_wait=waiting)
+        summary = run_ingest(list(paths), tenant, on_wait=waiting, force=force)
     if summary.interrupted:
         raise KeyboardInterrupt
     if as_json:
@@ -1249,7 +1255,13 @@ def _print_summary(summary: Any) -> None:
         out.print(f"skipped {len(summary.skipped)} files:")
         for name, reason in summary.skipped:
             out.print(f"  - {name}: {reason}", highlight=False, markup=False)
-    out.print(f"[dim]run {summary.run_id} — inspect it with `raag ui`[/]")
+    if summary.up_to_date:
+        out.print(
+            f"[dim]up to date: nothing changed since run {summary.run_id}, so no run was "
+            "launched (`--force` runs one anyway)[/]"
+        )
+    else:
+        out.print(f"[dim]run {summary.run_id} — inspect it with `raag ui`[/]")
 
 
 class _progress:

@@ -109,13 +109,19 @@ def covered_states(instance: dg.DagsterInstance, tenants: list[str]) -> dict[str
 def covered_state(instance: dg.DagsterInstance, tenant: str) -> str | None:
     """The landing state the tenant's latest `documents` materialisation read (a `raag
     ingest` of the same files, say), if any: that state needs no run of its own."""
+    return covering_run(instance, tenant)[0]
+
+
+def covering_run(instance: dg.DagsterInstance, tenant: str) -> tuple[str | None, str | None]:
+    """The landing state the tenant's latest `documents` materialisation read, and its run."""
     records = instance.fetch_materializations(
         dg.AssetRecordsFilter(asset_key=documents.key, asset_partitions=[tenant]), limit=1
     ).records
     if not records or records[0].asset_materialization is None:
-        return None
+        return None, None
     value = records[0].asset_materialization.metadata.get(LANDING_STATE)
-    return value.value if isinstance(value, dg.TextMetadataValue) else None
+    state = value.value if isinstance(value, dg.TextMetadataValue) else None
+    return state, records[0].run_id
 
 
 @dg.schedule(

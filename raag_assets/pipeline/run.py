@@ -16,13 +16,15 @@ from typing import Any
 import dagster as dg
 
 from raag_assets.core.errors import DocumentNotFound
-from raag_assets.core.identity import doc_id_from_name, validate_tenant
+from raag_assets.core.identity import canonical_json, doc_id_from_name, sha256_hex, validate_tenant
 from raag_assets.core.settings import dagster_home
 from raag_assets.ingest.parsing import is_sidecar
+from raag_assets.pipeline.assets.documents import UP_TO_DATE
 from raag_assets.pipeline.executor import LOCK_HELD
 from raag_assets.pipeline.partitions import TENANTS
 from raag_assets.store import db
 from raag_assets.store import documents as store
+from raag_assets.store import graph as graph_store
 from raag_assets.store.runs import record_run_failure
 from resources import LandingResource, PostgresResource
 
@@ -51,6 +53,7 @@ class IngestSummary:
     success: bool = True
     error: str | None = None
     interrupted: bool = False  # stopped by Ctrl-C (SIGINT) or SIGTERM
+    up_to_date: bool = False  # nothing changed since the run `run_id`: no run was launched
 
     @property
     def ingested(self) -> list[str]:
@@ -64,6 +67,7 @@ class IngestSummary:
             "success": self.success,
             "error": self.error,
             "run_id": self.run_id,
+            "up_to_date": self.up_to_date,
             "landed": self.landed,
             "ingested": self.ingested,
             **self.counts,
@@ -188,10 +192,13 @@ def ingest(
     resources: Mapping[str, dg.ConfigurableResource] | None = None,
     instance: dg.DagsterInstance | None = None,
     on_wait: Callable[[], None] | None = None,
+    force: bool = False,
 ) -> IngestSummary:
     """Land `paths` for `tenant` and materialise its partition; summarise from the store.
     Ingests of one tenant take turns (a Postgres advisory lock per tenant); `on_wait` is
-    called once if this one has to wait for another."""
+    called once if this one has to wait for another. When nothing changed since the last
+    successful run (`up_to_date`) no run is launched, as the landing sensor launches none for
+    a state a run covered; `force` runs it anyway."""
     from raag_assets.definitions import default_resources
 
     validate_tenant(tenant)
@@ -201,7 +208,7 @@ def ingest(
     # Another ingest of the tenant (another process, a cron job, a machine on the same
     # database) finishes first: landing, registering and the run all happen under the lock.
     with postgres.connect() as lock, db.tenant_ingest_lock(lock, tenant, on_wait):
-        return _ingest_locked(paths, tenant, resources, instance)
+        return _ingest_locked(paths, tenant, resources, instance, force)
 
 
 def _ingest_locked(
@@ -209,11 +216,19 @@ def _ingest_locked(
     tenant: str,
     resources: dict[str, dg.ConfigurableResource],
     instance: dg.DagsterInstance,
+    force: bool,
 ) -> IngestSummary:
     postgres, landing = store_resources(resources)
     register_tenant(tenant, postgres, instance)
     landed, refused = land(paths, landing.tenant_dir(tenant))
     summary = IngestSummary(tenant, landed=landed)
+    covering = None if force else _up_to_date(tenant, resources, instance)
+    if covering is not None:
+        summary.run_id, summary.up_to_date = covering, True
+        with postgres.connect() as conn:
+            summary.counts = store.tenant_summary(conn, tenant)
+            summary.skipped = refused + list(store.skipped_files(conn, tenant))
+        return summary
     result = _execute(tenant, resources, instance)
     summary.run_id = result.run_id
     summary.stages = _stage_metadata(result)
@@ -231,6 +246,8 @@ def _ingest_locked(
             "; ".join(f"{e.step_key}: {root_cause(e.step_failure_data.error)}" for e in failures)
             or "run failed"
         )
+    if result.success and all(summary.checks.values()):
+        _record_up_to_date(tenant, resources, instance)
     with postgres.connect() as conn:
         summary.counts = store.tenant_summary(conn, tenant)
         summary.skipped = refused + list(store.skipped_files(conn, tenant))
@@ -240,6 +257,54 @@ def _ingest_locked(
                 conn, result.run_id, "ingest_tenant", tenant, _now(), failed, summary.error
             )
     return summary
+
+
+def chain_state(
+    landing: str, code_versions: Mapping[str, str | None], settings: Any, stages: Mapping[str, str]
+) -> str:
+    """One hash of what a tenant's ingest depends on: its landing folder's state, each
+    stage's code version, the resources' settings (models, database, folders) and what each
+    graph stage last computed from."""
+    others = {k: v for k, v in stages.items() if k != UP_TO_DATE}
+    return sha256_hex(canonical_json([landing, dict(code_versions), settings, others]))
+
+
+def _current_state(
+    tenant: str, resources: dict[str, dg.ConfigurableResource], instance: dg.DagsterInstance
+) -> tuple[str, str | None, str | None]:
+    """The tenant's chain state now, the one stored by its last successful ingest, and the run
+    of its latest `documents` materialisation when that run read the landing state of now."""
+    from raag_assets.definitions import ingest_assets, resources_config
+    from raag_assets.pipeline.automation import covering_run
+
+    postgres, landing = store_resources(resources)
+    folder = landing.fingerprint(tenant)
+    with postgres.connect() as conn:
+        stages = graph_store.fingerprints(conn, tenant)
+    versions = {
+        k.to_user_string(): v for a in ingest_assets for k, v in a.code_versions_by_key.items()
+    }
+    state = chain_state(folder, versions, resources_config(resources), stages)
+    read, run_id = covering_run(instance, tenant)
+    return state, stages.get(UP_TO_DATE), run_id if read == folder else None
+
+
+def _up_to_date(
+    tenant: str, resources: dict[str, dg.ConfigurableResource], instance: dg.DagsterInstance
+) -> str | None:
+    """The run that left the tenant as it would be made now, if nothing changed since."""
+    state, stored, run_id = _current_state(tenant, resources, instance)
+    return run_id if run_id is not None and state == stored else None
+
+
+def _record_up_to_date(
+    tenant: str, resources: dict[str, dg.ConfigurableResource], instance: dg.DagsterInstance
+) -> None:
+    state, _, run_id = _current_state(tenant, resources, instance)
+    if run_id is not None:  # the folder changed while the run read it: the next ingest runs
+        postgres, _ = store_resources(resources)
+        with postgres.connect() as conn:
+            graph_store.set_fingerprint(conn, tenant, UP_TO_DATE, state)
 
 
 def _now() -> dt.datetime:

@@ -202,6 +202,12 @@ def fingerprint(conn: psycopg.Connection, tenant: str, stage: str) -> str | None
     return row[0] if row else None
 
 
+def fingerprints(conn: psycopg.Connection, tenant: str) -> dict[str, str]:
+    """Every stage's fingerprint of the tenant, by stage name."""
+    rows = conn.execute(load_sql("select_stage_fingerprints"), {"tenant": tenant})
+    return dict(rows.fetchall())
+
+
 def forget_fingerprints(conn: psycopg.Connection, tenant: str, stages: Sequence[str]) -> None:
     """Later stages must run again after the edges stage rewrote what they also write (the
     parked references' status), even if the edges come out the same."""

@@ -305,9 +305,9 @@ def test_a_top_level_number_without_its_dot_run_in_over_its_first_subsection():
 
 
 def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
-    """A flattened filing: "4. Business Plan Prior to ..." has no title the text marks (no
-    dot, no capitals), but the contents run together list "4. Business Plan": the outline's
-    next number heads a section. A number the contents do not list stays text."""
+    """A flattened filing: "4. Business plan prior to ..." has no title the text marks (no
+    dot, no capitals, no title case), but the contents run together list "4. Business Plan":
+    the outline's next number heads a section. A number the contents do not list stays text."""
     contents = (
         "Table of Content 1. Definitions 1 2. Grant 2 2.1. Rights 2 2.2. Limits 3 3. Fees 3 "
         "4. Business Plan 4 5. Development Work 5"
@@ -315,8 +315,93 @@ def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
     body = (
         "1. Definitions. Terms are defined here.\n\n2. Grant\n\n2.1. Rights. The Licensor "
         "grants rights.\n\n2.2. Limits. The rights are limited.\n\n3. Fees. The Licensee pays "
-        "fees as set out by law. 4. Business Plan Prior to the signing the Licensee prepared a "
+        "fees as set out by law. 4. Business plan prior to the signing the Licensee prepared a "
         "plan. 5. Development Work The Parties agree that development work will be done."
     )
     assert labels(contents + "\n\n" + body)[-3:] == ["3", "4", "5"]
     assert "4" not in labels(body)
+
+
+def test_a_running_page_header_before_top_level_numbers_and_items_is_furniture():
+    page = "Northwind Learning Group"
+    text = (
+        f"{page}\n\nSERVICE AGREEMENT\n\nThis Agreement is made between the Provider and the "
+        "Recipient.\n\n1. Scope of Services\n\n(1) Technology Support Services\n\nThe Provider "
+        f"shall support the Recipient.\n\n{page} (2) Enrollment Support Services\n\nThe Provider "
+        f"shall help with enrolment.\n\n{page} 2. Non-exclusivity\n\nThe Services are not "
+        f"exclusive.\n\n3. Assignment\n\nNo Party may assign.\n\n{page} 4. Service Fee\n\nThe "
+        "Recipient shall pay the Service Fee."
+    )
+    secs = sections(text)
+    assert [s.label for s in secs] == [FRONT_LABEL, "1", "2", "3", "4"]
+    assert all(page not in s.text for s in secs)  # the header is no section's text
+
+
+def test_a_header_that_never_stands_alone_may_be_words_of_the_text():
+    page = "Confidential"
+    text = (
+        "NDA\n\nThis Agreement is made between the Parties.\n\n1. Purpose\n\nThe Parties "
+        f"talk.\n\n{page} 2. Definitions\n\n{page} Information means all data disclosed.\n\n"
+        f"{page} 3. Obligations\n\nEach Party keeps it secret.\n\n{page} Information stays "
+        "with its owner."
+    )
+    secs = sections(text)
+    assert [s.label for s in secs] == [FRONT_LABEL, "1", "2", "3"]
+    assert "Confidential Information means" in secs[2].text
+
+
+def test_roman_numbered_headings_in_capitals_and_a_letter_i_that_is_no_numeral():
+    text = (
+        "ALLIANCE AGREEMENT\n\nThis Agreement is made between the Parties.\n\nI. ENGAGEMENT\n\n"
+        "The Company engages the Consultant.\n\nII. SERVICES\n\nThe Consultant shall:\n\n"
+        "1. Attend meetings.\n\n2. Answer calls.\n\nIII. EXPENSES\n\nEach Party bears its own."
+    )
+    assert labels(text) == [FRONT_LABEL, "I", "II", "III"]
+    lettered = (
+        "AGENCY AGREEMENT\n\nThis Agreement is made between the Parties.\n\nA. AUTHORITY\n\n"
+        "1. The Agency may sell.\n\n2. The Agency may bill.\n\nH. OPPORTUNITIES\n\n1. Other "
+        "programs may follow.\n\nI. MISCELLANEOUS\n\n1. This Agreement may be amended.\n\n"
+        "2. No waiver is implied."
+    )
+    got = labels(lettered)
+    # the letter I after H is no numeral: the items under it, numbered again from 1, stay items
+    assert "I" not in got and got.count("2") <= 1
+
+
+def test_a_top_level_title_run_into_its_first_sentence_in_a_flattened_filing():
+    text = (
+        "FRANCHISE AGREEMENT\n\nThis Agreement is made between the Franchisor and the "
+        "Franchisee.\n\n1. Grant 1.1 Rights. The Franchisor grants the rights. 1.2 Scope. The "
+        "rights cover the Territory. 2. Term The term of this Agreement shall be five years. "
+        "3. Compliance with Law Franchisee shall obey the law. The Franchisee shall pay 4. "
+        "The Company shall not read this as a heading."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "1.1", "1.2", "2", "3"]
+
+
+def test_a_running_page_header_with_a_number_in_it():
+    page = "Contract No.: AB 2018-0044"
+    text = (
+        f"{page} COLLABORATION AGREEMENT This Agreement is made between the Parties.\n\n"
+        "1. Definitions\n\n1.1 Platform means the system.\n\n"
+        f"{page} 1.2 Rules means the rules of the platform.\n\n2. Cooperation\n\n2.1 Party A "
+        f"shall provide the system.\n\n{page} 2.2 Party B shall pay the fees.\n\n{page} 3. "
+        "Deposit\n\nParty B shall pay a deposit."
+    )
+    assert labels(text)[-7:] == ["1", "1.1", "1.2", "2", "2.1", "2.2", "3"]
+
+
+def test_contents_set_one_entry_a_line_do_not_move_the_outline_on():
+    entries = ((2, "SUPPLY"), (3, "PRICE"), (4, "TERM"))
+    contents = "\n\n".join(
+        ["SUPPLY AGREEMENT TABLE OF CONTENTS ARTICLE 1 DEFINITIONS 1"]
+        + [f"ARTICLE {n} {title} {n + 2}" for n, title in entries]
+    )
+    body = (
+        "SUPPLY AGREEMENT This Agreement is made between the Buyer and the Seller. ARTICLE 1 "
+        "DEFINITIONS 1.1 Definitions. Terms have these meanings. 1.2 Other Terms. Other terms "
+        "have their usual meaning.\n\nARTICLE 2 SUPPLY 2.1 Supply. The Seller shall supply.\n\n"
+        "ARTICLE 3 PRICE 3.1 Price. The Buyer shall pay."
+    )
+    got = labels(contents + "\n\n" + body)
+    assert {"1.1", "1.2", "2.1", "3.1"} <= set(got), got

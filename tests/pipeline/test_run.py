@@ -103,8 +103,15 @@ def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(
     assert before == (demo_store.rows(CHUNK_ROWS, "demo"), demo_store.rows(SECTION_ROWS, "demo"))
     assert edges_before == demo_store.rows(EDGE_ROWS, "demo")
 
-    again = store.ingest([corpus], "acme")
-    assert again.success
+    # nothing changed (files, code, settings, the graph stages' inputs): no run is launched
+    runs = len(store.instance.get_run_records())
+    same = store.ingest([corpus], "acme")
+    assert same.success and same.up_to_date and same.run_id == first.run_id
+    assert same.counts == first.counts and not same.stages
+    assert len(store.instance.get_run_records()) == runs
+
+    again = store.ingest([corpus], "acme", force=True)  # a run all the same
+    assert again.success and not again.up_to_date and again.run_id != first.run_id
     assert again.stages["documents"]["unchanged"] == 6
     assert again.stages["embeddings"]["embedded_now"] == 0
     assert again.checks == first.checks  # checked on unchanged runs too

@@ -22,6 +22,7 @@ from raag_assets.store.documents import (
     update_version_periods,
     upsert_document,
 )
+from raag_assets.store.graph import forget_fingerprints
 from resources import LandingResource, PostgresResource
 
 from .checks import VERSIONS_CHECK, spec, versions_check
@@ -29,6 +30,9 @@ from .policy import retry_transient
 
 PARSER_VERSION = "3"  # 3: PDF spaces by 0.15 em, running headers and footers, spans word by word
 LANDING_STATE = "landing_fingerprint"  # metadata key: the folder state this run read
+# stage_fingerprints' row for the state a whole successful ingest left (run.chain_state);
+# deleted here when a run starts, so a run of any origin (sensor, UI) voids it
+UP_TO_DATE = "ingest"
 
 
 @dg.asset(
@@ -63,6 +67,7 @@ def documents(
     skipped: dict[str, str] = {}
     with postgres.connect() as conn:
         add_tenant(conn, tenant)  # a tenant the landing sensor found has no partitions yet
+        forget_fingerprints(conn, tenant, [UP_TO_DATE])
         for path in landing.files(tenant):
             try:
                 doc = parse_file(path, landing.max_file_bytes)
