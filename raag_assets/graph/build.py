@@ -24,6 +24,7 @@ from raag_assets.graph.standards import (
 from raag_assets.graph.steps import step_mentions, step_sequences
 from raag_assets.graph.terms import (
     distinctive,
+    introduced_names,
     is_pointer,
     names_a_party,
     party_names,
@@ -251,7 +252,8 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
             if any(c.isdigit() for c in s.label):
                 break
             front.append(s.text[:20000])
-        parties[doc_id] = party_names("\n\n".join(front or [secs[0].text[:20000]]))
+        front_text = "\n\n".join(front or [secs[0].text[:20000]])
+        parties[doc_id] = party_names(front_text) | introduced_names(front_text)
     defines = sorted(
         (e for e in edges if e.edge_type == "defines"),
         key=lambda e: (e.src_doc_id, _source(e, corpus).ordinal, e.position),
@@ -285,8 +287,14 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         # Where a word is defined both in lower case and capitalised ('A "library" means a
         # collection of functions ... The "Library" refers to any such library ... under
         # these terms'), the capitalised one is the term of art: single words match by case
+        # Where a term is both labelled in passing ('the course "Academy" ("Course")') and
+        # defined in full ('"Course" means the course developed ...'), the full definition is
+        # its home and what it is judged by.
         substantive = [d for d in defs if not is_pointer(d[1])] or defs[:1]
-        e, body, evidence = min(substantive, key=lambda d: (d[0].term or "").islower())
+        e, body, evidence = min(
+            substantive,
+            key=lambda d: ((d[0].term or "").islower(), d[0].matched_text.startswith("(")),
+        )
         in_passing = e.matched_text.startswith("(")
         term = e.term or ""
         doc_terms = [d[0][0].term or "" for (d_id, _), d in sites.items() if d_id == doc_id]

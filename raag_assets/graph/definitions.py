@@ -90,6 +90,61 @@ VERBAL = rule(
     ),
     counter=('The member is "in good standing".',),
 )
+# An event or state defined by when it holds: '"Cause" shall exist if ...', '... a "Change of
+# Control" shall be deemed to have occurred'.
+OCCURS_WHEN = rule(
+    "defines.occurs_when",
+    "definition",
+    'a quoted event or state defined by when it holds: "X" shall exist / shall occur / shall be '
+    "deemed to have occurred",
+    edge_type="defines",
+    confidence=1.0,
+    pattern=(
+        r"(?:^|(?<=[\s(]))(?:(?:A|An|The|a|an|the)\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
+        r"\s+(?:(?:shall|will)\s+(?:be\s+deemed\s+to\s+)?|(?:is|are)\s+deemed\s+to\s+)"
+        r"(?:exist|occur|have\s+occurred)\b"
+    ),
+    examples=(
+        '"Cause" shall exist if the other party is in material breach.',
+        'If the buyer declines, a "Renewal Default" shall be deemed to have occurred.',
+        'A "Ratings Event" shall occur when the rating falls below BBB.',
+    ),
+    counter=(
+        "Cause shall exist if the other party is in material breach.",
+        'The notice of "Cause" shall be given in writing.',
+    ),
+)
+# An unquoted term given its meaning after 'As used in this Agreement': 'As used in this
+# Agreement, force majeure shall mean ...', 'As used herein, attorneys' fees will be deemed
+# to be ...' (quoted terms are defines.quoted_means').
+AS_USED_MEANS = rule(
+    "defines.as_used_means",
+    "definition",
+    "an unquoted term after 'As used in this Agreement' / 'As used herein' with a defining verb: "
+    "means / shall mean / will be deemed to be / includes / refers to",
+    edge_type="defines",
+    confidence=0.9,
+    pattern=(
+        r"\b(?i:as)\s+used\s+(?:herein|in\s+this\s+[A-Za-z]+)\s*,\s+"
+        r"(?:the\s+(?:term|words?|phrase|expression)\s+)?"
+        r"(?P<term>(?!(?i:the|a|an|any|all|each|every|such|capitali[sz]ed|following|references?)\b)"
+        r"[A-Za-z][\w'’-]*(?:\s+(?!(?:shall|will|means?|includes?|is|are|refers?)\b)"
+        r"[A-Za-z][\w'’-]*){0,3})\s+(?:means|shall\s+mean|will\s+mean|"
+        r"(?:shall|will)\s+be\s+deemed\s+to\s+(?:mean|be|include)|(?:shall\s+)?include[s]?|"
+        r"(?:shall\s+)?refers?\s+to)\b"
+    ),
+    examples=(
+        "As used in this Agreement, force majeure shall mean any act of God.",
+        "As used herein, attorneys' fees will be deemed to be the full fees charged.",
+        "as used in this Contract, business day means a weekday.",
+    ),
+    counter=(
+        "As used herein, the following terms shall have the meanings below.",
+        "As used in this Agreement, any reference to the masculine includes the feminine.",
+        'As used herein, "Product" means the goods.',
+        "As used in this Agreement, capitalized terms have their defined meanings.",
+    ),
+)
 # '... is called a "modified version"', 'Each licensee is addressed as "you"'
 CALLED = rule(
     "defines.called",
@@ -405,16 +460,25 @@ def _by_verb(text: str) -> list[Found]:
         found.extend((m.start(), t, m.group(0), QUOTED_MEANS) for t in terms if t)
     for m in UNQUOTED_MEANS.finditer(text):
         found.append((m.start("term"), m.group("term"), m.group(0).strip(), UNQUOTED_MEANS))
+    starts = {f[0] for f in found}
+    for m in AS_USED_MEANS.finditer(text):
+        if m.start("term") not in starts:  # 'As used herein, Net Sales means': one definition
+            found.append((m.start("term"), m.group("term"), m.group(0), AS_USED_MEANS))
     return found
 
 
 def _by_naming(text: str) -> list[Found]:
-    """'is called "X"', then the verbal forms 'To "X" ... means', 'is "X" if'."""
+    """'is called "X"', then the verbal forms 'To "X" ... means', 'is "X" if', and an event by
+    when it holds ('"Cause" shall exist if')."""
     found: list[Found] = [
         (m.start(), m.group("term"), m.group(0), CALLED) for m in CALLED.finditer(text)
     ]
     for m in VERBAL.finditer(text):
         found.append((m.start(), m.group("term") or m.group("pred"), m.group(0), VERBAL))
+    found.extend(
+        (m.start("term"), m.group("term"), m.group(0), OCCURS_WHEN)
+        for m in OCCURS_WHEN.finditer(text)
+    )
     return found
 
 
@@ -518,8 +582,10 @@ def _edge(section: SectionInfo, found: Found) -> Edge | None:
     # '"Component(s)"': the drafter's optional plural; the term is "Component", whose
     # pattern finds both numbers
     term = re.sub(r"(?<=\w)\((?:s|es)\)\s*$", "", term.strip())
-    term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,.:;")
-    if not term or len(term.split()) > 6 or not re.match(r"[^\W\d_]|\d+\s+[A-Z][a-z]", term):
+    # a file type keeps its dot ('(".pdf")'); other stops and commas around a term go
+    term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,:;")
+    term = term if re.fullmatch(r"\.[A-Za-z]{2,5}", term) else term.strip(" ,.:;")
+    if not term or len(term.split()) > 6 or not re.match(r"\.?[^\W\d_]|\d+\s+[A-Z][a-z]", term):
         return None  # a term is words ("1933 Act" too), not "{", "#" or "%"
     return by.edge(
         src_doc_id=section.doc_id,

@@ -102,16 +102,22 @@ _ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2}(?:\([a-z]\))?)?)(?!\w
 ANNEX = rule(
     "references.annex",
     "citation",
-    "an exhibit, schedule, annex, appendix or attachment, lettered or numbered",
+    "an exhibit, schedule, annex, appendix or attachment, lettered or numbered, its keyword "
+    "capitalised or in capitals ('EXHIBIT A')",
     edge_type="references",
     confidence=1.0,
     pattern=(
-        r"\b(?P<kw>Exhibit|Schedule|Annex|Appendix|Attachment)s?\s+"
+        r"\b(?P<kw>Exhibit|Schedule|Annex|Appendix|Attachment|EXHIBIT|SCHEDULE|ANNEX|APPENDIX"
+        r"|ATTACHMENT)(?:s|S)?\s+"
         rf"(?P<labels>{_ANNEX_LABEL}(?:{_JOIN}{_ANNEX_LABEL})*)"
         rf"{_OF_DOC}"
     ),
-    examples=("the prices listed in Exhibit A", "Schedules 1 and 2 form part of it"),
-    counter=("the Schedule of payments", "an exhibit of paintings"),
+    examples=(
+        "the prices listed in Exhibit A",
+        "Schedules 1 and 2 form part of it",
+        "SEE THE TERM SHEET (EXHIBIT A) ATTACHED",
+    ),
+    counter=("the Schedule of payments", "an exhibit of paintings", "an EXHIBITION of art"),
 )
 NAMED_SECTION = rule(
     "references.named_section",
@@ -242,7 +248,8 @@ FILING_BANNER = rule(
     "citation",
     "a numbered exhibit label opening the document's text: the filing's banner",
     pattern=(
-        r"\A\W*(?:Exhibit|EXHIBIT|EX-)\s*\d{1,3}(?:\.\d{1,3})?[A-Za-z]?\b"
+        # after a page number the filing printed first ('1 EXHIBIT 10.5')
+        r"\A\W*(?:\d{1,3}\s+)?(?:Exhibit|EXHIBIT|EX-)\s*\d{1,3}(?:\.\d{1,3})?[A-Za-z]?\b"
         r"|\b[Tt]his\s+Exhibit\s+\d{1,3}\.\d{1,3}\b"
         # the banner repeated on a page of the filing: a paragraph of its own
         r"|(?:^|\n)[ \t]*(?:Exhibit|EXHIBIT)\s+\d{1,3}\.\d{1,3}[A-Za-z]?[ \t]*(?=\n|$)"
@@ -252,6 +259,7 @@ FILING_BANNER = rule(
         "EX-10.27 Confidential",
         "portions of this Exhibit 10.8 were omitted",
         "the Commission.\n\nExhibit 10.16\n\nEL BANCO FINANCIAL CORPORATION",
+        "1 EXHIBIT 10.5  HOSTING AGREEMENT",
     ),
     counter=("the prices listed in Exhibit 10.1", "Exhibit A  Price List", "this Exhibit A"),
 )
@@ -454,7 +462,8 @@ def _annexes(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
     for m in ANNEX.finditer(fixed):
         if inside(m.start(), banners):
             continue  # "Exhibit 10.1" heading the filing: the document's own number
-        labels = tuple(f"{m.group('kw')} {lb}" for lb in expand_labels(m.group("labels")))
+        kw = m.group("kw").capitalize()
+        labels = tuple(f"{kw} {lb}" for lb in expand_labels(m.group("labels")))
         name = _cited_name(m)
         end = _end_of_document(m, name)
         mention = Mention(

@@ -30,13 +30,24 @@ from raag_assets.graph.rules import Rule, rule
 # citation masked as NUL characters. A cue after the citation is matched on the rest of the
 # sentence (its pattern is anchored with ^).
 _MASK = "\x00"
+_DOC_SELF = r"(?:Agreement|License|Licence|Contract|Policy|Amendment|Addendum|document|Deed|Terms)"
+# The words that may stand between a cue and its citation: the citation's own frame ("the
+# provisions of Section 4"), and the document itself narrowed to the citation ("subject to
+# the terms of this Agreement and in particular Section 4"); not "the license set forth in".
 _TAIL = (
     r"(?:\s|,|\x00|\b(?:and|or|for|the|other|provisions?|terms?|conditions?|sections?|articles?|"
     r"clauses?|subsections?|paragraphs?|of|in|this|such|hereof|herein|hereunder|any|all|"
     r"applicable|relevant|set\s+forth|contained|foregoing|preceding|to|requirements?|"
-    r"restrictions?|procedures?|limitations?)\b|\([^()]{0,60}\))*$"
+    rf"restrictions?|procedures?|limitations?|in\s+particular|particularly|this\s+{_DOC_SELF})\b"
+    r"|\([^()]{0,60}\))*$"
 )
-_DOC_SELF = r"(?:Agreement|License|Licence|Contract|Policy|Amendment|Addendum|document|Deed|Terms)"
+# What a citation holds, named by what it gives or sets: 'the exclusive right granted to the
+# Distributor in', 'the restrictions set forth in'.
+_GIVEN_IN = (
+    r"(?:the|any|such|all)\s+(?:[\w'’-]+\s+){1,4}?(?:granted|given|set\s+(?:forth|out)|specified|"
+    r"described|provided|contained|stated|established|imposed|conferred)\s+"
+    r"(?:(?:to|on|upon)\s+(?:the\s+|any\s+)?[\w'’-]+\s+)?(?:for\s+)?(?:in|under|by)"
+)
 OVERRIDE_BEFORE = rule(
     "overrides.notwithstanding",
     "cue",
@@ -49,10 +60,18 @@ OVERRIDE_BEFORE = rule(
         r"as\s+an\s+exception\s+to|without\s+(?:being\s+)?(?:bound\s+by|regard\s+to)|"
         r"(?:modif(?:y|ies)|var(?:y|ies))\s+the\s+(?:obligations?|requirements?|provisions?)\s+"
         r"(?:in|of|under)|in\s+derogation\s+(?:of|from))"
-        r"(?:\s+anything(?:\s+to\s+the\s+contrary)?(?:\s+(?:contained|set\s+forth))?\s+in)?" + _TAIL
+        r"(?:\s+anything(?:\s+to\s+the\s+contrary)?(?:\s+(?:contained|set\s+forth))?\s+in"
+        # what the citation holds, displaced: 'notwithstanding the rights granted to the
+        # Licensee in Section 2', 'despite the limits imposed by Section 5'
+        rf"|\s+{_GIVEN_IN})?" + _TAIL
     ),
     flags=re.IGNORECASE,
-    examples=("Notwithstanding the provisions of ", "This clause takes precedence over "),
+    examples=(
+        "Notwithstanding the provisions of ",
+        "This clause takes precedence over ",
+        "Notwithstanding the right granted to the Distributor in ",
+        "despite the limits imposed by ",
+    ),
     counter=("The Supplier shall deliver the goods ",),
 )
 # "Notwithstanding Clause 6.2, this Clause 6 and Clauses 1 and 5 shall survive": the cue's

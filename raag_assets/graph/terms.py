@@ -161,17 +161,106 @@ NOT_A_COMPANY_NAME = rule(
 _COMPANY_NAME = NOT_A_COMPANY_NAME.regex
 
 
+# A template's blank for a party's name ('between [•] ("Buyer")', 'Party B: ________ (the
+# "Tenant")'): the short name after it is a party's all the same.
+PARTY_PLACEHOLDER = rule(
+    "term.party_placeholder",
+    "term",
+    "a blank left for a party's name where the parties are introduced ('and [•] (\"Buyer\")', "
+    "'Party B: ______ (the \"Tenant\")'): the short name after it is a party's",
+    pattern=r"(?:\b(?:between|among|and)|\bParty\s+[A-Z1-9]\s*:)\s*"
+    r"(?:\[[^\[\]\w]{0,12}\]|\[\s*(?:_+|name|party|company|[A-Z ]{3,30})\s*\]|_{3,}|\.{4,}|…)"
+    r"\s*,?\s*$",
+    examples=("and [•] ", "Party B: ________ ", "by and between [ * * * ] ", "and [NAME] "),
+    counter=("and Acme Ltd ", "between the parties ", "and Schedule [2] "),
+)
+_PARTY_BLANK = PARTY_PLACEHOLDER.regex
+
+
+# Inside the introduction of the parties, a short name right after a person's or a body's
+# proper name ('CSA, agent for Jane Doe ("Talent")', 'acting through Beta Holdings ("Beta")'):
+# the name of someone the agreement is made with or for, not a term of art. Not after a
+# determiner ('the Licensed Software ("Software")'): a thing.
+NAMED_IN_THE_INTRODUCTION = rule(
+    "term.named_in_the_introduction",
+    "term",
+    "inside the parties' introduction (from 'between' to the recitals), a short name right "
+    "after a proper name of two to five capitalised words led by a lower-case word that is no "
+    "determiner and no part of a document ('agent for Jane Doe (\"Talent\")'; not 'for the "
+    'Licensed Software ("Software")\', \'listed in Schedule A (the "Products")\'): a '
+    "person's or a body's name, as a party's",
+)
+_DETERMINERS_BEFORE = {
+    "the", "this", "that", "these", "those", "such", "its", "their", "his", "her", "our",
+    "a", "an", "any", "each", "every", "all", "said", "certain",
+}  # fmt: skip
+
+
+_PART_OF_A_DOCUMENT = re.compile(
+    r"(?i:schedule|exhibit|annex|appendix|attachment|section|article|clause|part|paragraph)s?"
+)
+
+
+def _named_before(before: str) -> bool:
+    """`before` ends with a proper name led by a lower-case word that is no determiner
+    (NAMED_IN_THE_INTRODUCTION)."""
+    words = before.rstrip(" ,").split()
+    run = 0
+    while run < len(words) and re.fullmatch(r"[A-Z][\w.&'’-]*", words[-1 - run]):
+        run += 1
+    if not 2 <= run <= 5 or run == len(words):
+        return False
+    lead, first = words[-1 - run], words[-run]
+    if _PART_OF_A_DOCUMENT.fullmatch(first):
+        return False  # 'the equipment listed in Schedule A (the "Products")': things
+    return lead.isalpha() and lead.islower() and lead not in _DETERMINERS_BEFORE
+
+
+def _introductions(front_text: str) -> list[tuple[int, int]]:
+    """Where the text introduces its parties: from each cue (term.parties_introduced) to the
+    recitals or PARTY_REGION on."""
+    spans = []
+    for cue in PARTIES_INTRODUCED.finditer(front_text[:PARTY_HEAD]):
+        region = front_text[cue.end() : cue.end() + PARTY_REGION]
+        stop = _INTRO_ENDS.search(region)
+        spans.append((cue.end(), cue.end() + (stop.start() if stop else len(region))))
+    return spans
+
+
+def introduced_names(front_text: str) -> set[str]:
+    """The short names given inside the parties' introduction right after a person's or a
+    body's proper name (NAMED_IN_THE_INTRODUCTION: 'CSA, agent for Jane Doe ("Talent")'):
+    names, as the parties' are, though not of the parties themselves."""
+    out: set[str] = set()
+    introductions = _introductions(front_text)
+    for m in re.finditer(r"\((?P<inner>[^()]{1,160})\)", front_text):
+        if not inside(m.start(), introductions):
+            continue
+        before = re.split(r"\n\s*\n|\)", front_text[max(0, m.start() - 300) : m.start()])[-1]
+        if not _named_before(before):
+            continue
+        for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
+            name = " ".join(q.group("name").split())
+            out |= {name, " ".join(_words(name))}
+    return out
+
+
 def party_names(front_text: str) -> set[str]:
     """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
     LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee"),
     or right after a party's full name as the introduction gives it, a person's too
-    (term.party_short_name: 'between JANE DOE ("Doe") and ...')."""
+    (term.party_short_name: 'between JANE DOE ("Doe") and ...'), or after a template's blank
+    for the name (term.party_placeholder: 'and [•] ("Buyer")')."""
     out = set()
     full = [" ".join(n.split()).casefold() for n in party_full_names(front_text)]
     for m in re.finditer(r"\((?P<inner>[^()]{1,160})\)", front_text):
         before = front_text[max(0, m.start() - 300) : m.start()]
         before = re.split(r"\n\s*\n|\)", before)[-1]  # back to the paragraph or the last party
-        introduced = _PARTY_INTRO.search(before) or _after_full_name(before, full)
+        introduced = (
+            _PARTY_INTRO.search(before)
+            or _after_full_name(before, full)
+            or _PARTY_BLANK.search(before)
+        )
         for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
             name = " ".join(q.group("name").split())
             if introduced or _ENTITY_NOUN.fullmatch(" ".join(_words(name))):
@@ -474,7 +563,9 @@ _OUTSIDE_POINTER = NOT_BORROWED_FROM_A_LAW.regex
 _INSTRUMENT_NOUNS = r"agreements?|indentures?|contracts?|prospectus(?:es)?|deeds?"
 _INSTRUMENT_BODY = re.compile(
     rf"^\s*(?:(?:shall\s+)?means?\s+)?(?:that\s+certain\b|(?:the|an?|each)\s+"
-    rf"(?:[\w-]+\s+){{0,3}}?(?:{_INSTRUMENT_NOUNS}|registration\s+statement|license\s+agreement)\b)",
+    # not 'the date this Agreement is signed': a thing of this document, no instrument
+    rf"(?:(?!(?:this|these|that|such|its)\b)[\w-]+\s+){{0,3}}?"
+    rf"(?:{_INSTRUMENT_NOUNS}|registration\s+statement|license\s+agreement)\b)",
     re.IGNORECASE,
 )
 # '... an agreement to be concluded ... in substantially the form set forth in Exhibit B (the
@@ -1064,19 +1155,35 @@ def _recast(
         return bool(_OWN_PART.search(sentence)) or (
             _terms_mentioned(sentence, doc_terms, term, parties) >= 2
         )
-    return _bound_to_document(words[0], body, doc_text)
+    return _bound_to_document(words[0], body, doc_text, doc_terms, parties)
 
 
-def _bound_to_document(word: str, body: str, doc_text: str) -> bool:
+_THE_PARTICULAR = re.compile(r"\s*(?:shall\s+)?(?:means?|refers?\s+to)\s*:?\s+the\s", re.IGNORECASE)
+
+
+def _bound_to_document(
+    word: str,
+    body: str,
+    doc_text: str,
+    doc_terms: Iterable[str] = (),
+    parties: set[str] = frozenset(),  # type: ignore[assignment]
+) -> bool:
     """A capitalised word whose definition repeats it in lower case is still a term of art
     when the definition narrows it to this document's own things ('"Product" means each
     product identified in ... a Statement of Work ... under this Agreement', '"Program"
-    refers to any such program', "such" pointing back at a stated condition) and the
+    refers to any such program', "such" pointing back at a stated condition, '"Product"
+    means the products ... relating to the Training Course', another of its terms) and the
     document writes it capitalised in most of its uses, so a reader can tell the term from
     the ordinary word."""
     sentence = _first_sentence(body)
     such = re.search(rf"\bsuch\s+{_plural(word.lower())}\b", sentence)
-    if not (such or _THIS_DOCUMENT.search(sentence)):
+    # the particular things of another of its terms ('means the products ... relating to the
+    # Training Course'), not any of a kind ('means any patent ... filed before the Closing')
+    particular = _THE_PARTICULAR.match(body) and _terms_mentioned(
+        sentence, doc_terms, word, parties
+    )
+    own = _THIS_DOCUMENT.search(sentence) or particular
+    if not (such or own):
         return False
     # capitalised mid-sentence (not after a full stop) against lower case
     capital = len(re.findall(rf"(?<![.!?:]\s)(?<![\w-]){_plural(word)}(?![\w-])", doc_text))
@@ -1206,6 +1313,12 @@ NOT_USED_IN_MIXED_CASE = rule(
     "a match whose capitals follow neither the definition nor lower case ('additional Shares' "
     'for "Additional Shares"): an ordinary word before the term',
 )
+NOT_USED_INSIDE_A_LONGER_DEFINED_NAME = rule(
+    "term.not_used_inside_a_longer_defined_name",
+    "term",
+    "a match inside a longer phrase the document defines, a term of art or not ('Property' in "
+    "'Property Academy', a brand the document names): the longest defined term wins",
+)
 
 Match = tuple[int, int, str, Term]  # start, end, term key, definition
 
@@ -1230,6 +1343,12 @@ def term_uses(
         defined_in.setdefault(section_id, set()).add(key)
     patterns: dict[str, re.Pattern[str]] = {}
     vocab: dict[str, dict[str, Term]] = {}
+    # the phrases each document defines, terms of art or not: a longer one holds its words
+    doc_of = {s.section_id: s.doc_id for s in sections}
+    phrases: dict[str, set[str]] = {}
+    for section_id, key in defined_at:
+        if len(key.split()) > 1 and section_id in doc_of:
+            phrases.setdefault(doc_of[section_id], set()).add(key)
     edges = []
     for s in sections:
         if s.doc_id not in vocab:
@@ -1237,7 +1356,10 @@ def term_uses(
         if is_contents(s) or is_bibliography(s):
             continue  # a table of contents lists headings, a bibliography titles: no uses
         defined_here = defined_in.get(s.section_id, set())
-        edges.extend(_section_uses(s, vocab[s.doc_id], patterns, defined_here))
+        names = {
+            Term(k, k, s.doc_id, "") for k in phrases.get(s.doc_id, set()) - set(vocab[s.doc_id])
+        }
+        edges.extend(_section_uses(s, vocab[s.doc_id], patterns, defined_here, names))
     return edges
 
 
@@ -1260,15 +1382,25 @@ def _section_uses(
     vocab: dict[str, Term],
     patterns: dict[str, re.Pattern[str]],
     defined_here: set[str],
+    names: set[Term] = frozenset(),  # type: ignore[assignment]
 ) -> list[Edge]:
-    """The first use of each term in one section, in text order, but of those it defines."""
+    """The first use of each term in one section, in text order, but of those it defines;
+    `names`, the longer phrases the document defines that are no terms of art, hold the words
+    they contain (NOT_USED_INSIDE_A_LONGER_DEFINED_NAME) and are no uses themselves."""
     text = _read(s)
     offset = len(text) - len(s.text)
     first: dict[str, tuple[int, str, Term]] = {}
     # the longest match wins an overlap, even where it is then no use; of two terms matching
-    # the same words (a document defining "Benefit" and "Benefits"), the one written as found
-    found = sorted(_matches(text, vocab, patterns), key=lambda f: not _as_drafted(text, f))
+    # the same words (a document defining "Benefit" and "Benefits"), the one written as found,
+    # and a term of art before a name of the same words
+    blockers = {t.key: t for t in names}
+    found = sorted(
+        [*_matches(text, vocab, patterns), *_matches(text, blockers, patterns)],
+        key=lambda f: (not _as_drafted(text, f), f[3] in names),
+    )
     for start, end, key, definition in longest_first(found, lambda f: (f[0], f[1])):
+        if definition in names:
+            continue
         if key not in first and not _no_use(text, start, end, definition.term):
             first[key] = (start, text[start:end], definition)
     return [

@@ -94,26 +94,77 @@ BARE_NUMBER = rule(
     examples=("7 Confidentiality", "12 Governing Law", "9 LIMITATION OF LIABILITY."),
     counter=("2013 was a good year.", "30 days"),
 )
-# The next top-level number run in after a sentence with a short title that ends the line,
-# its text below ("... under this Agreement. 12. Publications").
+# Words that open a sentence, never a title's word nor the second word of a name.
+SENTENCE_OPENERS = frozenset(
+    {
+        "The",
+        "This",
+        "These",
+        "That",
+        "Each",
+        "Any",
+        "All",
+        "No",
+        "Such",
+        "If",
+        "In",
+        "On",
+        "Upon",
+        "Unless",
+        "Except",
+        "Either",
+        "Neither",
+        "A",
+        "An",
+        "It",
+        "Its",
+        "Subject",
+        "Notwithstanding",
+        "Where",
+        "When",
+        "For",
+        "At",
+        "By",
+        "To",
+        "Both",
+        "Nothing",
+    }
+)
 # A flattened filing runs a top-level heading's title into its first sentence with nothing
 # between ("... withheld. 2. Term The term of this Agreement shall ..."): title-case words up
-# to the first capitalised word a lower-case word follows, the sentence's opening.
+# to a sentence's opening (a word of SENTENCE_OPENERS, or a capitalised word a lower-case
+# word follows).
+_OPENER = "(?:" + "|".join(sorted(SENTENCE_OPENERS)) + r")\s"
 TITLE_THEN_SENTENCE = rule(
     "heading.run_in_title_then_sentence",
     "heading",
     "a short title in title case run into the first sentence, after the outline's next "
     "top-level number run into a line",
-    pattern=r"^(?!(?:The|A|An|This|These|That|Each|Any|All|No|Such|Its|Their|If|In|On|Upon|"
-    r"Except|Subject|Notwithstanding)\s)[A-Z][\w'’&,/-]+(?:\s+(?:[A-Z][\w'’&,/-]*|and|of|or|"
-    r"the|for|to|in|on|with)){0,7}?\s+(?=[A-Z][a-z]*\s+[a-z])",
+    pattern=rf"^(?!{_OPENER})[A-Z][\w'’&,/-]+(?:\s+(?:(?!{_OPENER})[A-Z][\w'’&,/-]*|and|of|or|"
+    r"the|for|to|in|on|with)){0,7}?\s+(?=" + _OPENER + r"|[A-Z][a-z]*\s+[a-z])",
     examples=(
         "Term The term of this Agreement shall",
         "Compliance with Law Franchisee shall ensure",
         "Notices and Other Communications All reports shall",
+        "Maintenance of Records The Blockchain Administrator agrees",
     ),
     counter=("The Franchisee shall pay", "Company shall pay the fees", "30 days after notice"),
 )
+
+
+def _title_then_sentence(rest: str, names: frozenset[str]) -> bool:
+    """TITLE_THEN_SENTENCE, unless the break it reads falls inside a name the document writes
+    elsewhere ("1. Service Provider is a company ...": "Service Provider" is one name, no
+    title "Service" over a sentence "Provider is ...")."""
+    m = TITLE_THEN_SENTENCE.regex.match(rest)
+    if not m:
+        return False
+    after = rest[m.end() :].split(maxsplit=1)
+    return not after or f"{m.group(0).split()[-1]} {after[0]}" not in names
+
+
+# The next top-level number run in after a sentence with a short title that ends the line,
+# its text below ("... under this Agreement. 12. Publications").
 TITLE_ENDS_LINE = rule(
     "heading.run_in_title_ends_line",
     "heading",
@@ -224,6 +275,7 @@ def run_in_cuts(
     titled: Callable[[str], bool],
     cited: frozenset[str] = frozenset(),
     listed: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
 ) -> tuple[list[int], Key | None]:
     """Where numbers run into a line open sections, and the outline after the line. `opens`
     reads the number a line opens with (None if none), `titled` whether the text after a
@@ -232,7 +284,8 @@ def run_in_cuts(
     skipped after a top-level number with its title, or when the document cites the number
     ("Section 2.4.1"). A top-level number the table of contents lists (`listed`) needs no
     title of its own form when it is the outline's next ("... law. 4. Business Plan Prior to
-    ...")."""
+    ..."); nor does one whose title in title case runs into a sentence, unless the break
+    falls inside a two-word name the document writes more than once (`names`)."""
     cuts: list[int] = []
     if (k := opens(text)) is not None and continues(k, last):
         last = k
@@ -256,7 +309,7 @@ def run_in_cuts(
         alone = follows(k, last) and bool(
             TITLE_ENDS_LINE.search(rest.strip())
             or number in listed
-            or (top and TITLE_THEN_SENTENCE.regex.match(rest.strip()))
+            or (top and _title_then_sentence(rest.strip(), names))
         )
         if top and not (titled(rest) or alone):
             continue  # "... 2. The parties ..." in a list: a top-level number needs its title

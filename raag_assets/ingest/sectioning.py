@@ -24,6 +24,7 @@ from raag_assets.graph.rules import rule
 from raag_assets.ingest.normalize import join_lines, join_lines_mapped
 from raag_assets.ingest.outline import (
     BARE_NUMBER,
+    SENTENCE_OPENERS,
     TIGHT_NUMBER,
     Key,
     ahead,
@@ -515,6 +516,16 @@ def _running_heads(lines: list[Line]) -> set[str]:
     return out
 
 
+def _two_word_names(lines: list[Line]) -> frozenset[str]:
+    """Pairs of capitalised words the document writes two times or more ("Service Provider")."""
+    pairs = Counter(
+        m.group(1) + " " + m.group(2)
+        for ln in lines
+        for m in re.finditer(r"\b([A-Z][a-z]+) (?=([A-Z][a-z]+)\b)", ln.text)
+    )
+    return frozenset(p for p, n in pairs.items() if n >= 2 and p.split()[1] not in SENTENCE_OPENERS)
+
+
 def _contents_entries(lines: list[Line], run: int = 3) -> set[int]:
     """Lines of a table of contents set one entry a line ("ARTICLE 8 TERM 11"): a numbered
     heading whose title ends in its page number, three or more in a row (blank lines between),
@@ -577,6 +588,7 @@ def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
     alone = {ln.text for ln in lines if ln.text in furniture}
     units = _cited_units(lines)
     entries = _contents_entries(lines)
+    names = _two_word_names(lines)
     for n, line in enumerate(lines):
         if n in entries:
             out.append(line)  # the contents list the outline: they do not move it on
@@ -595,7 +607,7 @@ def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
         header = _after_running_head(line.text, furniture, alone) if para_start else 0
         skip = header or (_after_furniture(line.text, units) if para_start else 0)
         opens = _opens if para_start else _opens_not
-        cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited, listed)
+        cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited, listed, names)
         cuts = [*([skip] if skip else []), *(c + skip for c in cuts)]
         if letter:
             for m in ITEM_RUN_IN.finditer(line.text):

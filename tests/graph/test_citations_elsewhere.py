@@ -93,6 +93,7 @@ def test_the_filing_banner_is_no_exhibit_citation():
     text, or a lettered exhibit heading, are citations."""
     assert find_mentions("Exhibit 10.7  CONSULTING AGREEMENT  This Agreement is made") == []
     assert find_mentions("EX-10.27 SUPPLY AGREEMENT") == []
+    assert find_mentions("1 EXHIBIT 10.5  HOSTING AGREEMENT  This Agreement") == []  # page 1
     # the banner repeated on a later page, a paragraph of its own
     assert find_mentions("with the Commission.\n\nExhibit 10.16\n\nEL BANCO CORPORATION") == []
     assert [m.labels for m in find_mentions("The prices in Exhibit 10.7 apply.")] == [

@@ -134,6 +134,32 @@ def _terms(text: str, heading: str = "Terms") -> list[tuple[str, str]]:
             [("defines.unquoted_means", "Net Sales")],
         ),
         ("The amount that Net Sales means to the buyer is small.", []),
+        # a file type keeps its dot
+        (
+            'signed copies in portable document format (".pdf") are originals',
+            [("defines.parenthetical", ".pdf")],
+        ),
+        # an event or state defined by when it holds
+        (
+            'Either side may end the lease for "Cause". "Cause" shall exist if rent is unpaid.',
+            [("defines.occurs_when", "Cause")],
+        ),
+        (
+            'If neither renews, a "Lapse Event" shall be deemed to have occurred.',
+            [("defines.occurs_when", "Lapse Event")],
+        ),
+        ("Cause shall exist if rent is unpaid.", []),
+        # an unquoted term after "As used herein"
+        (
+            "As used in this Lease, repair costs will be deemed to be the costs of parts.",
+            [("defines.as_used_means", "repair costs")],
+        ),
+        (
+            "As used herein, Working Day means a day the office is open.",
+            [("defines.unquoted_means", "Working Day")],
+        ),
+        ("As used herein, the following words have these meanings.", []),
+        ("As used in this Lease, any reference to a month includes part of it.", []),
         (
             '"Business" or "Business of Acme" includes its trade.',
             [("defines.term_list", "Business"), ("defines.term_list", "Business of Acme")],

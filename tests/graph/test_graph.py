@@ -18,6 +18,7 @@ from raag_assets.graph.references import Corpus, contents_spans, find_mentions
 from raag_assets.graph.scopes import scope_edges
 from raag_assets.graph.terms import (
     distinctive,
+    introduced_names,
     is_pointer,
     names_a_party,
     party_names,
@@ -235,6 +236,9 @@ def test_edges_are_deterministic_in_content_and_order():
         ("as provided in Sections 5.02(c) and 9.03, below", ("5.02(c)", "9.03"), None, None),
         ("set forth in Exhibits C and D hereto", ("Exhibit C", "Exhibit D"), None, None),
         ("in Exhibit A of the Transfer Agreement", ("Exhibit A",), "Transfer Agreement", None),
+        # an attachment's keyword in capitals
+        ("SEE THE PRICE LIST (EXHIBIT B) ATTACHED HERETO", ("Exhibit B",), None, None),
+        ("as detailed in APPENDIX G", ("Appendix G",), None, None),
     ],
 )
 def test_section_mentions(text, labels, doc, raw):
@@ -667,6 +671,27 @@ def test_party_names_and_definitions_that_point_at_parties():
     located = 'GOLD CORP, a company organized in Colorado, at 1 Main St ("GRC" or "the Company")'
     assert party_names(located) == {"GRC", "the Company", "Company"}
     assert party_names('mineral properties (the "Properties") in Mexico') == set()
+    # a template's blank for a party's name: the short name after it is a party's
+    blank = 'This Lease is made between Acme Ltd ("Landlord") and [•] ("Tenant").'
+    assert party_names(blank) == {"Landlord", "Tenant"}
+    assert party_names('Party A: Acme Ltd ("Seller")\nParty B: ________ ("Buyer")') == {
+        "Seller",
+        "Buyer",
+    }
+    assert party_names('the goods listed in Schedule [2] (the "Goods")') == set()
+
+
+def test_a_short_name_after_a_proper_name_in_the_introduction_is_a_name():
+    """Inside the parties' introduction, a short name right after a person's or a body's name
+    is a name (not a term of art); after a thing, a part of the document, or a determiner it
+    is not, and the parties' own names (used for the document's title) are left alone."""
+    front = (
+        'This Agreement is made between Acme Ltd ("Acme") and Bolt Agency ("Agency"), agent '
+        'for Jane Doe ("Model"), for the Licensed Images ("Images") listed in Schedule A (the '
+        '"Items"). WHEREAS the Model is well known; the Premium Images ("Premium") ...'
+    )
+    assert introduced_names(front) == {"Acme", "Agency", "Model"}
+    assert "Model" not in party_names(front)
     assert names_a_party("shall mean either NTL or the applicable Subsidiary", {"NTL"})
     assert not names_a_party("means the close of business on the date", {"NTL"})
 
@@ -914,6 +939,15 @@ def _kinds(text: str, label: str = "2") -> set[tuple[str, str | None]]:
         # a concession is no condition
         ("Notwithstanding that such rights may be subject to a royalty as provided for in "
          "Section 4, the grant is unconditional.", set()),
+        # what the citation holds, named by what it gives, displaced
+        ("Notwithstanding the exclusive right granted to the Distributor in Section 3, Acme "
+         "may sell in the territory.", {("overrides", "3")}),
+        ("The rights granted to the Distributor in Section 3 are exclusive.", set()),
+        # the document narrowed to the citation
+        ("Subject to the terms of this Agreement and in particular Section 4, Acme may sell.",
+         {("depends_on", "4")}),
+        ("Subject to the terms of this Agreement, the license set forth in Section 3 is "
+         "exclusive.", set()),  # the citation is the subject, not the condition
         # bracketed headings inside a list of citations
         ("except as provided in Section 3 [Duties] and 4 [Term], either Party may terminate",
          {("depends_on", "3"), ("depends_on", "4")}),

@@ -172,6 +172,14 @@ TERMS = ["Services", "Fees", "Deliverables", "Statement of Work"]
         ),
         # terms of art
         ("Fees", '"Fees" means', "means the amounts payable for the Services", False, None),
+        # a thing of this document, not another instrument
+        (
+            "Signing Date",
+            '"Signing Date" means',
+            "means the date this Agreement is signed by the Parties.",
+            False,
+            None,
+        ),
         ("Acceptance Date", '"Acceptance Date" means', "means the day the tests pass", False, None),
         ("SOW", '"SOW" means', "means a written statement of the Services and Fees", False, None),
         ("Option", '(the "Option")', "to buy further units", True, None),
@@ -311,6 +319,20 @@ def test_extract_keeps_only_terms_the_documents_use() -> None:
     assert [t.term for t in result.terms] == ["Goods"]
 
 
+def test_a_term_labelled_in_passing_and_defined_in_full_is_judged_by_its_definition() -> None:
+    """A term both labelled in passing right after its own words and defined in full is a term
+    of art by its full definition, which is its home."""
+    docs = [DocInfo("doc", "doc.txt", "Course")]
+    sections = [
+        _section(1, 'Acme will launch its new cookery course "Chef Club" ("Cookery Course").'),
+        _section(2, '"Cookery Course" means the course Acme develops under the name Chef Club.'),
+        _section(3, "The Cookery Course is taught in Leeds."),
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
+    assert [(t.term, t.section_id) for t in result.terms] == [("Cookery Course", "s-2")]
+
+
 @pytest.mark.parametrize(
     ("front", "names"),
     [
@@ -426,3 +448,43 @@ def test_a_heading_is_text_of_its_section() -> None:
     assert [(e.src_section_id, e.normalized_target, e.position) for e in uses] == [
         ("s-7", "service credits", 0)
     ]
+
+
+@pytest.mark.parametrize(
+    ("body", "rule"),
+    [
+        # the particular things of another of the document's terms: a term of art
+        ("means the goods Acme makes for its buyers, goods relating to a Statement of Work.", None),
+        # any of a kind, however narrowed, and the ordinary word widened: the ordinary word
+        (
+            "means any goods Acme makes for its buyers, goods relating to a Statement of Work.",
+            "term.not_the_ordinary_words",
+        ),
+        (
+            "means the goods Acme makes for its buyers, goods of any kind.",
+            "term.not_the_ordinary_words",
+        ),
+    ],
+)
+def test_a_word_narrowed_to_another_term_of_the_document(body: str, rule: str | None) -> None:
+    """A capitalised word defined by its lower-case self ('"Goods" means the goods ...') is a
+    term of art when its definition narrows it to the particular things of another of the
+    document's terms and the document writes it capitalised in most of its uses."""
+    doc_text = "The Goods ship in May. Goods are insured. Each of the Goods is tested. goods"
+    found = exclusion("Goods", '"Goods" means', PARTIES, body, [*TERMS, "Goods"], doc_text=doc_text)
+    assert (found.id if found else None) == rule
+
+
+def test_a_longer_defined_name_holds_the_words_it_contains() -> None:
+    """A phrase the document defines holds its words even where it is no term of art: 'Act'
+    in 'Securities Act' (a statute's name) is no use of the term "Act"; the longest defined
+    term wins (GRAPH_GOLD.md)."""
+    sections = [
+        _section(1, '"Act" means this statute. The "Securities Act" means the 1933 law.'),
+        _section(2, "Filings under the Securities Act are due."),
+        _section(3, "The Act applies."),
+    ]
+    terms = [Term("act", "Act", "doc", "s-1")]  # "Securities Act" is no term of art
+    defined = [("s-1", "act"), ("s-1", "securities act")]
+    uses = term_uses(sections, terms, {}, set(), defined)
+    assert [e.src_section_id for e in uses] == ["s-3"]

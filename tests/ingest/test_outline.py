@@ -405,3 +405,12 @@ def test_contents_set_one_entry_a_line_do_not_move_the_outline_on():
     )
     got = labels(contents + "\n\n" + body)
     assert {"1.1", "1.2", "2.1", "3.1"} <= set(got), got
+
+
+def test_a_name_the_document_writes_again_is_no_title_run_into_a_sentence():
+    text = (
+        "SERVICE AGREEMENT\n\nThis Agreement is made between the Service Provider and the "
+        "Service Recipient. Whereas: 1. Service Provider is a company with resources. 2. Service "
+        "Recipient runs schools.\n\n1. Scope of Services\n\nThe Service Provider shall teach."
+    )
+    assert labels(text) == [FRONT_LABEL, "1"]
