@@ -3,9 +3,7 @@
 import functools
 import logging
 import os
-import threading
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
@@ -58,17 +56,6 @@ class Embedder:
         setting = device_setting(device)
         self._device = None if setting == "auto" else resolve_device(setting)
         self._path = resolve_model_path(model)
-        self._lock = threading.Lock()
-        self._loaded: Any = None  # the SentenceTransformer, once loaded
-        self._warming = False
-
-    def warm(self) -> None:
-        """Load the weights in a thread of their own, so that a run's earlier steps (parsing,
-        sectioning, the spaCy parse: one core each) hide the model's load before it embeds."""
-        if self._warming or self._loaded is not None:
-            return
-        self._warming = True
-        threading.Thread(target=lambda: self._model, name="raag-embedder-warm", daemon=True).start()
 
     @property
     def device(self) -> str:
@@ -76,14 +63,8 @@ class Embedder:
             self._device = resolve_device("auto")
         return self._device
 
-    @property
+    @functools.cached_property
     def _model(self):
-        with self._lock:  # `warm` may be loading it: one load, whoever asks first
-            if self._loaded is None:
-                self._loaded = self._load()
-            return self._loaded
-
-    def _load(self):
         # Nothing is fetched from a model hub at run time: models come from installed packages.
         os.environ.setdefault("HF_HUB_OFFLINE", "1")
         os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")

@@ -36,7 +36,7 @@ def test_dims_come_from_the_model_config_without_loading_the_weights(embedder):
     must not cost loading the model (it made an unchanged re-ingest 4 s slower)."""
     fresh = Embedder(embedder.model_name)
     assert fresh.dims == 384
-    assert fresh._loaded is None  # the weights were not loaded
+    assert "_model" not in fresh.__dict__  # the weights were not loaded
     assert fresh.dims == embedder.embed(["a sentence"]).shape[1]
 
 
@@ -118,16 +118,3 @@ def test_a_deadlock_between_tenants_retries_the_step_and_nothing_else():
     with pytest.raises(ValueError):  # not transient: fails as before
         stage(0)
     assert calls == [2, -1, 0]
-
-
-def test_warm_loads_the_weights_once_in_a_thread_of_its_own(embedder):
-    fresh = Embedder(embedder.model_name)
-    loads: list[int] = []
-    load = fresh._load
-    fresh._load = lambda: loads.append(1) or load()  # type: ignore[method-assign]
-    fresh.warm()
-    fresh.warm()  # already warming: no second thread
-    vectors = fresh.embed(["a sentence", "another"])  # waits for the load under way
-    assert loads == [1]
-    assert vectors.shape == (2, 384)
-    assert (vectors == embedder.embed(["a sentence", "another"])).all()

@@ -54,8 +54,6 @@ def sections(
     kept_embeddings = 0
     with postgres.connect() as conn:
         docs = documents_to_section(conn, tenant, version)
-        if docs.height:  # their chunks will be embedded: the model loads beside this step and edges
-            embedder.embedder.warm()
         out = stages.section_frames(tenant, docs, policy, counter)
         for doc_id, reason in out.failed.items():
             context.log.error(f"sectioning {doc_id!r} failed: {reason}")
