@@ -773,12 +773,22 @@ def _find_headings(
             i = toc.end
             continue
         head = _heading_at(lines, i, underlined, fmt, scan, toc, fonts)
-        if head is None:
+        if head is None or (headings and _repeats_title(head, headings[-1])):
             i += 1
             continue
         headings.append(head)
         i = head.body_from
     return _drop_empty_names(lines, headings, toc) if fmt == "text" else headings
+
+
+def _repeats_title(head: _Heading, unit: _Heading) -> bool:
+    """A title line that repeats the title of the unit it stands in ("Annex 1 - Form of the
+    Letter of Confirmation" over "Letter of Confirmation"): the unit's own title, no section."""
+    if head.numbered or head.rule != TITLE_LINE.id or unit.rule != APPENDIX.id:
+        return False
+    if len(head.heading.split()) < 3:
+        return False  # "Warranty" under "Exhibit B - Warranty Terms" may be a part of its own
+    return fuzz.partial_ratio(head.heading.lower(), unit.heading.lower()) >= 95
 
 
 def _heading_at(

@@ -414,3 +414,14 @@ def test_a_name_the_document_writes_again_is_no_title_run_into_a_sentence():
         "Recipient runs schools.\n\n1. Scope of Services\n\nThe Service Provider shall teach."
     )
     assert labels(text) == [FRONT_LABEL, "1"]
+
+
+def test_an_exhibit_title_repeated_under_its_heading_is_no_section_of_its_own():
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between the Parties.\n\n1. Supply\n\nThe "
+        "Seller shall supply.\n\nExhibit B - Form of Patent Assignment\n\nFORM OF PATENT "
+        "ASSIGNMENT\n\nThe Assignor assigns the patents to the Assignee."
+    )
+    secs = sections(text)
+    assert [s.label for s in secs] == [FRONT_LABEL, "1", "Exhibit B"]
+    assert "The Assignor assigns" in secs[-1].text
