@@ -315,6 +315,7 @@ PARTY_NAME_END = rule(
         r"|,?\s+(?:with\s+(?:its|a|an|offices|principal)|having|whose|located|organized|existing"
         r"|incorporated|residing|registered|represented)\b"
         r"|,?\s+of\s+\d"
+        r"|\s*,?\s*\((?i:collectively|together|each)\b"  # 'and Jane Doe (collectively, the ...'
         r"|(?<=[a-z.])\s+(?=[A-Z][a-z]+\s*:)"  # a title block's next field: 'Address:'
         r"|\b(?i:Inc|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|LP|PLC|Corp|Corporation|Co|N\.A|S\.A|B\.V"
         r"|S\.p\.A|S\.r\.l|S\.?A\.?R\.?L|Pty|A/S|Oy|KK"
@@ -327,6 +328,7 @@ PARTY_NAME_END = rule(
         "Jane Doe, residing in Ohio",
         "Northwind Services (NWS) certifies",
         "JANE DOE (the Employee).",
+        "Acme Research LLC and Jane Doe (collectively, the Investors)",
     ),
     counter=("the parties hereto agree", "Acme (Beijing) Trading", "Gadget (R) modules"),
 )
@@ -424,6 +426,8 @@ def _name_before(text: str) -> str | None:
             continue
         if not bare or re.search(r"[()\"“”:;]", bare) or bare.upper() in ("BETWEEN", "AMONG", "BY"):
             break
+        if len(taken) >= 2 and words[i].endswith(",") and re.fullmatch(_FORM_WORD, bare):
+            break  # "... Fund, L.P., Cibelli Research LLC": the form closes the name before
         named = (
             bare[0].isupper()
             or bare[0].isdigit()

@@ -488,3 +488,21 @@ def test_a_longer_defined_name_holds_the_words_it_contains() -> None:
     defined = [("s-1", "act"), ("s-1", "securities act")]
     uses = term_uses(sections, terms, {}, set(), defined)
     assert [e.src_section_id for e in uses] == ["s-3"]
+
+
+def test_a_long_list_of_parties_each_closed_by_its_form_and_a_person_last():
+    text = (
+        "This Agreement is made by and between Acme Holdings, Inc., a Delaware corporation (the "
+        '"Company"), and North Capital Management, LLC ("North Capital"), North Partners L.P., '
+        "North Focus Fund L.P., North Partners Offshore Fund, L.P., South Research & Management, "
+        'LLC and Jane Roe (collectively, the "North Parties").'
+    )
+    assert party_full_names(text) == [
+        "Acme Holdings, Inc.",
+        "North Capital Management, LLC",
+        "North Partners L.P.",
+        "North Focus Fund L.P.",
+        "North Partners Offshore Fund, L.P.",
+        "South Research & Management, LLC",
+        "Jane Roe",
+    ]
