@@ -38,7 +38,8 @@ from raag_assets.ingest.outline import key as outline_key
 
 # 3: N.0 labels, exhibit items, amendments, run-in headings, PDF title pages
 # 4: the numbering read as an outline (numbers run into lines, untitled clauses, defined terms)
-SECTIONER_VERSION = "4"
+# 5: running page headers dropped, roman-numbered headings, titles run into their sentence
+SECTIONER_VERSION = "5"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")

@@ -15,10 +15,12 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "7"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "8"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
+# 8: definitions by condition and after "As used in", party names after template blanks,
+# displaced provisions named by what a citation holds, attachments cited in capitals
 
 
 @dg.asset(
