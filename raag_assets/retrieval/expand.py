@@ -38,7 +38,10 @@ def expand(
 ) -> Pool:
     """The hits (those whose section is readable), the versions in force of superseded hits
     (not of a document the query asks about by name: `asked_docs`), and up to `max_hops`
-    hops of the graph, at most `max_expanded` sections added in all."""
+    hops of the graph, at most `max_expanded` sections added in all. A query that names a
+    document expands from that document's hits only: the other documents' hits stay as
+    candidates, but what they cite or define is not what was asked about (their
+    definitions sections would take the places of the named document's hits)."""
     loaded = reads.sections([h.section_id for h in hits])
     pool = [
         ScoredSection(loaded[h.section_id], 0, h.score, hit=h)
@@ -51,7 +54,8 @@ def expand(
     if max_hops > 0:  # an earlier version asked for by name: what replaced it, one hop on
         asked = [s for s in pool if s.section.doc_id in asked_docs]
         pool.extend(in_force(reads, asked, known, as_of, depth=1, decay=DECAY["hard"]))
-    pool.extend(hops(reads, pool, known, max_hops, max_expanded))
+    sources = [s for s in pool if s.section.doc_id in asked_docs] if asked_docs else pool
+    pool.extend(hops(reads, sources, known, max_hops, max_expanded))
     edges = reads.edges(s.section.section_id for s in pool)
     pool = [with_scopes_and_dates(s, edges) for s in pool]
     doc_edges = reads.document_edges(sorted({s.section.doc_id for s in pool}))
