@@ -389,6 +389,10 @@ def _load(conn: psycopg.Connection, tenant: str, fused: list[Fused]) -> list[Can
 # --- section hits, for search() --------------------------------------------------------
 
 
+# Sections of a named document taken as candidates, per result asked.
+NAMED_DEPTH = 2
+
+
 def primary_hits(
     reads: Reads,
     analysis: QueryAnalysis,
@@ -399,17 +403,19 @@ def primary_hits(
     concurrent: bool = False,
 ) -> list[Hit]:
     """search()'s candidates, one hit per section, best first: the caller's own search
-    (`query_results`), else retrieval's. A document the query names answers first; the best
-    of the others stay, fewer, so a question that also needs another document can still
-    reach it."""
+    (`query_results`), else retrieval's. A document the query names answers first, with up
+    to NAMED_DEPTH times `k` of its sections (the answer is among its sections, so more of
+    them are worth ranking); the best of the others stay, fewer, so a question that also
+    needs another document can still reach it."""
     if query_results is not None:
         return caller_hits(query_results, reads.chunk_sections)[:k]
     conn, tenant = reads.conn, reads.tenant
     hits = section_hits(conn, analysis.asked, tenant, embed, plan, concurrent)[:k]
     if analysis.named is None:
         return hits
-    in_named = replace(plan, doc_ids=analysis.named.doc_ids)
-    named = section_hits(conn, analysis.asked, tenant, embed, in_named, concurrent)[:k]
+    depth = NAMED_DEPTH * k
+    in_named = replace(plan, doc_ids=analysis.named.doc_ids, k=min(1000, NAMED_DEPTH * plan.k))
+    named = section_hits(conn, analysis.asked, tenant, embed, in_named, concurrent)[:depth]
     seen = {h.section_id for h in named}
     others = [h for h in hits if h.section_id not in seen][: max(1, k // 2)]
     return named + others
