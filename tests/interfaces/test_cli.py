@@ -442,14 +442,23 @@ def _interrupted_ingest(home: Path) -> subprocess.CompletedProcess[str]:
         time.sleep(0.2)
     time.sleep(2)
     os.killpg(proc.pid, signal.SIGINT)
-    stdout, stderr = proc.communicate(timeout=120)
+    # Dagster sometimes swallows an interrupt (in a garbage-collector callback) and the run goes
+    # on: a user presses Ctrl-C again, and so does this test, while the ingest still runs.
+    for _ in range(5):
+        try:
+            stdout, stderr = proc.communicate(timeout=4)
+            break
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGINT)
+    else:
+        stdout, stderr = proc.communicate(timeout=120)
     return subprocess.CompletedProcess(args, proc.returncode, stdout, stderr)
 
 
 def test_ctrl_c_is_one_sentence_and_130(tmp_path):
-    # Dagster very rarely swallows the interrupt in a garbage-collector callback and the run
-    # completes (exit 0): a user presses Ctrl-C again. What an interrupt does is asserted on
-    # the first attempt that was interrupted.
+    # Dagster sometimes swallows the interrupt in a garbage-collector callback: the helper
+    # presses Ctrl-C again while the ingest runs, and if it still completes (exit 0), another
+    # attempt is made. What an interrupt does is asserted on the first one interrupted.
     for attempt in range(3):
         done = _interrupted_ingest(tmp_path / f"home-{attempt}")
         if done.returncode != 0:
