@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from raag_assets.core.model import Edge, SectionInfo, Term
 from raag_assets.graph.keys import term_key
+from raag_assets.graph.lexicon import UNIT_NOUNS
 from raag_assets.graph.overlaps import inside, longest_first
 from raag_assets.graph.references import contents_spans, is_contents
 from raag_assets.graph.rules import Rule, rule
@@ -196,9 +197,7 @@ _DETERMINERS_BEFORE = {
 }  # fmt: skip
 
 
-_PART_OF_A_DOCUMENT = re.compile(
-    r"(?i:schedule|exhibit|annex|appendix|attachment|section|article|clause|part|paragraph)s?"
-)
+_PART_OF_A_DOCUMENT = re.compile(rf"(?i:{UNIT_NOUNS}|section|article|clause|part|paragraph)s?")
 
 
 def _named_before(before: str) -> bool:
@@ -216,14 +215,16 @@ def _named_before(before: str) -> bool:
     return lead.isalpha() and lead.islower() and lead not in _DETERMINERS_BEFORE
 
 
-def _introductions(front_text: str) -> list[tuple[int, int]]:
+def _introductions(text: str, from_start: bool = False) -> list[tuple[int, int]]:
     """Where the text introduces its parties: from each cue (term.parties_introduced) to the
-    recitals or PARTY_REGION on."""
+    recitals or PARTY_REGION on; with `from_start`, from the start of the text last (a
+    preamble without a cue: 'Acme Inc. ("Acme") and Beta LLC ("Beta") agree')."""
+    starts = [cue.end() for cue in PARTIES_INTRODUCED.finditer(text[:PARTY_HEAD])]
     spans = []
-    for cue in PARTIES_INTRODUCED.finditer(front_text[:PARTY_HEAD]):
-        region = front_text[cue.end() : cue.end() + PARTY_REGION]
+    for start in starts + ([0] if from_start else []):
+        region = text[start : start + PARTY_REGION]
         stop = _INTRO_ENDS.search(region)
-        spans.append((cue.end(), cue.end() + (stop.start() if stop else len(region))))
+        spans.append((start, start + (stop.start() if stop else len(region))))
     return spans
 
 
@@ -372,13 +373,9 @@ def party_full_names(front_text: str) -> list[str]:
     Ohio' -> ['Acme Widgets Inc.', 'Jane Doe']."""
     text = " ".join(front_text[:PARTY_HEAD].split())
     out: list[str] = []
-    # after each cue in turn, else (a preamble without one: 'Acme Inc. ("Acme") and Beta LLC
-    # ("Beta") agree') from the start of the text
-    starts = [cue.end() for cue in PARTIES_INTRODUCED.finditer(text)] + [0]
-    for start in starts:
-        region = text[start : start + PARTY_REGION]
-        if stop := _INTRO_ENDS.search(region):
-            region = region[: stop.start()]
+    # after each cue in turn, else from the start of the text
+    for start, stop in _introductions(text, from_start=True):
+        region = text[start:stop]
         for end in PARTY_NAME_END.finditer(region):
             cut = end.end() if end.group(0)[:1].isalpha() else end.start()
             for name in _one_by_one(_name_before(region[:cut])):
@@ -1353,17 +1350,19 @@ def term_uses(
     for section_id, key in defined_at:
         if len(key.split()) > 1 and section_id in doc_of:
             phrases.setdefault(doc_of[section_id], set()).add(key)
+    names: dict[str, set[Term]] = {}  # per document, its defined phrases that are no terms
     edges = []
     for s in sections:
         if s.doc_id not in vocab:
             vocab[s.doc_id] = _vocabulary(s.doc_id, by_key, related_docs, superseded, defining_docs)
+            names[s.doc_id] = {
+                Term(k, k, s.doc_id, "")
+                for k in phrases.get(s.doc_id, set()) - set(vocab[s.doc_id])
+            }
         if is_contents(s) or is_bibliography(s):
             continue  # a table of contents lists headings, a bibliography titles: no uses
         defined_here = defined_in.get(s.section_id, set())
-        names = {
-            Term(k, k, s.doc_id, "") for k in phrases.get(s.doc_id, set()) - set(vocab[s.doc_id])
-        }
-        edges.extend(_section_uses(s, vocab[s.doc_id], patterns, defined_here, names))
+        edges.extend(_section_uses(s, vocab[s.doc_id], patterns, defined_here, names[s.doc_id]))
     return edges
 
 

@@ -531,25 +531,29 @@ def _contents_entries(lines: list[Line], run: int = 3) -> set[int]:
     """Lines of a table of contents set one entry a line ("ARTICLE 8 TERM 11"): a numbered
     heading whose title ends in its page number, three or more in a row (blank lines between),
     and the line before them when it names the contents."""
-    entry = [_contents_entry(ln.text) for ln in lines]
     out: set[int] = set()
     streak: list[int] = []
     before = -1  # the line before the streak: the contents' heading, when it says so
-    for n, line in enumerate(lines + [Line("end", None)]):
-        if n < len(lines) and entry[n]:
+
+    def close() -> None:
+        if len(streak) >= run:
+            out.update(streak)
+            if before >= 0 and re.search(r"(?i)\bcontents\b", lines[before].text):
+                out.add(before)
+
+    for n, line in enumerate(lines):
+        if _contents_entry(line.text):
             streak.append(n)
         elif line.text:
-            if len(streak) >= run:
-                out.update(streak)
-                if before >= 0 and re.search(r"(?i)\bcontents\b", lines[before].text):
-                    out.add(before)
+            close()
             streak, before = [], n
+    close()
     return out
 
 
 def _contents_entry(text: str) -> bool:
-    m = re.fullmatch(r"(.+?)\s+\d{1,3}", text)
-    numbering = _numbering(m.group(1), markdown=False) if m and len(text) <= 100 else None
+    m = re.fullmatch(r"(.+?)\s+\d{1,3}", text) if len(text) <= 100 else None
+    numbering = _numbering(m.group(1), markdown=False) if m else None
     return bool(numbering and numbering.rest and _is_title(_tidy(numbering.rest)))
 
 

@@ -226,8 +226,7 @@ def _ingest_locked(
     if covering is not None:
         summary.run_id, summary.up_to_date = covering, True
         with postgres.connect() as conn:
-            summary.counts = store.tenant_summary(conn, tenant)
-            summary.skipped = refused + list(store.skipped_files(conn, tenant))
+            _stored(conn, summary, refused)
         return summary
     result = _execute(tenant, resources, instance)
     summary.run_id = result.run_id
@@ -249,14 +248,19 @@ def _ingest_locked(
     if result.success and all(summary.checks.values()):
         _record_up_to_date(tenant, resources, instance)
     with postgres.connect() as conn:
-        summary.counts = store.tenant_summary(conn, tenant)
-        summary.skipped = refused + list(store.skipped_files(conn, tenant))
+        _stored(conn, summary, refused)
         if summary.error and not summary.interrupted:  # where the daemon's sensor puts its own
             failed = sorted({e.step_key for e in result.all_events if e.is_step_failure})
             record_run_failure(
                 conn, result.run_id, "ingest_tenant", tenant, _now(), failed, summary.error
             )
     return summary
+
+
+def _stored(conn: Any, summary: IngestSummary, refused: list[tuple[str, str]]) -> None:
+    """The summary's counts and skipped files, as the store holds them now."""
+    summary.counts = store.tenant_summary(conn, summary.tenant)
+    summary.skipped = refused + list(store.skipped_files(conn, summary.tenant))
 
 
 def chain_state(
