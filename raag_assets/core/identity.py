@@ -12,13 +12,14 @@ from raag_assets.core.errors import BadDocument, InvalidTenant
 # Tenant ids become Postgres partition names and Dagster partition keys: keep them plain.
 TENANT_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 # Doc ids appear in citations ("<doc_id> § <label>"), CLI output, URLs and file paths:
-# letters and digits of any script, their combining marks, and a few plain marks. Never a
+# letters and digits of any script, their combining marks, and a few plain marks (a comma too:
+# "Acme, Inc. - Supply Agreement" is the name people give it). Never a
 # path separator, a control or invisible character, "@" (earlier versions are
 # "<doc_id>@v<n>"), "§" or "#"; never ".." and never a leading mark (".hidden", "-option").
-DOC_ID_MAX = 128
-DOC_ID_MARKS = "._+() -"
+DOC_ID_MAX = 200  # a file name is at most 255 bytes; ids also name files (<doc_id>.json)
+DOC_ID_MARKS = "._+() -,"
 DOCUMENT_EXTENSIONS = (".pdf", ".md", ".markdown", ".txt")
-_DROPPED = re.compile(r"[,;]")
+_DROPPED = re.compile(r";")
 _SPACE_RUN = re.compile(r" {2,}")
 _DOT_RUN = re.compile(r"\.{2,}")
 # Marks a file name carries that a derived id writes another way; every other character
@@ -75,9 +76,9 @@ def doc_id_from_name(file_name: str) -> str:
 
     The name without a known document extension: `GPL-3.txt` -> `GPL-3`; `MPL-2.0` stays
     `MPL-2.0` (".0" is not a document extension). Punctuation that ordinary names carry but
-    ids avoid is tidied: commas and semicolons go, runs of spaces become one, and spaces at
-    either end are trimmed (`Sonos, Inc. - Manufacturing Agreement .txt` ->
-    `Sonos Inc. - Manufacturing Agreement`). A name that is then a safe id is its id.
+    ids avoid is tidied: semicolons go, runs of spaces become one, and spaces at either end
+    are trimmed (`Sonos, Inc. - Manufacturing Agreement .txt` -> `Sonos, Inc. - Manufacturing
+    Agreement`). A name that is then a safe id is its id.
 
     Any other name is read into one (`derived_doc_id`): letters with accents are kept
     (`LECLANCHÉ S.A.`), dashes become "-", quotes go, other marks ("#", "~", control and
@@ -99,7 +100,7 @@ def derived_doc_id(stem: str) -> str:
     out: list[str] = []
     for ch in text:
         category = unicodedata.category(ch)
-        if ch in _QUOTES or ch in ",;" or category == "Cf" or _INVISIBLE_MARK.match(ch):
+        if ch in _QUOTES or ch == ";" or category == "Cf" or _INVISIBLE_MARK.match(ch):
             continue  # Cf: zero-width characters, direction marks
         if ch in _SUBSTITUTES:
             out.append(_SUBSTITUTES[ch])
@@ -147,7 +148,7 @@ def validate_doc_id(doc_id: object, source: str) -> str:
     if not isinstance(doc_id, str) or not is_safe_doc_id(doc_id):
         raise BadDocument(
             f"unsafe doc_id {doc_id!r} from {source}: use up to {DOC_ID_MAX} letters, digits, "
-            "spaces and . _ + - ( ), starting with a letter or digit, without '..'"
+            "spaces and . , _ + - ( ), starting with a letter or digit, without '..'"
         )
     return doc_id
 

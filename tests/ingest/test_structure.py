@@ -171,7 +171,7 @@ def test_contract_headings_and_title_block():
 def test_sonos_file_name_ingests_with_a_safe_doc_id():
     (path,) = CONTRACTS.glob("Sonos*.txt")
     doc = parse_file(path, 50_000_000)
-    assert doc.doc_id == "Sonos Inc. - Manufacturing Agreement"
+    assert doc.doc_id == "Sonos, Inc. - Manufacturing Agreement"
     sections = build_sections(doc.doc_id, doc.lines, doc.format)
     labels = [s.label for s in sections]
     # "N.0" top-level headings are cited as "Section N": labelled N, parents of N.M

@@ -263,8 +263,9 @@ def test_executor_follows_the_cores_unless_asked():
 
 def test_file_names_as_users_have_them(cli, make_store, tmp_path: Path, monkeypatch):
     """A real ingest of files named as users name them: letters with accents, "#", an en
-    dash; `raag documents` lists each one's source, its file name as given. Two names that
-    read into one doc_id are not merged: the second by name is reported, naming the first."""
+    dash, a comma (kept: the doc_id is the file's stem, as labellers name it); `raag documents`
+    lists each one's source, its file name as given. Two names that read into one doc_id are
+    not merged: the second by name is reported, naming the first."""
     import os
 
     store = make_store()
@@ -273,7 +274,7 @@ def test_file_names_as_users_have_them(cli, make_store, tmp_path: Path, monkeypa
     files.mkdir()
     text = "1. Scope\nThe Supplier shall deliver the widgets.\n"
     accented = "LECLANCHÉ S.A. – Développement [draft].txt"
-    for name in (accented, "Amendment #3.txt", "Amendment 3.txt"):
+    for name in (accented, "Amendment #3.txt", "Amendment 3.txt", "Acme, Inc. - Supply.txt"):
         (files / name).write_text(text + name, encoding="utf-8")
     latin1 = os.fsencode(files) + b"/caf\xe9.txt"  # a name from another encoding
     with open(latin1, "wb") as fh:
@@ -281,7 +282,7 @@ def test_file_names_as_users_have_them(cli, make_store, tmp_path: Path, monkeypa
     result = cli(store, "ingest", str(files), "--tenant", "names", "--json")
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout)
-    assert summary["documents"] == 2
+    assert summary["documents"] == 3
     reasons = {s["file"]: s["reason"] for s in summary["skipped"]}
     assert reasons["Amendment 3.txt"] == (
         "doc_id 'Amendment 3' is already used by 'Amendment #3.txt'"
@@ -292,6 +293,7 @@ def test_file_names_as_users_have_them(cli, make_store, tmp_path: Path, monkeypa
     assert {(r["doc_id"], r["source"]) for r in listed} == {
         ("LECLANCHÉ S.A. - Développement (draft)", accented),
         ("Amendment 3", "Amendment #3.txt"),
+        ("Acme, Inc. - Supply", "Acme, Inc. - Supply.txt"),
     }
     monkeypatch.setattr(cli_module.out, "width", 200)  # one line per row
     table = cli(store, "documents", "--tenant", "names").output
