@@ -99,6 +99,8 @@ SECTION_LABEL = rule(
 # Exhibits, schedules, annexes and appendices: cited with a capital, lettered or numbered.
 # A schedule numbered for its section may carry a letter: "Schedule 1.1(e)".
 _ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2}(?:\([a-z]\))?)?)(?!\w)"
+# The letter in quotes, as some drafters write it: Schedule "A".
+_QUOTED_ANNEX_LABEL = rf"[\"“]?{_ANNEX_LABEL}[\"”]?"
 ANNEX = rule(
     "references.annex",
     "citation",
@@ -109,13 +111,14 @@ ANNEX = rule(
     pattern=(
         r"\b(?P<kw>Exhibit|Schedule|Annex|Appendix|Attachment|EXHIBIT|SCHEDULE|ANNEX|APPENDIX"
         r"|ATTACHMENT)(?:s|S)?\s+"
-        rf"(?P<labels>{_ANNEX_LABEL}(?:{_JOIN}{_ANNEX_LABEL})*)"
+        rf"(?P<labels>{_QUOTED_ANNEX_LABEL}(?:{_JOIN}{_QUOTED_ANNEX_LABEL})*)"
         rf"{_OF_DOC}"
     ),
     examples=(
         "the prices listed in Exhibit A",
         "Schedules 1 and 2 form part of it",
         "SEE THE TERM SHEET (EXHIBIT A) ATTACHED",
+        'the meanings set out on Schedule "A" to this Agreement',
     ),
     counter=("the Schedule of payments", "an exhibit of paintings", "an EXHIBITION of art"),
 )
@@ -463,7 +466,8 @@ def _annexes(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
         if inside(m.start(), banners):
             continue  # "Exhibit 10.1" heading the filing: the document's own number
         kw = m.group("kw").capitalize()
-        labels = tuple(f"{kw} {lb}" for lb in expand_labels(m.group("labels")))
+        as_listed = re.sub(r"[\"“”]", "", m.group("labels"))
+        labels = tuple(f"{kw} {lb}" for lb in expand_labels(as_listed))
         name = _cited_name(m)
         end = _end_of_document(m, name)
         mention = Mention(
