@@ -390,7 +390,43 @@ def find_mentions(text: str) -> list[Mention]:
                 mentions.append(mention)
                 taken.append((mention.start, mention.end))
     mentions.sort(key=lambda x: (x.start, x.end))
-    return _shared_documents(fixed, mentions)
+    return _shared_documents(fixed, _keyword_ranges(fixed, mentions))
+
+
+# "Section 4.1 through Section 4.11": a range whose last label repeats the keyword.
+KEYWORD_RANGE = rule(
+    "citation.keyword_range",
+    "citation",
+    "two citations of one kind joined by 'through' or 'to': the range between them",
+    pattern=r"\s+(?:through|thru|to)\s+",
+    examples=("Section 4.1 through Section 4.11",),
+    counter=("Section 4.1 and Section 4.11",),
+)
+
+
+def _keyword_ranges(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Section 4.1 through Section 4.5' -> one citation of 4.1, 4.2, ... 4.5."""
+    out: list[Mention] = []
+    for m in mentions:
+        prev = out[-1] if out else None
+        span = (
+            _range(prev.labels[-1], m.labels[0])
+            if prev
+            and prev.rule == m.rule == SECTION_LABEL.id
+            and not prev.doc_name
+            and prev.labels
+            and m.labels
+            and KEYWORD_RANGE.regex.fullmatch(text, prev.end, m.start)
+            else None
+        )
+        if prev and span:
+            labels = tuple(dict.fromkeys((*prev.labels, *span, *m.labels)))
+            out[-1] = replace(
+                prev, end=m.end, text=text[prev.start : m.end], labels=labels, doc_name=m.doc_name
+            )
+        else:
+            out.append(m)
+    return out
 
 
 # "Section 13(d) or Section 14(d) of the Exchange Act": citations joined in a list share the
