@@ -99,6 +99,8 @@ SECTION_LABEL = rule(
 # Exhibits, schedules, annexes and appendices: cited with a capital, lettered or numbered.
 # A schedule numbered for its section may carry a letter: "Schedule 1.1(e)".
 _ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2}(?:\([a-z]\))?)?)(?!\w)"
+# The letter in quotes, as some drafters write it: Schedule "A".
+_QUOTED_ANNEX_LABEL = rf"[\"“]?{_ANNEX_LABEL}[\"”]?"
 ANNEX = rule(
     "references.annex",
     "citation",
@@ -109,13 +111,14 @@ ANNEX = rule(
     pattern=(
         r"\b(?P<kw>Exhibit|Schedule|Annex|Appendix|Attachment|EXHIBIT|SCHEDULE|ANNEX|APPENDIX"
         r"|ATTACHMENT)(?:s|S)?\s+"
-        rf"(?P<labels>{_ANNEX_LABEL}(?:{_JOIN}{_ANNEX_LABEL})*)"
+        rf"(?P<labels>{_QUOTED_ANNEX_LABEL}(?:{_JOIN}{_QUOTED_ANNEX_LABEL})*)"
         rf"{_OF_DOC}"
     ),
     examples=(
         "the prices listed in Exhibit A",
         "Schedules 1 and 2 form part of it",
         "SEE THE TERM SHEET (EXHIBIT A) ATTACHED",
+        'the meanings set out on Schedule "A" to this Agreement',
     ),
     counter=("the Schedule of payments", "an exhibit of paintings", "an EXHIBITION of art"),
 )
@@ -387,7 +390,43 @@ def find_mentions(text: str) -> list[Mention]:
                 mentions.append(mention)
                 taken.append((mention.start, mention.end))
     mentions.sort(key=lambda x: (x.start, x.end))
-    return _shared_documents(fixed, mentions)
+    return _shared_documents(fixed, _keyword_ranges(fixed, mentions))
+
+
+# "Section 4.1 through Section 4.11": a range whose last label repeats the keyword.
+KEYWORD_RANGE = rule(
+    "citation.keyword_range",
+    "citation",
+    "two citations of one kind joined by 'through' or 'to': the range between them",
+    pattern=r"\s+(?:through|thru|to)\s+",
+    examples=("Section 4.1 through Section 4.11",),
+    counter=("Section 4.1 and Section 4.11",),
+)
+
+
+def _keyword_ranges(text: str, mentions: list[Mention]) -> list[Mention]:
+    """'Section 4.1 through Section 4.5' -> one citation of 4.1, 4.2, ... 4.5."""
+    out: list[Mention] = []
+    for m in mentions:
+        prev = out[-1] if out else None
+        span = (
+            _range(prev.labels[-1], m.labels[0])
+            if prev
+            and prev.rule == m.rule == SECTION_LABEL.id
+            and not prev.doc_name
+            and prev.labels
+            and m.labels
+            and KEYWORD_RANGE.regex.fullmatch(text, prev.end, m.start)
+            else None
+        )
+        if prev and span:
+            labels = tuple(dict.fromkeys((*prev.labels, *span, *m.labels)))
+            out[-1] = replace(
+                prev, end=m.end, text=text[prev.start : m.end], labels=labels, doc_name=m.doc_name
+            )
+        else:
+            out.append(m)
+    return out
 
 
 # "Section 13(d) or Section 14(d) of the Exchange Act": citations joined in a list share the
@@ -463,7 +502,8 @@ def _annexes(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
         if inside(m.start(), banners):
             continue  # "Exhibit 10.1" heading the filing: the document's own number
         kw = m.group("kw").capitalize()
-        labels = tuple(f"{kw} {lb}" for lb in expand_labels(m.group("labels")))
+        as_listed = re.sub(r"[\"“”]", "", m.group("labels"))
+        labels = tuple(f"{kw} {lb}" for lb in expand_labels(as_listed))
         name = _cited_name(m)
         end = _end_of_document(m, name)
         mention = Mention(

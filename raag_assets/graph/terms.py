@@ -261,12 +261,25 @@ def party_names(front_text: str) -> set[str]:
             _PARTY_INTRO.search(before)
             or _after_full_name(before, full)
             or _PARTY_BLANK.search(before)
+            or _under_its_party(front_text[: m.start()], full)
         )
         for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
             name = " ".join(q.group("name").split())
             if introduced or _ENTITY_NOUN.fullmatch(" ".join(_words(name))):
                 out |= {name, " ".join(_words(name))}
     return out
+
+
+def _under_its_party(before: str, full: Sequence[str]) -> bool:
+    """The short name set in a paragraph of its own under the party's paragraph, which opens
+    with its full name or introduces it as a party (term.party_short_name):
+    'BETWEEN: / ACME LTD., a company having its office at ... / ("Acme")'."""
+    pieces = re.split(r"\n\s*\n", before[-1500:])
+    if len(pieces) < 2 or pieces[-1].strip():
+        return False
+    paragraph = pieces[-2]
+    opening = " ".join(paragraph.split()).casefold()
+    return bool(_PARTY_INTRO.search(paragraph) or any(n and opening.startswith(n) for n in full))
 
 
 # What stands before a party's full name in the introduction: its start, "between", "and",

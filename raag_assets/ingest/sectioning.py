@@ -108,9 +108,9 @@ APPENDIX = rule(
     "heading.appendix",
     "heading",
     "an exhibit, appendix, annex, schedule or attachment with its letter or number",
-    pattern=r"^(exhibit|appendix|annex|schedule|attachment)\s+([A-Z](?:-\d{1,2})?(?!\w)"
+    pattern=r"^(exhibit|appendix|annex|schedule|attachment)\s+[\"“]?([A-Z](?:-\d{1,2})?(?!\w)"
     r"|\d{1,2}(?!\w|\.\d)|(?<!exhibit )(?<!EXHIBIT )(?<!Exhibit )\d{1,2}\.\d{1,2}"
-    r"(?:\([a-z0-9]{1,3}\))?(?![\w.]))\.?\s*[-–—:.]?\s*(.*)$",
+    r"(?:\([a-z0-9]{1,3}\))?(?![\w.]))[\"”]?\.?\s*[-–—:.]?\s*(.*)$",
     flags=re.IGNORECASE,
     examples=(
         "Exhibit A - Pricing",
@@ -118,6 +118,7 @@ APPENDIX = rule(
         "Annex B",
         "Attachment 1",
         "Schedule 1.1(e) - Assigned Patents",
+        'SCHEDULE "B" - DESCRIPTION OF SERVICES',
     ),
     counter=("Exhibit 10.6", "Schedules are published weekly", "Exhibit Alpha"),
 )

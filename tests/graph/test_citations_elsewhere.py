@@ -88,6 +88,16 @@ def test_a_range_never_expands_into_a_hundred_labels():
     assert len(expand_labels("1 through 40")) == 40
 
 
+def test_a_range_may_repeat_its_keyword():
+    """'Section 4.1 through Section 4.4' cites every section between; 'and' joins two."""
+    assert [m.labels for m in find_mentions("under Section 4.1 through Section 4.4 hereof")] == [
+        ("4.1", "4.2", "4.3", "4.4")
+    ]
+    assert [m.labels for m in find_mentions("Section 2 and Section 5 apply")] == [("2",), ("5",)]
+    # a quoted attachment letter is the attachment's
+    assert [m.labels for m in find_mentions('set out on Schedule "A" hereto')] == [("Schedule A",)]
+
+
 def test_the_filing_banner_is_no_exhibit_citation():
     """'Exhibit 10.7' opening a filed document is its own number; the same words later in the
     text, or a lettered exhibit heading, are citations."""

@@ -679,6 +679,14 @@ def test_party_names_and_definitions_that_point_at_parties():
         "Buyer",
     }
     assert party_names('the goods listed in Schedule [2] (the "Goods")') == set()
+    # the short name in a paragraph of its own under its party's paragraph
+    layout = (
+        "BETWEEN:\n\nNORTHWIND TRADING INC., a company having its office at 1 Main Street\n\n"
+        '("Northwind")\n\nAND:\n\nJANE DOE CONSULTING INC., having an office at 2 High Street'
+        '\n\n(the "Consultant")\n\nWHEREAS the Consultant holds the rights (the "Rights")'
+    )
+    assert party_names(layout) == {"Northwind", "Consultant"}
+    assert party_names('The goods are listed below.\n\n(the "Goods")') == set()
 
 
 def test_a_short_name_after_a_proper_name_in_the_introduction_is_a_name():
