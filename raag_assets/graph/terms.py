@@ -891,6 +891,23 @@ def _persons(d: _Definition) -> bool:
     return bool(_PERSON_HEAD.match(d.body))
 
 
+# A short name given in passing right after a company's full name ('Netscape Communications
+# Corporation ("Netscape") may publish ...'): a name, wherever the text introduces it.
+NOT_A_COMPANY_SHORT_NAME = rule(
+    "term.not_a_company_short_name",
+    "term",
+    "a word given in passing as the short name of the company named just before it",
+    pattern=r"(?<!\b[Tt]he)\s(?:Inc|Incorporated|Ltd|Limited|LLC|L\.L\.C|LLP|PLC|plc|GmbH|AG|"
+    r"Corp|Corporation|Company|S\.A|N\.V|B\.V)\.?[\s,(“\"']*$",
+    examples=("Netscape Communications Corporation (", "published by Acme Widgets, Inc., ("),
+    counter=("the software (", "not limited to (", "the board of directors of the Company ("),
+)
+
+
+def _named_company(d: _Definition) -> bool:
+    return d.in_passing and bool(NOT_A_COMPANY_SHORT_NAME.regex.search(d.before))
+
+
 Check = tuple[Rule, Callable[[_Definition], bool]]
 # In the order they are tried; the first that holds names the exclusion.
 _ANY_TERM: tuple[Check, ...] = (
@@ -939,6 +956,8 @@ def _word_exclusion(d: _Definition) -> Rule | None:
             _first_sentence(d.body), d.doc_terms, d.term
         )
         return None if coined else NOT_A_NAMED_ACRONYM
+    if _named_company(d):
+        return NOT_A_COMPANY_SHORT_NAME
     if d.in_passing:
         return None  # a label for one particular thing
     return _first(_WORD, d)

@@ -197,6 +197,16 @@ def test_each_exclusion_names_its_rule_and_keeps_its_verdict(
     )
 
 
+def test_a_short_name_given_after_a_company_name_is_a_name():
+    """'Northwind Trading Corporation ("Northwind") may publish ...' names a company wherever
+    the text gives it; after "the Company" (a party's short name) the label is a term."""
+    before = "Northwind Trading Corporation ("
+    found = exclusion("Northwind", '("Northwind")', PARTIES, "", TERMS, True, before)
+    assert found is not None and found.id == "term.not_a_company_short_name"
+    board = "the board of directors of the Company ("
+    assert exclusion("Board", '(the "Board")', PARTIES, "", TERMS, True, board) is None
+
+
 def _real_corpus() -> tuple[list[DocInfo], list[SectionInfo]]:
     docs, sections = [], []
     for path in [*sorted(EXAMPLES.iterdir()), LICENSES / "GPL-3", LICENSES / "Apache-2.0"]:
