@@ -19,7 +19,7 @@ from rapidfuzz import fuzz
 
 from raag_assets.core.identity import section_id
 from raag_assets.core.model import FRONT_LABEL, Line, SectionInfo
-from raag_assets.graph.lexicon import MONTH_NAME, UNIT_NOUNS
+from raag_assets.graph.lexicon import DOC_NOUNS, MONTH_NAME, UNIT_NOUNS
 from raag_assets.graph.rules import rule
 from raag_assets.ingest.normalize import join_lines, join_lines_mapped
 from raag_assets.ingest.outline import (
@@ -39,7 +39,8 @@ from raag_assets.ingest.outline import key as outline_key
 # 3: N.0 labels, exhibit items, amendments, run-in headings, PDF title pages
 # 4: the numbering read as an outline (numbers run into lines, untitled clauses, defined terms)
 # 5: running page headers dropped, roman-numbered headings, titles run into their sentence
-SECTIONER_VERSION = "5"
+# 6: quoted attachment letters; the name after a banner, version line or legend in Title
+SECTIONER_VERSION = "6"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -1247,6 +1248,12 @@ def _table_of_contents(lines: list[Line]) -> _Contents | None:
     return _Contents(start, end, lead, frozenset(labels), frozenset(names))
 
 
+def _names_a_document(heading: str) -> bool:
+    """A heading that ends with a document noun: "SUPPLY AGREEMENT", "Leave Policy"."""
+    words = re.findall(r"[A-Za-z]+", heading)
+    return bool(words) and words[-1].lower() in DOC_NOUNS
+
+
 def _absorb_title(
     lines: list[Line], headings: list[_Heading], pdf: bool = False
 ) -> tuple[list[_Heading], str | None]:
@@ -1264,7 +1271,11 @@ def _absorb_title(
             absorbed.append(head)
             continue
         end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
-        opening = n == 0 and not _has_prose(lines[: head.line])
+        # the first heading, or the document's name after a banner and a version line
+        # ("Exhibit 10.2 / Execution Version / INTELLECTUAL PROPERTY AGREEMENT")
+        opening = (n == 0 or _names_a_document(head.heading)) and not _has_prose(
+            lines[: head.line], legends=False
+        )
         # after the contents the title page may start again: the name as it was given before
         before = " ".join(ln.text for ln in lines[: head.line]).lower()
         after_contents = bool(absorbed) and absorbed[-1].contents and head.heading.lower() in before
@@ -1309,10 +1320,31 @@ def _has_sentence(lines: list[Line]) -> bool:
     return any(t.endswith(".") and len(t.split()) >= 3 for t in _paragraph_texts(lines))
 
 
-def _has_prose(lines: list[Line]) -> bool:
-    """A paragraph that reads as running text, not a name, a party or a date line."""
+# A filing's redaction legend before the document's name ("Confidential treatment has been
+# requested for portions of this exhibit ..."): the filing's furniture, not the prose of a
+# section, so the name after it still opens the Title block.
+FILING_LEGEND = rule(
+    "heading.filing_legend",
+    "heading",
+    "a filing's redaction legend before the document's name: furniture, not running text",
+    pattern=r"\b(?:confidential\s+treatment|redacted|have\s+been\s+omitted|filed\s+separately"
+    r"|confidential\s+portions)\b",
+    flags=re.IGNORECASE,
+    examples=(
+        "Confidential treatment has been requested for portions of this exhibit.",
+        "Portions of this exhibit have been redacted and filed separately with the Commission.",
+    ),
+    counter=("This Agreement is made between Acme Inc. and Beta LLC on the Effective Date.",),
+)
+
+
+def _has_prose(lines: list[Line], legends: bool = True) -> bool:
+    """A paragraph that reads as running text, not a name, a party or a date line (nor, with
+    `legends` False, a filing's redaction legend)."""
     return any(
-        len(t) >= 100 or (t.endswith(".") and len(t.split()) >= 8) for t in _paragraph_texts(lines)
+        (len(t) >= 100 or (t.endswith(".") and len(t.split()) >= 8))
+        and (legends or not FILING_LEGEND.search(t))
+        for t in _paragraph_texts(lines)
     )
 
 

@@ -425,3 +425,20 @@ def test_an_exhibit_title_repeated_under_its_heading_is_no_section_of_its_own():
     secs = sections(text)
     assert [s.label for s in secs] == [FRONT_LABEL, "1", "Exhibit B"]
     assert "The Assignor assigns" in secs[-1].text
+
+
+def test_the_name_after_a_banner_version_line_or_legend_opens_the_title_block():
+    """The document's name after a filing banner, a version line or a redaction legend is
+    part of `Title` (GRAPH_GOLD: everything before the first heading), not a section of its
+    own; a heading that is no document's name ("RECITALS") still heads one."""
+    intro = 'This Agreement is made between Acme Inc. ("Acme") and Beta LLC ("Beta").\n\n'
+    body = "1. Supply. Acme shall supply.\n\n2. Price. Beta shall pay.\n"
+    for front in (
+        "Exhibit 10.2\n\nExecution Version\n\nSUPPLY AGREEMENT\n\n",
+        "Exhibit 10.2\n\nConfidential treatment has been requested for portions of this "
+        "exhibit. The omitted portions have been filed separately with the Commission.\n\n"
+        "SUPPLY AGREEMENT\n\n",
+    ):
+        assert labels(front + intro + body) == [FRONT_LABEL, "1", "2"]
+    recitals = "SUPPLY AGREEMENT\n\nRECITALS\n\nWhereas Acme makes widgets and Beta wants them.\n\n"
+    assert labels(recitals + body) == [FRONT_LABEL, "Recitals", "1", "2"]
