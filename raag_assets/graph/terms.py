@@ -129,11 +129,14 @@ PARTY_INTRODUCTION = rule(
     "term",
     "how a party is introduced before the parenthesis that gives its short name",
     pattern=rf",\s+(?:a|an)\s+[^()]{{0,60}}?\b(?i:{_COMPANY_FORMS})\b[^()]*$"
+    rf"|,\s+(?:a|an)\s+[^()]{{0,60}}?\b(?:organi[sz]ed|incorporated|existing)\s+under\s+the"
+    rf"\s+laws\b[^()]*$"
     rf"|\b(?i:{_COMPANY_FORMS})\.?\s*,?\s*$",
     examples=(
         "This agreement is made between Northwind Trading Limited, a Delaware corporation ",
         "between Blue Harbor LLC ",
         "and Jane Doe, an individual residing in Ohio ",
+        "between Societe Nordique, a societe anonyme organized under the laws of France ",
     ),
     counter=("the mineral rights held in the northern valley ",),
 )

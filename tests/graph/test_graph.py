@@ -687,6 +687,9 @@ def test_party_names_and_definitions_that_point_at_parties():
     )
     assert party_names(layout) == {"Northwind", "Consultant"}
     assert party_names('The goods are listed below.\n\n(the "Goods")') == set()
+    # a party introduced by the laws it is organised under, its company form in another tongue
+    foreign = 'between Nordique, a societe anonyme organized under the laws of France ("SN")'
+    assert party_names(foreign) == {"SN"}
 
 
 def test_a_short_name_after_a_proper_name_in_the_introduction_is_a_name():
