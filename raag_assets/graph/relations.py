@@ -758,7 +758,12 @@ def _cited_document(m: Mention, section: SectionInfo, corpus: Corpus) -> tuple[s
         # "Section 4.2 of the Agreement" in an amendment: the agreement it amends, the one
         # of that name its date and parties fit, or none (parked with the reason)
         return amended.doc_id, amended.certainty
-    doc_id, doc_conf = corpus.find_doc(m.doc_name)
+    found = corpus.find_docs(m.doc_name)
+    doc_id, doc_conf = found[0] if found else (None, 0.0)
+    if any(d == section.doc_id and c == doc_conf for d, c in found):
+        # its own name among the equally good ("the General Public License" in one of three
+        # General Public Licenses): the document naming itself
+        return section.doc_id, doc_conf
     if doc_id is None and m.kind == "labels" and _names_itself(m.doc_name, section, corpus):
         # "Section 13.1 of the Agreement" with no other document of that bare name: the
         # document that calls itself "the Agreement" (an amendment filed with it included)

@@ -139,3 +139,23 @@ def test_a_document_calling_itself_by_its_exhibit_number_cites_nothing():
 )
 def test_an_acronym_after_of_names_a_document(text, doc):
     assert find_mentions(text)[0].doc_name == doc
+
+
+def test_a_document_naming_its_own_family_names_itself():
+    """'the General Public License' in one of several General Public Licenses that it matches
+    equally well is the document naming itself, no edge; a name only another matches best
+    ('the GNU Lesser General Public License') still cites that one."""
+    docs = [
+        DocInfo("z-gpl", "z-gpl", title="GNU GENERAL PUBLIC LICENSE"),
+        DocInfo("lgpl-2", "lgpl-2", title="GNU LESSER GENERAL PUBLIC LICENSE"),
+    ]
+    own = SectionInfo(
+        "g-7", "z-gpl", 0, "7", "", 1, None, "New versions of the General Public License."
+    )
+    other = SectionInfo(
+        "g-8", "z-gpl", 1, "8", "", 1, None, "See the GNU Lesser General Public License."
+    )
+    corpus = Corpus(docs, [own, other])
+    assert [e for e in section_edges(own, corpus)[0] if e.edge_type == "references"] == []
+    refs = [e for e in section_edges(other, corpus)[0] if e.edge_type == "references"]
+    assert [e.dst_doc_id for e in refs] == ["lgpl-2"]
