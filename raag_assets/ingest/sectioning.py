@@ -130,9 +130,14 @@ UNLETTERED = rule(
     "heading.unlettered_appendix",
     "heading",
     "the one appendix of a document, its keyword in capitals without a letter",
-    pattern=r"^(APPENDIX|ANNEX|ADDENDUM)(?:\s*:\s*(\S.*))?$",
-    examples=("APPENDIX", "ADDENDUM: How to use this License"),
-    counter=("Appendix", "See the APPENDIX below"),
+    pattern=r"^(APPENDIX|ANNEX|ADDENDUM)(?:\s*:\s*(\S.*))?$"
+    r"|^((?i:appendix|annex|addendum)):\s*([A-Z].*)$",
+    examples=(
+        "APPENDIX",
+        "ADDENDUM: How to use this License",
+        "Appendix: How to Apply These Terms to Your New Programs",
+    ),
+    counter=("Appendix", "See the APPENDIX below", "appendix: see below"),
 )
 # An exhibit named inside a sentence that wrapped onto a line of its own ("... in the initial
 # / APPENDIX C shall be updated ..."): the words after its letter go on the sentence.
@@ -1381,8 +1386,9 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
         label = f"{m.group(1).capitalize()} {number[:1].upper()}{number[1:]}"  # "Schedule 1.1(e)"
         return _Numbering(label, m.group(3).strip(), 1, True, None, APPENDIX.id)
     if m := UNLETTERED.search(text):
-        rest = (m.group(2) or "").strip()
-        return _Numbering(m.group(1).capitalize(), rest, 1, True, None, UNLETTERED.id)
+        keyword = m.group(1) or m.group(3)
+        rest = (m.group(2) or m.group(4) or "").strip()
+        return _Numbering(keyword.capitalize(), rest, 1, True, None, UNLETTERED.id)
     if m := NUMBERED.search(text):
         number, dot, rest = m.groups()
         key = outline_key(number)
