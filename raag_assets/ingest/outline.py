@@ -196,12 +196,15 @@ def key(number: str) -> Key:
 
 
 def continues(k: Key, last: Key | None) -> bool:
-    """Whether `k` plausibly follows `last` at the start of a line: a first child, a next
+    """Whether `k` plausibly follows `last` at the start of a line: a first child (or
+    grandchild under a zero: "1.0.1" after "1."), a next
     sibling at any depth (one gap allowed), or the first child of the next top-level number
     (its heading lost: "2.1" after "1.74")."""
     if last is None:
         return True
     if k[:-1] == last and k[-1] in (0, 1):
+        return True
+    if k == (*last, 0, 1):  # "1.0.1" under "1.": the first child of an unwritten "1.0"
         return True
     if len(k) == 2 and k[0] == last[0] + 1 and k[1] in (0, 1):
         return True

@@ -23,6 +23,7 @@ def test_outline_steps():
     assert follows((1, 2, 1), (1, 2)) and follows((1, 3), (1, 2, 1)) and follows((2,), (1, 2, 1))
     assert not follows((1, 4), (1, 2)) and not follows((3,), (1,))
     assert continues((2, 1), (1, 74))  # the heading of 2 was lost
+    assert continues((1, 0, 1), (1,)) and continues((1, 1), (1, 0, 1))  # "1.0.1" under "1."
     assert not continues((30,), (2, 1))  # "30 days"
 
 
