@@ -205,10 +205,14 @@ NAMED_DOCUMENT = rule(
     pattern=(
         r"\b(?P<cue>per|under|see|in\s+accord(?:ance)?\s+with|as\s+(?:described|set\s+out|"
         r"defined|specified|provided|recorded|explained)\s+in|pursuant\s+to|according\s+to|in|of)"
-        rf"\s+the\s+(?P<name>{DOC_NAME})"
-        rf"|\b(?P<bare>[Tt]he)\s+(?P<name2>{DOC_NAME})"
+        rf"\s+the\s+(?:[a-z]{{3,12}}\s+)?(?P<name>{DOC_NAME})"
+        rf"|\b(?P<bare>[Tt]he)\s+(?:[a-z]{{3,12}}\s+)?(?P<name2>{DOC_NAME})"
     ),
-    examples=("leave is booked per the HR Handbook", "The Travel Policy applies"),
+    examples=(
+        "leave is booked per the HR Handbook",
+        "The Travel Policy applies",
+        "they refer to the ordinary GNU General Public License",
+    ),
     counter=("the goods shall be delivered",),
 )
 # "version 2 of the GNU General Public License": the version a named document is cited in.
@@ -568,7 +572,8 @@ def _named_documents(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
         if _acronym(name) and re.match(r"\s+[a-z]", fixed[end:]):
             continue  # "the HR system": an acronym modifying a common noun
         # starts at "the <name>", so the cue ("in accordance with") reads as context before it
-        start = m.start(group) - len("the ")
+        article = re.search(r"[Tt]he\s+(?:[a-z]{3,12}\s+)?$", fixed[m.start() : m.start(group)])
+        start = m.start() + article.start() if article else m.start(group)
         version = DOCUMENT_VERSION.search(fixed[: m.start()])
         if version and m.group("cue") == "of":
             # "version 2 of the GNU General Public License": that version of the family
