@@ -145,6 +145,16 @@ def test_the_rarest_lexemes_pick_fulltext_rows_up_to_the_cap():
     assert pick_matching_lexemes([("zebra", 0)], 2000) == (["zebra"], " & ")
 
 
+def test_all_common_lexemes_rank_fewer_rows():
+    from raag_assets.retrieval.candidates import FULLTEXT_CAP, ranking_cap
+
+    # rare lexemes pick the rows: every row they match is ranked
+    assert ranking_cap(" | ", 50) == FULLTEXT_CAP
+    # every lexeme common: an arbitrary few of the rows holding all of them, ten pools' worth
+    assert ranking_cap(" & ", 50) == 500
+    assert ranking_cap(" & ", 1000) == FULLTEXT_CAP
+
+
 def test_the_matching_tsquery_text_is_what_sql_quote_literal_builds(new_database):
     """The caller now builds the tsquery's text (a constant the planner can read); it must be
     the query SQL built before, lexemes with quotes, backslashes and hyphens included."""
