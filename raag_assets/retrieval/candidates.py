@@ -305,7 +305,9 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
             },
         ).fetchall()
     finally:
-        if before is not None:  # the caller's transaction goes on (search())
+        # the caller's transaction goes on (search()); one that failed ends, and SET LOCAL with it
+        failed = conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+        if before is not None and not failed:
             conn.execute(
                 load_sql("set_fulltext_scan"), {"bitmapscan": before[0], "syncscan": before[1]}
             )
