@@ -319,6 +319,8 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
 # the GIN index. At 1M chunks the scan read ~0.3-0.6 us a row (hot), while the GIN bitmap of
 # three or four words each in a quarter of the chunks cost 15-30 ms whatever the matches.
 FULLTEXT_SCAN_ROWS = 20_000
+
+
 def scan_pays(cap: int, live_chunks: int, matches: float) -> bool:
     """Whether a scan in table order is expected to meet `cap` of `matches` rows (spread over
     `live_chunks`) within FULLTEXT_SCAN_ROWS rows."""

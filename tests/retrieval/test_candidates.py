@@ -293,3 +293,34 @@ def test_all_common_words_read_in_table_order_rank_the_rows_the_index_gives(
             assert list(candidates._scan_plans.values()) == [scan_rows > 0]
             runs.append([(c.doc_id, c.chunk_index, c.score) for c in found])
     assert runs[0] and runs[0] == runs[1]
+
+
+def test_a_failing_full_text_query_raises_its_own_error_after_a_scan_setting(
+    demo_store, monkeypatch
+):
+    """The plan settings are put back only on a transaction that goes on: after a failed
+    query the caller sees that query's error, not one from putting them back."""
+    import psycopg
+
+    from raag_assets.retrieval import candidates
+    from raag_assets.store import db
+
+    monkeypatch.setattr(candidates, "FULLTEXT_CAP", 20)
+    monkeypatch.setattr(candidates, "FULLTEXT_SCAN_ROWS", 10**9)  # a scan in table order
+    real = candidates.load_sql
+    monkeypatch.setattr(
+        candidates,
+        "load_sql",
+        lambda name: (
+            "SELECT 1 / 0 WHERE %(tenant)s::text IS NOT NULL"
+            if name == "retrieve_fulltext"
+            else real(name)
+        ),
+    )
+    query = "you may convey the program and the work under this license"
+    with (
+        demo_store.connect() as conn,
+        pytest.raises(psycopg.errors.DivisionByZero),
+        db.tenant_reader(conn, "licenses"),
+    ):
+        candidates.retrieve_as_reader(conn, query, "licenses", None, RetrievalPlan(mode="fulltext"))
