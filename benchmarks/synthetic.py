@@ -200,7 +200,16 @@ def _index_and_attach(conn, part: str, tenant: str) -> dict[str, float]:
     partitioned indexes adopt the ones built (their definitions match)."""
     out = {}
     start = time.perf_counter()
-    conn.execute(f'CREATE INDEX ON "{part}" USING hnsw (embedding vector_cosine_ops)')
+    # as the store's own vector index is built (its WITH options, migration 017), so the
+    # partitioned index adopts it on attach
+    options = conn.execute(
+        "SELECT coalesce(array_to_string(reloptions, ', '), '') FROM pg_class "
+        "WHERE relname = 'chunks_embedding_hnsw'"
+    ).fetchone()[0]
+    conn.execute(
+        f'CREATE INDEX ON "{part}" USING hnsw (embedding vector_cosine_ops)'
+        + (f" WITH ({options})" if options else "")
+    )
     out["hnsw_build"] = time.perf_counter() - start
     start = time.perf_counter()
     conn.execute(f'CREATE INDEX ON "{part}" USING gin (tsv)')

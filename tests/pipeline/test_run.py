@@ -51,7 +51,10 @@ def test_schema_indexes_and_migrations(demo_store: Store):
             "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'chunks__demo'"
         )
     }
-    assert any("hnsw (embedding vector_cosine_ops)" in d for d in indexes.values())
+    assert any(
+        "hnsw (embedding vector_cosine_ops) WITH (m='16', ef_construction='128')" in d
+        for d in indexes.values()
+    )
     assert any("gin (tsv)" in d for d in indexes.values())
     assert demo_store.rows("SELECT version FROM schema_migrations") == [
         ("001_init",),
@@ -70,6 +73,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("014_api_key_lifecycle",),
         ("015_run_failures",),
         ("016_drop_tenant_locks",),
+        ("017_hnsw_ef_construction",),
     ]
     # search() looks up superseded documents on every query: a partial index, not a scan
     (edge_index,) = demo_store.rows(

@@ -145,6 +145,16 @@ def test_the_rarest_lexemes_pick_fulltext_rows_up_to_the_cap():
     assert pick_matching_lexemes([("zebra", 0)], 2000) == (["zebra"], " & ")
 
 
+def test_all_common_lexemes_rank_fewer_rows():
+    from raag_assets.retrieval.candidates import FULLTEXT_CAP, ranking_cap
+
+    # rare lexemes pick the rows: every row they match is ranked
+    assert ranking_cap(" | ", 50) == FULLTEXT_CAP
+    # every lexeme common: an arbitrary few of the rows holding all of them, ten pools' worth
+    assert ranking_cap(" & ", 50) == 500
+    assert ranking_cap(" & ", 1000) == FULLTEXT_CAP
+
+
 def test_the_matching_tsquery_text_is_what_sql_quote_literal_builds(new_database):
     """The caller now builds the tsquery's text (a constant the planner can read); it must be
     the query SQL built before, lexemes with quotes, backslashes and hyphens included."""
@@ -240,3 +250,77 @@ def test_a_query_is_embedded_on_fewer_threads_than_a_batch(demo_store, embedder,
         assert retrieve(conn, "annual leave", "demo", spy, RetrievalPlan(mode="hybrid"))
     assert seen and seen[0][0].startswith("raag-embed") and seen[0][1] == 1
     assert torch.get_num_threads() == before
+
+
+def test_a_scan_in_table_order_pays_when_the_words_are_in_many_rows():
+    from raag_assets.retrieval.candidates import FULLTEXT_SCAN_ROWS, scan_pays
+
+    # 500 rows wanted of 1M chunks: 51,640 matches (5%) are met within ~10k rows read
+    assert scan_pays(500, 1_000_000, 51_640)
+    # 76 matches: a scan would read the whole table; the index finds them
+    assert not scan_pays(500, 1_000_000, 76)
+    assert scan_pays(500, 1_000_000, 500 * 1_000_000 / FULLTEXT_SCAN_ROWS)
+    assert not scan_pays(500, 1_000_000, 0)
+
+
+def test_all_common_words_read_in_table_order_rank_the_rows_the_index_gives(
+    demo_store, monkeypatch
+):
+    """An all-common-word query reads its first matching rows by a scan in table order or
+    through the GIN index, whichever the estimate says is cheaper: the same rows either way,
+    so the same ranking; and the plan settings are back as they were for the rest of the
+    caller's transaction (search() reads on in it)."""
+    from raag_assets.retrieval import candidates
+    from raag_assets.store import db
+
+    monkeypatch.setattr(candidates, "FULLTEXT_CAP", 20)  # every lexeme below is then common
+    query = "you may convey the program and the work under this license"
+    plan = RetrievalPlan(mode="fulltext", pool=10)
+    runs = []
+    with demo_store.connect() as conn:
+        counts = candidates.lexeme_counts(conn, query, "licenses")
+        assert candidates.pick_matching_lexemes(counts, 20)[1] == " & "
+        for scan_rows in (0, 10**9):  # never a scan, then always
+            monkeypatch.setattr(candidates, "FULLTEXT_SCAN_ROWS", scan_rows)
+            candidates._scan_plans.clear()
+            with db.tenant_reader(conn, "licenses"):
+                found = candidates.retrieve_as_reader(conn, query, "licenses", None, plan)
+                settings = conn.execute(
+                    "SELECT current_setting('enable_bitmapscan'), "
+                    "current_setting('synchronize_seqscans')"
+                ).fetchone()
+            assert settings == ("on", "on")
+            assert list(candidates._scan_plans.values()) == [scan_rows > 0]
+            runs.append([(c.doc_id, c.chunk_index, c.score) for c in found])
+    assert runs[0] and runs[0] == runs[1]
+
+
+def test_a_failing_full_text_query_raises_its_own_error_after_a_scan_setting(
+    demo_store, monkeypatch
+):
+    """The plan settings are put back only on a transaction that goes on: after a failed
+    query the caller sees that query's error, not one from putting them back."""
+    import psycopg
+
+    from raag_assets.retrieval import candidates
+    from raag_assets.store import db
+
+    monkeypatch.setattr(candidates, "FULLTEXT_CAP", 20)
+    monkeypatch.setattr(candidates, "FULLTEXT_SCAN_ROWS", 10**9)  # a scan in table order
+    real = candidates.load_sql
+    monkeypatch.setattr(
+        candidates,
+        "load_sql",
+        lambda name: (
+            "SELECT 1 / 0 WHERE %(tenant)s::text IS NOT NULL"
+            if name == "retrieve_fulltext"
+            else real(name)
+        ),
+    )
+    query = "you may convey the program and the work under this license"
+    with (
+        demo_store.connect() as conn,
+        pytest.raises(psycopg.errors.DivisionByZero),
+        db.tenant_reader(conn, "licenses"),
+    ):
+        candidates.retrieve_as_reader(conn, query, "licenses", None, RetrievalPlan(mode="fulltext"))

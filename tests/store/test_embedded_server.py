@@ -84,3 +84,36 @@ def test_the_server_stops_with_the_last_process_even_after_steps_that_left_by_os
         time.sleep(0.2)
     assert not server.is_running(), "the embedded server outlived the last process using it"
     assert json.loads((tmp_path / "pgdata" / ".handle_pids.json").read_text()) == []
+
+
+# Prints the memory settings the embedded server runs with, then ends (the server stops).
+SETTINGS = """
+import sys
+from pathlib import Path
+from raag_assets.store import db
+with db.connect(home=Path(sys.argv[1])) as conn:
+    names = ("shared_buffers", "effective_cache_size", "work_mem", "maintenance_work_mem")
+    print(" ".join(conn.execute(f"SHOW {n}").fetchone()[0] for n in names))
+"""
+
+
+def test_the_embedded_server_is_sized_from_raag_pg_memory_at_each_start(tmp_path):
+    """Not Postgres's toy defaults (128MB, 4GB, 4MB, 64MB): a quarter of the memory for
+    buffers, three quarters for the planner's cache estimate; a new size at the next start."""
+    seen = []
+    for memory in ("2GB", "4GB"):
+        os.environ["RAAG_PG_MEMORY"] = memory
+        try:
+            run = _python(SETTINGS, tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            out, err = run.communicate(timeout=120)
+        finally:
+            os.environ.pop("RAAG_PG_MEMORY")
+        assert run.returncode == 0, err
+        seen.append(out.strip())
+        deadline = time.monotonic() + 30
+        while (server := _postmaster(tmp_path)) is not None and server.is_running():
+            assert time.monotonic() < deadline, "the server did not stop with its last process"
+            time.sleep(0.2)
+    assert seen == ["512MB 1536MB 8MB 128MB", "1GB 3GB 16MB 256MB"]
+    conf = (tmp_path / "pgdata" / "postgresql.conf").read_text()
+    assert conf.count("include_if_exists = 'raag.conf'") == 1
