@@ -3,6 +3,7 @@
 sentences around the query's words, and pack them for the caller's LLM under a token budget
 with [n] citations and optional PII redaction."""
 
+import bisect
 import functools
 import math
 import re
@@ -133,18 +134,22 @@ def raw_sentences(raw: str) -> list[tuple[int, int]]:
     return spans
 
 
-def raw_items(raw: str) -> list[tuple[int, int]]:
+def raw_items(raw: str, start: int = 0, end: int | None = None) -> list[tuple[int, int]]:
     """(start, end) of each item of a piece of raw text (ITEM_START), without surrounding
-    whitespace."""
-    spans, cut = [], 0
-    for m in [*ITEM_START.pattern.finditer(raw), None]:  # type: ignore[union-attr]
-        stop = m.start() if m else len(raw)
+    whitespace; with `start`/`end`, those lying wholly inside raw[start:end] (a piece cut
+    off at either bound is not an item, unless the bound is the text's own)."""
+    end = len(raw) if end is None else end
+    pattern = ITEM_START.pattern
+    assert pattern is not None
+    spans, cut, whole = [], start, start == 0
+    for m in [*pattern.finditer(raw, start, end), None]:
+        stop = m.start() if m else end
         piece = raw[cut:stop]
-        if piece.strip():
+        if piece.strip() and (whole and (m is not None or end == len(raw))):
             lead = len(piece) - len(piece.lstrip())
             spans.append((cut + lead, cut + len(piece.rstrip())))
         if m:
-            cut = m.end()
+            cut, whole = m.end(), True
     return spans
 
 
@@ -194,7 +199,7 @@ def best_passages(
     if meaning:  # no word shared: the retrieval's chunk, else the chunk nearest in meaning
         prefer = prefer or max(meaning, key=lambda m: m[2])[:2]
     chosen = _separate_answers(windows, spans, limit) or [_first_sentence(spans, prefer)]
-    return _whole_items(raw, chosen, raw_items(raw), spans)
+    return _whole_items(raw, chosen, spans)
 
 
 # A clause's run-in title ("12.1 Term.", "(b) Audit Rights:"): a few capitalised words after
@@ -205,19 +210,15 @@ _RUN_IN_TITLE = re.compile(
 )
 
 
-def _whole_items(
-    raw: str,
-    chosen: Sequence[Span],
-    items: Sequence[tuple[int, int]],
-    spans: Sequence[tuple[int, int]],
-) -> list[Span]:
+def _whole_items(raw: str, chosen: Sequence[Span], spans: Sequence[tuple[int, int]]) -> list[Span]:
     """Each passage widened to the items it lies in, from their first answer sentence (a
     run-in title is not one) to their end, where that is at most MAX_ITEM_CHARS long; a
     passage that overlaps one chosen before it is dropped (the same clause)."""
     out: list[Span] = []
     for a, b, share in chosen:
+        items = raw_items(raw, max(0, a - MAX_ITEM_CHARS), min(len(raw), b + MAX_ITEM_CHARS))
         inside = [(s, e) for s, e in items if s < b and a < e]
-        if inside:
+        if inside and inside[0][0] <= a:  # the item it begins in is whole
             lo, hi = inside[0][0], inside[-1][1]
             starts = [
                 s
@@ -248,7 +249,11 @@ def _query_terms(raw: str, spans: Sequence[tuple[int, int]], query: str) -> list
     """The query's terms each sentence holds; a question of when finds DATE_WORD in a
     sentence stating a date."""
     wanted = passage_terms(query)
-    found = [_shared(passage_terms(raw[s:e]), wanted) for s, e in spans]
+    heads: dict[str, list[str]] = {}
+    for q in sorted(wanted):
+        if len(q) >= SHARED_PREFIX:
+            heads.setdefault(q[:SHARED_PREFIX], []).append(q)
+    found = [_shared(passage_terms(raw[s:e]), wanted, heads) for s, e in spans]
     if _ASKS_DATE.search(query):
         for n, (s, e) in enumerate(spans):
             if _DATE_MENTION.search(raw, s, e):
@@ -257,21 +262,19 @@ def _query_terms(raw: str, spans: Sequence[tuple[int, int]], query: str) -> list
 
 
 # Stems that differ only in a suffix Snowball leaves on one of them ("compet" of competing,
-# "competit" of competition; "own", "owner") are one word: a query stem matches a longer
-# stem it begins, or a shorter one of at least this many letters that begins it.
+# "competit" of competition; "transfer", "transferor") are one word: a query stem matches a
+# stem it begins or that begins it, both of at least this many letters.
 SHARED_PREFIX = 4
 
 
-def _shared(terms: set[str], wanted: set[str]) -> set[str]:
-    """The `wanted` stems that `terms` holds, as themselves or by SHARED_PREFIX."""
+def _shared(terms: set[str], wanted: set[str], heads: Mapping[str, Sequence[str]]) -> set[str]:
+    """The `wanted` stems that `terms` holds, as themselves or one beginning the other (both
+    at least SHARED_PREFIX letters; `heads`: the wanted stems by their first letters)."""
     out = terms & wanted
-    for q in wanted - out:
-        if any(
-            t.startswith(q) or (len(t) >= SHARED_PREFIX and q.startswith(t))
-            for t in terms
-            if t[:SHARED_PREFIX] == q[:SHARED_PREFIX] or len(q) < SHARED_PREFIX
-        ):
-            out.add(q)
+    for t in terms:
+        for q in heads.get(t[:SHARED_PREFIX], ()):
+            if q not in out and len(t) >= SHARED_PREFIX and (t.startswith(q) or q.startswith(t)):
+                out.add(q)
     return out
 
 
@@ -301,10 +304,13 @@ def _nearness(spans: Sequence[tuple[int, int]], meaning: Sequence[Meaning]) -> l
     it - the best chunk's)); 1.0 for all without chunks."""
     if not meaning:
         return [1.0] * len(spans)
-    best = max(m[2] for m in meaning)
+    chunks = sorted(meaning)
+    starts = [a for a, _, _ in chunks]
+    best = max(m[2] for m in chunks)
     out = []
     for s, e in spans:
-        held = [sim for a, b, sim in meaning if a < e and s < b]
+        first = max(0, bisect.bisect_right(starts, s) - 1)
+        held = [sim for a, b, sim in chunks[first : bisect.bisect_left(starts, e)] if s < b]
         out.append(math.exp(MEANING_WEIGHT * (max(held, default=best) - best)))
     return out
 
