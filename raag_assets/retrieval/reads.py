@@ -7,6 +7,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
 import psycopg
 
 from raag_assets.core.model import DocInfo
@@ -64,6 +65,27 @@ class Reads:
             {"tenant": self.tenant, "ids": list(ids), "history": self.history},
         )
         return {r[0]: _section(r, superseded) for r in rows}
+
+    def chunk_similarities(
+        self, sections: Sequence[SectionView], embedding: np.ndarray
+    ) -> dict[str, list[tuple[int, int, float]]]:
+        """Each section's chunks as (char_start, char_end, cosine similarity to `embedding`),
+        in order."""
+        if not sections:
+            return {}
+        rows = self.conn.execute(
+            load_sql("select_chunk_similarities"),
+            {
+                "tenant": self.tenant,
+                "doc_ids": sorted({s.doc_id for s in sections}),
+                "ids": [s.section_id for s in sections],
+                "embedding": embedding,
+            },
+        )
+        out: dict[str, list[tuple[int, int, float]]] = {}
+        for section_id, start, end, similarity in rows:
+            out.setdefault(section_id, []).append((start, end, float(similarity)))
+        return out
 
     def edges(self, ids: Iterable[str]) -> list[GraphEdge]:
         """Edges with a section endpoint among `ids`, in edge id order."""

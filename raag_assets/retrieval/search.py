@@ -32,7 +32,8 @@ from raag_assets.retrieval.candidates import (
     primary_hits,
 )
 from raag_assets.retrieval.expand import MAX_EXPANDED, MAX_HOPS, expand
-from raag_assets.retrieval.passages import section_passages
+from raag_assets.retrieval.model import ScoredSection
+from raag_assets.retrieval.passages import MULTI_CHUNK_CHARS, section_passages
 from raag_assets.retrieval.query import QueryAnalysis, analyze
 from raag_assets.retrieval.reads import Reads
 from raag_assets.retrieval.scoring import score_and_resolve
@@ -93,15 +94,29 @@ def search(
         asked = (*analysis.doc_ids, *(analysis.named.doc_ids if analysis.named else ()))
         pool = expand(reads, hits, asked, as_of, max_expansion_hops, max_expanded)
         clock.lap("expansion")
-    ordered, found = score_and_resolve(pool, as_of, scope_context, analysis.named, asked)
-    clock.lap("scoring")
-    passages = section_passages(ordered, analysis.asked, granularity)
+        ordered, found = score_and_resolve(pool, as_of, scope_context, analysis.named, asked)
+        clock.lap("scoring")
+        # the query's embedding is the one retrieval made (remembered): no model call
+        near = mode != "fulltext" and query_results is None
+        meaning = _meaning(reads, ordered, analysis.asked, embed_fn) if near else {}
+    passages = section_passages(ordered, analysis.asked, granularity, meaning)
     clock.lap("passages")
     request = Request(query, tenant, analysis, as_of, scope_context, granularity)
     result = assemble(request, ordered, pool, found, passages)
     clock.lap("assemble")
     result.timings_ms = clock.laps
     return result
+
+
+def _meaning(
+    reads: Reads, ordered: Sequence[ScoredSection], asked: str, embed: EmbedFn
+) -> dict[str, list[tuple[int, int, float]]]:
+    """How near each chunk of the sections long enough to hold more than one chunk lies to
+    the query (passages.section_passages)."""
+    long = [c.section for c in ordered if len(c.section.body_raw or "") > MULTI_CHUNK_CHARS]
+    if not long:
+        return {}
+    return reads.chunk_similarities(long, embed([" ".join(asked.split())])[0])
 
 
 def _check(

@@ -5,7 +5,13 @@ from itertools import pairwise
 from raag_assets.ingest.chunking import ChunkPolicy, chunk_sections
 from raag_assets.ingest.normalize import join_lines_mapped
 from raag_assets.ingest.sectioning import Section
-from raag_assets.retrieval.passages import best_passage, best_passages, raw_sentences
+from raag_assets.retrieval.passages import (
+    MAX_ITEM_CHARS,
+    best_passage,
+    best_passages,
+    raw_items,
+    raw_sentences,
+)
 
 RAW = (
     "Section 11.03. Governing Law; Jurisdiction.\n\n"
@@ -23,17 +29,21 @@ def test_raw_sentences_keep_the_raw_spacing():
     assert all(RAW[a:b] == RAW[a:b].strip() for a, b in spans)
 
 
-def test_the_sentence_that_answers_not_the_run_in_title():
+def test_the_paragraph_that_answers_not_the_run_in_title():
     a, b = best_passage(
         RAW, "Which jurisdiction's law governs the agreement?", None, "Governing Law; Jurisdiction"
     )
-    assert RAW[a:b].startswith("Any disputes") and RAW[a:b].endswith("State of Delaware.")
+    # the whole paragraph (the document's item) that holds the answer, without the title
+    # above it or the paragraph after it
+    assert RAW[a:b].startswith("This Agreement may") and RAW[a:b].endswith("courts of Delaware.")
     a, b = best_passage(RAW, "When was it signed?", None, "Governing Law; Jurisdiction")
     assert RAW[a:b] == "Dated as of September 30, 2019."  # a question of when: the date
-    # nothing shared: the first sentence of the retrieved chunk
-    start = RAW.index("Each")
+    # nothing shared: the item where the retrieved chunk begins
+    start = RAW.index("Dated")
     a, b = best_passage(RAW, "zebra", (start, len(RAW)), "Governing Law; Jurisdiction")
-    assert RAW[a:b] == "Each\nParty submits to the courts of Delaware."
+    assert RAW[a:b] == "Dated as of September 30, 2019."
+    a, b = best_passage(RAW, "zebra", (RAW.index("Each"), len(RAW)), "Governing Law")
+    assert RAW[a:b].startswith("This Agreement may") and RAW[a:b].endswith("of Delaware.")
 
 
 def test_section_and_chunk_offsets_map_normalised_text_back_to_raw():
@@ -70,3 +80,61 @@ def test_a_section_gives_each_clause_that_answers_as_its_own_passage():
     assert not any("audit" in LONG[a:b] for a, b, _ in found)
     assert best_passage(LONG, asked) == found[0][:2]
     assert len(best_passages(LONG, "zebra", None, "", 3)) == 1  # no match: one fallback
+
+
+LETTERED = (
+    "7.1 Restrictions on the Reseller.\n\n"
+    "(a) During the Term, the Reseller shall not market any services to Customers without the "
+    "prior written approval of the Supplier.   (b) The Reseller may market new services to "
+    "customers of the Supplier with its approval, but only to the extent such services are "
+    "offered on the Reseller's own site. It shall report each such sale monthly;   (c) the "
+    "Reseller shall keep the Supplier's customer lists confidential."
+)
+
+
+def test_items_are_the_numbered_and_lettered_clauses_as_written():
+    texts = [LETTERED[a:b] for a, b in raw_items(LETTERED)]
+    assert texts[0] == "7.1 Restrictions on the Reseller."
+    assert [t[:3] for t in texts[1:]] == ["(a)", "(b)", "(c)"]
+    assert texts[2].endswith("each such sale monthly;")
+    # a reference to an item is not one
+    assert len(raw_items("as set out in clause (a) above; and Section 2.4.1 The Buyer")) == 1
+
+
+def test_the_passage_is_the_whole_lettered_clause_not_its_neighbours():
+    a, b, _ = best_passages(LETTERED, "Which sales must be reported?", None, "Restrictions")[0]
+    # the sentence that answers lies in (b): the passage is all of (b), and only (b)
+    assert LETTERED[a:b].startswith("(b) The Reseller may market")
+    assert LETTERED[a:b].endswith("each such sale monthly;")
+    # an item longer than MAX_ITEM_CHARS keeps the sentences that answer
+    filler = " ".join(["The Buyer pays the fee."] * (MAX_ITEM_CHARS // 20))
+    long = f"(a) {filler} Each sale is reported monthly."
+    a, b, _ = best_passages(long, "Which sales must be reported?")[0]
+    assert long[a:b] == "Each sale is reported monthly."
+
+
+def test_words_that_differ_in_a_suffix_match():
+    raw = "The Sponsor may use the race car.\n\nNo driver endorses a product in competition."
+    a, b = best_passage(raw, "Is a party restricted from competing?")
+    assert raw[a:b].endswith("in competition.")
+
+
+def test_meaning_and_words_together_choose_among_clauses_sharing_a_word():
+    raw = (
+        "The fees are due monthly and the term of payment is thirty days.\n\n"
+        "This Agreement runs for an initial term of five years from the Effective Date."
+    )
+    second = raw.index("This Agreement")
+    asked = "When does the initial term end?"
+    # words alone: both share "term"; "initial" makes the second one the answer
+    a, b = best_passage(raw, asked)
+    assert raw[a:b].startswith("This Agreement")
+    # a chunk far from the query's meaning weighs its words less; no chunks, no change
+    meaning = [(0, second - 2, 0.9), (second, len(raw), 0.2)]
+    a, _, _ = best_passages(raw, "When is the term of payment?", meaning=meaning)[0]
+    assert a == 0
+    meaning = [(0, second - 2, 0.2), (second, len(raw), 0.9)]
+    a, _, _ = best_passages(raw, "What term applies?", meaning=meaning)[0]
+    assert a == second
+    a, _, _ = best_passages(raw, "What term applies?")[0]
+    assert a == 0  # the earliest among equals without meaning
