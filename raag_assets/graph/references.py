@@ -716,6 +716,13 @@ class Corpus:
         )
         return [(doc_id, score) for score, doc_id in scored]
 
+    def closeness(self, doc_id: str, name: str) -> float:
+        """How nearly `name` is the document's title or doc_id as written, every word counted
+        (rapidfuzz ratio; no abbreviated alias)."""
+        doc = self.docs.get(doc_id)
+        names = [n for n in (doc.title, doc.doc_id) if n] if doc else []
+        return max((fuzz.ratio(_norm(name), _norm(n)) for n in names), default=0.0)
+
     def find_label(self, doc_id: str, label: str) -> tuple[SectionInfo | None, float]:
         """A section by its label, as cited or in the document's own style ("Article 6" for
         "Article VI", "Exhibit A" for "A"); a lettered item ("6b", "4(a)", "2.1(b)(iv)")

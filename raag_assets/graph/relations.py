@@ -760,10 +760,15 @@ def _cited_document(m: Mention, section: SectionInfo, corpus: Corpus) -> tuple[s
         return amended.doc_id, amended.certainty
     found = corpus.find_docs(m.doc_name)
     doc_id, doc_conf = found[0] if found else (None, 0.0)
-    if any(d == section.doc_id and c == doc_conf for d, c in found):
-        # its own name among the equally good ("the General Public License" in one of three
-        # General Public Licenses): the document naming itself
-        return section.doc_id, doc_conf
+    tied = [d for d, c in found if c == doc_conf]
+    if section.doc_id in tied:
+        # its own name among the equally good: the closest name wins ("the General Public
+        # License" in GPL-1 names GPL-1 itself; in LGPL-2.1 it names a GPL, not the Lesser one)
+        close = {d: corpus.closeness(d, m.doc_name) for d in tied}
+        best = max(close.values())
+        if close[section.doc_id] == best:
+            return section.doc_id, doc_conf
+        doc_id = next(d for d in tied if close[d] == best)
     if doc_id is None and m.kind == "labels" and _names_itself(m.doc_name, section, corpus):
         # "Section 13.1 of the Agreement" with no other document of that bare name: the
         # document that calls itself "the Agreement" (an amendment filed with it included)

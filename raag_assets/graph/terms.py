@@ -264,7 +264,7 @@ def party_names(front_text: str) -> set[str]:
             _PARTY_INTRO.search(before)
             or _after_full_name(before, full)
             or _PARTY_BLANK.search(before)
-            or _under_its_party(front_text[: m.start()], full)
+            or _under_its_party(front_text[max(0, m.start() - 1500) : m.start()], full)
         )
         for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
             name = " ".join(q.group("name").split())
@@ -277,7 +277,7 @@ def _under_its_party(before: str, full: Sequence[str]) -> bool:
     """The short name set in a paragraph of its own under the party's paragraph, which opens
     with its full name or introduces it as a party (term.party_short_name):
     'BETWEEN: / ACME LTD., a company having its office at ... / ("Acme")'."""
-    pieces = re.split(r"\n\s*\n", before[-1500:])
+    pieces = re.split(r"\n\s*\n", before)
     if len(pieces) < 2 or pieces[-1].strip():
         return False
     paragraph = pieces[-2]
@@ -908,7 +908,15 @@ NOT_A_COMPANY_SHORT_NAME = rule(
 
 
 def _named_company(d: _Definition) -> bool:
-    return d.in_passing and bool(NOT_A_COMPANY_SHORT_NAME.regex.search(d.before))
+    # the short name taken from the full name before it (a word of it or its initials), not a
+    # role the company plays ('Acme Software Corp. (the "Licensor")')
+    m = NOT_A_COMPANY_SHORT_NAME.regex.search(d.before) if d.in_passing else None
+    if not m or d.term.strip().casefold().startswith("the "):
+        return False
+    name = re.findall(r"[A-Za-z][\w&-]*", d.before[max(0, m.start() - 120) : m.start()])[-8:]
+    word = d.words[0].casefold()
+    initials = "".join(w[0] for w in name if w[0].isupper()).casefold()
+    return word in {w.casefold() for w in name} or (len(word) > 1 and word in initials)
 
 
 Check = tuple[Rule, Callable[[_Definition], bool]]

@@ -131,13 +131,18 @@ UNLETTERED = rule(
     "heading",
     "the one appendix of a document, its keyword in capitals without a letter",
     pattern=r"^(APPENDIX|ANNEX|ADDENDUM)(?:\s*:\s*(\S.*))?$"
-    r"|^((?i:appendix|annex|addendum)):\s*([A-Z].*)$",
+    r"|^((?i:appendix|annex|addendum)):\s*([A-Z](?:[^.\s]*\s+){0,11}[^.\s]*)$",
     examples=(
         "APPENDIX",
         "ADDENDUM: How to use this License",
         "Appendix: How to Apply These Terms to Your New Programs",
     ),
-    counter=("Appendix", "See the APPENDIX below", "appendix: see below"),
+    counter=(
+        "Appendix",
+        "See the APPENDIX below",
+        "appendix: see below",
+        "Annex: Prices are listed in the table below and apply from the Effective Date.",
+    ),
 )
 # An exhibit named inside a sentence that wrapped onto a line of its own ("... in the initial
 # / APPENDIX C shall be updated ..."): the words after its letter go on the sentence.

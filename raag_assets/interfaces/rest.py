@@ -375,7 +375,7 @@ def _graph_router(access: Callable[..., str], database_url: str | None) -> APIRo
 
     @router.get("/v1/tenants/{tenant}/sections", **typed(list[out.Section]))
     def sections(
-        tenant: Tenant, doc_id: Annotated[str | None, Query(max_length=200)] = None
+        tenant: Tenant, doc_id: Annotated[str | None, Query(max_length=220)] = None
     ) -> list[dict[str, Any]]:
         """The section tree, of one document or all."""
         return service.sections(tenant, doc_id, database_url)
@@ -388,7 +388,7 @@ def _graph_router(access: Callable[..., str], database_url: str | None) -> APIRo
     @router.get("/v1/tenants/{tenant}/documents/{doc_id}/text", **typed(out.DocumentText))
     def document_text(
         tenant: Tenant,
-        doc_id: Annotated[str, Path(max_length=200)],
+        doc_id: Annotated[str, Path(max_length=220)],  # an id and its version (@v<n>)
         start: Annotated[int, Query(alias="from", ge=0)] = 0,
         end: Annotated[int | None, Query(alias="to", ge=0)] = None,
     ) -> dict[str, Any]:

@@ -17,8 +17,10 @@ from raag_assets.graph.references import Corpus
 from raag_assets.retrieval import names as naming
 
 _TAG = re.compile(r"(?<![\w#&])#([A-Za-z0-9][\w-]{0,63})")
+# A quoted name runs to its closing quote (a doc_id may hold a comma: "Acme, Inc. - Supply").
 _DOC = re.compile(
-    r"\bin\s+(?:the\s+)?(?:document|doc)\s+[\"'“]?(?P<name>[^\"'”,;?!]+?)[\"'”]?\s*(?=$|[,;?!.])",
+    r"\bin\s+(?:the\s+)?(?:document|doc)\s+(?:[\"“](?P<quoted>[^\"”]+)[\"”]"
+    r"|'?(?P<name>[^\"'”,;?!]+?)'?\s*(?=$|[,;?!.]))",
     re.IGNORECASE,
 )
 
@@ -313,7 +315,7 @@ def _document_filters(
     corpus = Corpus(listed, [])
     doc_ids: list[str] = []
     for m in mentions:
-        name = m.group("name").strip()
+        name = (m.group("quoted") or m.group("name")).strip()
         doc_id = next((d.doc_id for d in listed if d.doc_id.casefold() == name.casefold()), None)
         if doc_id is None:
             doc_id, _ = corpus.find_doc(name)

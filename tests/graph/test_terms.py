@@ -205,6 +205,9 @@ def test_a_short_name_given_after_a_company_name_is_a_name():
     assert found is not None and found.id == "term.not_a_company_short_name"
     board = "the board of directors of the Company ("
     assert exclusion("Board", '(the "Board")', PARTIES, "", TERMS, True, board) is None
+    # a role the company plays is no short name of it
+    role = "licensed by Acme Software Corp. (the "
+    assert exclusion("Licensor", '(the "Licensor")', PARTIES, "", TERMS, True, role) is None
 
 
 def _real_corpus() -> tuple[list[DocInfo], list[SectionInfo]]:

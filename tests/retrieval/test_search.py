@@ -169,6 +169,10 @@ def test_query_analysis():
         ("leave-policy",),
     )
     assert analyze("C# and F# are languages", docs).tags == ()
+    # a quoted name runs to its closing quote: a doc_id keeps a file name's comma
+    sonos = [*docs, DocInfo("Sonos, Inc. - Supply", "Sonos, Inc. - Supply.txt")]
+    quoted = analyze('termination in document "Sonos, Inc. - Supply"', sonos)
+    assert quoted.doc_ids == ("Sonos, Inc. - Supply",)
     with pytest.raises(InvalidFilter, match="empty"):
         analyze("#only-tags", docs)
 
