@@ -63,18 +63,18 @@ MAX_PASSAGE_CHARS = 700
 # end of a sentence or a clause, or after a run of spaces (a flattened list). A passage is the
 # whole item that answers when the item is at most MAX_ITEM_CHARS long: the clause, not a
 # sentence of it and not its neighbours.
-_ENUMERATOR = (
-    r"(?:\((?:[a-z]{1,2}|[ivxlcIVXLC]{1,6}|\d{1,3}|[A-Z])\)"
-    r"|\d{1,3}(?:\.\d{1,3}){1,3}\.?(?=\s+[A-Z(\"“])"
-    r"|(?<=\n)[ \t]*(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5})[.)](?=\s+[A-Z(\"“]))"
-)
+_PAREN_ITEM = r"\((?:[a-z]{1,2}|[ivxlcIVXLC]{1,6}|\d{1,3}|[A-Z])\)"  # (a) (iv) (3) (B)
+_DOTTED_ITEM = r"\d{1,3}(?:\.\d{1,3}){1,3}\.?(?=\s+[A-Z(\"“])"  # 2.4.1
+_BARE_ITEM = r"[ \t]*(?:\d{1,3}|[a-zA-Z]|[ivx]{1,5})[.)](?=\s+[A-Z(\"“])"  # "b." "3)"
+# a bare number or letter opens an item only at the start of a line
+_ENUMERATOR = rf"(?:{_PAREN_ITEM}|{_DOTTED_ITEM}|(?<=\n){_BARE_ITEM})"
 ITEM_START = rule(
     "heading.item",
     "heading",
     "a numbered or lettered item inside a section's body, on a line of its own, run in after "
     "a sentence or a clause, or after a run of spaces: where a passage (retrieval) may begin",
     pattern=rf"\n[ \t]*\n\s*|\n[ \t]*(?={_ENUMERATOR})|(?<=[.;:])[ \t]+(?={_ENUMERATOR})"
-    rf"|[ \t]{{2,}}(?=\((?:[a-z]{{1,2}}|[ivxlcIVXLC]{{1,6}}|\d{{1,3}}|[A-Z])\)\s)",
+    rf"|[ \t]{{2,}}(?={_PAREN_ITEM}\s)",
     examples=(
         "the Licensee shall:\n(a) pay the fees;",
         "the following meanings. 2.4.1 The Supplier shall",
@@ -139,10 +139,8 @@ def raw_items(raw: str, start: int = 0, end: int | None = None) -> list[tuple[in
     whitespace; with `start`/`end`, those lying wholly inside raw[start:end] (a piece cut
     off at either bound is not an item, unless the bound is the text's own)."""
     end = len(raw) if end is None else end
-    pattern = ITEM_START.pattern
-    assert pattern is not None
     spans, cut, whole = [], start, start == 0
-    for m in [*pattern.finditer(raw, start, end), None]:
+    for m in [*ITEM_START.regex.finditer(raw, start, end), None]:
         stop = m.start() if m else end
         piece = raw[cut:stop]
         if piece.strip() and (whole and (m is not None or end == len(raw))):
@@ -206,7 +204,7 @@ def best_passages(
 
 # A clause's run-in title ("12.1 Term.", "(b) Audit Rights:"): a few capitalised words after
 # its number, ending the sentence. A widened passage starts after it.
-_ENUMERATOR_ANYWHERE = _ENUMERATOR.replace("(?<=\\n)", "")
+_ENUMERATOR_ANYWHERE = rf"(?:{_PAREN_ITEM}|{_DOTTED_ITEM}|{_BARE_ITEM})"
 _RUN_IN_TITLE = re.compile(
     rf"[ \t]*(?:{_ENUMERATOR_ANYWHERE}\s+)?(?:[A-Z][\w'’&/-]*[ \t]+){{0,5}}[A-Z][\w'’&/-]*[.:]"
 )
