@@ -1,6 +1,6 @@
 """Written question sets (golden/questions/*.yaml): questions readers wrote over licences,
-contracts with an RFC, and HR policies, never having seen raag's output. Each answer is a quote
-located in its document; a method answers it when one of its top 10 spans overlaps the quote.
+contracts with an RFC, HR policies and dpkg's specifications, never having seen raag's output.
+Each answer is a quote located in its document; a method answers it when one of its top 10 spans overlaps the quote.
 
 Per set and per half (look: may be tuned on; scored: only scored), recall@10 (share of a
 question's answers found, mean), nDCG@10 (the answers ranked first), hit@10, hop@10 (answers
@@ -39,6 +39,7 @@ from raag_assets.store import db  # noqa: E402
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = Path(os.environ.get("RAAG_SHARED", ROOT.parent / "shared"))
 LICENSES = "/usr/share/common-licenses"
+DPKG_SPECS = "/usr/share/doc/dpkg/spec"
 CORPORA: dict[str, Callable[[], list[Path]]] = {
     "licenses": lambda: sorted(
         p for p in Path(LICENSES).iterdir() if p.is_file() and not p.is_symlink()
@@ -48,6 +49,11 @@ CORPORA: dict[str, Callable[[], list[Path]]] = {
         SHARED / "data" / "dev_legal" / "rfc" / "rfc3501.txt",
     ],
     "policies": lambda: sorted(p for p in (ROOT / "examples").iterdir() if p.is_file()),
+    # dpkg's specifications as installed with dpkg, beside RFC 3501 as a distractor
+    "specs": lambda: [
+        *sorted(p for p in Path(DPKG_SPECS).glob("*.txt") if p.is_file()),
+        SHARED / "data" / "dev_legal" / "rfc" / "rfc3501.txt",
+    ],
 }
 METHODS = (
     "bm25 500-char",
