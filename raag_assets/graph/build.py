@@ -18,6 +18,7 @@ from raag_assets.graph.standards import (
     example_date,
     is_standard,
     protocol_definition,
+    quoted_heading_citations,
     standard_edges,
     standard_term,
 )
@@ -94,6 +95,7 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
                 and not example_date(e, by_id[e.src_section_id or ""])
             ]
             edges.extend(standard_edges(secs))
+        edges.extend(quoted_heading_citations(secs))
         section_level.extend(edges)
         out.parked.extend(parked)
         out.topics.update(topics)

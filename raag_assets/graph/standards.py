@@ -17,7 +17,7 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from raag_assets.core.model import Edge, SectionInfo
+from raag_assets.core.model import FRONT_LABEL, Edge, SectionInfo
 from raag_assets.graph.keys import term_key
 from raag_assets.graph.overlaps import inside
 from raag_assets.graph.references import expand_labels
@@ -77,6 +77,38 @@ ENTITLED = rule(
     examples=('See the section entitled "Mailbox Naming" for the rules.',),
     counter=("See section 4 for the rules.",),
 )
+
+# A section cited by its heading in quotes, behind "see" or before "above"/"below": specs,
+# manuals and contracts alike ('See “Cycle detection” below', '(See also "Implementation
+# provided keywords".)'). Only a heading of the same document, named whole, is a target: a
+# quoted defined term that happens to head a section ('"Term" means ...') is no citation.
+QUOTED_HEADING = rule(
+    "references.quoted_heading",
+    "citation",
+    "a section cited by its heading in quotes after 'see' or before 'above'/'below' ('See "
+    "“Cycle detection” below')",
+    edge_type="references",
+    confidence=0.9,
+    pattern=r"(?:\b(?:see|refer\s+to)(?:\s+also)?\s+(?:the\s+)?[\"“](?P<after>[^\"”\n]{2,80}?)"
+    r"[.,;:]?[\"”]"
+    r"|[\"“](?P<before>[^\"”\n]{2,80}?)[.,;:]?[\"”],?\s+(?:above|below)\b"
+    # 'use the "Gain Root API"': two words or more, not a parenthesised definition
+    r"|(?<!\()\b(?:use|via|under|in|per|following)\s+the\s+[\"“](?P<the>[^\"”\n]{3,80}?\s[^\"”\n]{1,80}?)"
+    r"[\"”](?!\s*\)))",
+    flags=re.IGNORECASE,
+    examples=(
+        "Processing will not be reattempted. See “Cycle detection” below.",
+        '(See also "Implementation provided keywords".)',
+        'the limits in "Payment Terms" above apply',
+        'run the command via the "Gain Root API".',
+    ),
+    counter=(
+        '"Term" means the period of this Agreement.',
+        "See Section 4 below.",
+        'all information disclosed (the "Confidential Information")',
+    ),
+)
+
 
 # Prose definitions of lower-case protocol nouns: "A system flag is a flag name ...", "A number
 # consists of ...", "A checkpoint refers to ..." (sentence start, indefinite article), and
@@ -228,7 +260,11 @@ def _heading_name(section: SectionInfo) -> str:
     heading = section.heading
     if heading.startswith(section.label):
         heading = heading[len(section.label) :]
-    return " ".join(heading.strip(" .").casefold().split())
+    return _normal_name(heading)
+
+
+def _normal_name(name: str) -> str:
+    return " ".join(name.strip(" .").casefold().split())
 
 
 def heading_index(sections: Sequence[SectionInfo]) -> dict[str, SectionInfo]:
@@ -852,3 +888,24 @@ def _defines(section: SectionInfo, found: Found) -> Edge:
         term=found.term,
         position=found.position,
     )
+
+
+def quoted_heading_citations(sections: Sequence[SectionInfo]) -> list[Edge]:
+    """`references` edges for sections cited by their quoted heading (QUOTED_HEADING), in any
+    document: the name must be one section's whole heading, numbered or not."""
+    names: dict[str, list[SectionInfo]] = {}
+    for s in sections:
+        # an unnumbered section's label is its heading: the whole heading is its name
+        name = _heading_name(s) if s.heading != s.label else _normal_name(s.heading)
+        if name and s.label != FRONT_LABEL:
+            names.setdefault(name, []).append(s)
+    index = {name: secs[0] for name, secs in names.items() if len(secs) == 1}
+    edges: list[Edge] = []
+    for section in sections:
+        text = " ".join(section.text.split())
+        for m in QUOTED_HEADING.finditer(text):
+            name = m.group("after") or m.group("before") or m.group("the")
+            target = index.get(_normal_name(name))
+            if target is not None and target.section_id != section.section_id:
+                edges.append(_reference(QUOTED_HEADING, section, target, m.group(0), m.start()))
+    return edges

@@ -21,6 +21,7 @@ from raag_assets.graph.standards import (
     name_citations,
     prose_definitions,
     protocol_definition,
+    quoted_heading_citations,
     standard_edges,
     standard_term,
     terminology,
@@ -146,6 +147,24 @@ def test_the_section_entitled_and_the_heading_suffix_resolve():
         "9", "9. Notes", 'See the section entitled "Trace Field" and the Considerations section.'
     )
     assert {e.dst_section_id for e in name_citations(s, index)} == {"rfc-2.1", "rfc-7"}
+
+
+def test_a_quoted_heading_cites_its_section_in_any_document():
+    # unnumbered (underlined) headings, as in dpkg's specifications, and numbered ones alike
+    sections = [
+        _sec("Title", "Title", "TRIGGERS", n=0),
+        _sec("Processing", "Processing", "Loops are caught: see “Cycle detection” below.", n=1),
+        _sec("Cycle detection", "Cycle detection", 'Each run is counted (see "Processing").', n=2),
+        _sec("4", "4. Fees", 'The rates in "Cycle Detection." above do not apply.', n=3),
+        _sec("5", "5. Root", 'Commands run via the "Fees" or the "Cycle detection" API.', n=4),
+        _sec("6", "6. Terms", '"Fees" means the charges (the "Processing Fees").', n=5),
+    ]
+    cited = {(e.src_section_id, e.dst_section_id) for e in quoted_heading_citations(sections)}
+    assert cited == {
+        ("rfc-Processing", "rfc-Cycle detection"),
+        ("rfc-Cycle detection", "rfc-Processing"),
+        ("rfc-4", "rfc-Cycle detection"),
+    }  # one word after "the" is a term, not a heading; a definition cites nothing
 
 
 def test_the_terminology_section_defines_key_words_and_quoted_terms():
