@@ -751,6 +751,9 @@ def document_name(lines: list[str], parties: Iterable[str] = ()) -> str | None:
     return _without_party(title, parties)
 
 
+_SENTENCE_BREAK = re.compile(r"(?:(?<=[a-z)]\.)|(?<=[A-Z]{2}\.))\s+(?=[A-Z])")
+
+
 def _title(texts: list[str]) -> str | None:
     """The first title in the first lines: a run of capitals ending in what the document is
     (a legend's sentences left out), or a line of its own in title case."""
@@ -763,9 +766,13 @@ def _title(texts: list[str]) -> str | None:
             name = re.sub(r"^(.+?)\s+\1$", r"\1", name)  # a title set twice
             if len(name.split()) >= 2 and not re.match(_CAPS_NOUN + r"$", name):
                 return name
-        line = TITLE_LINE.search(text)
-        if line and _titled(line.group("name"), text):
-            return line.group("name").strip(" ,")
+        # the line, else a sentence of it after a legend ("... IF DISCLOSED. Execution
+        # Version Network Build Agreement Between A And B")
+        for piece in [text, *_SENTENCE_BREAK.split(text)[1:]]:
+            piece = FILING_HEADER.regex.sub("", piece).strip()
+            line = TITLE_LINE.search(piece)
+            if line and _titled(line.group("name"), piece):
+                return line.group("name").strip(" ,")
         at += len(text) + 1
         if at > NAME_CHARS:
             break

@@ -218,15 +218,28 @@ def _named_before(before: str) -> bool:
     return lead.isalpha() and lead.islower() and lead not in _DETERMINERS_BEFORE
 
 
+_BODY_BEGINS = re.compile(r"\bagree\s+as\s+follows\b|\bNOW,?\s+THEREFORE\b", re.IGNORECASE)
+
+
 def _introductions(text: str, from_start: bool = False) -> list[tuple[int, int]]:
     """Where the text introduces its parties: from each cue (term.parties_introduced) to the
     recitals or PARTY_REGION on; with `from_start`, from the start of the text last (a
     preamble without a cue: 'Acme Inc. ("Acme") and Beta LLC ("Beta") agree')."""
     starts = [cue.end() for cue in PARTIES_INTRODUCED.finditer(text[:PARTY_HEAD])]
+    # a cue after the words that close the introduction ("agree as follows") is the body's
+    # ('the Offtake Agreement between Acme and Beta'): the preamble before them comes first
+    body = _BODY_BEGINS.search(text[:PARTY_HEAD])
+    front = [s for s in starts if not body or s < body.start()]
+    if from_start and not front:
+        starts = [0, *starts]
+    elif from_start:
+        starts = [*starts, 0]
     spans = []
-    for start in starts + ([0] if from_start else []):
+    for start in starts:
         region = text[start : start + PARTY_REGION]
-        stop = _INTRO_ENDS.search(region)
+        # the recitals after the names, not a heading before them ("PREAMBLE Acme Ltd, ...")
+        named = PARTY_NAME_END.search(region) if start == 0 else None
+        stop = _INTRO_ENDS.search(region, named.start() if named else 0)
         spans.append((start, start + (stop.start() if stop else len(region))))
     return spans
 
@@ -331,7 +344,11 @@ PARTY_NAME_END = rule(
         r"(?=\s*(?:[,.;]|$)|\s+[a-z])"
         r"|,?\s+(?:with\s+(?:its|a|an|offices|principal)|having|whose|located|organized|existing"
         r"|incorporated|residing|registered|represented)\b"
-        r"|,?\s+of\s+\d"
+        # a short name given without parentheses, a person named in a capacity: 'Acme LLP,
+        # hereinafter referred to as "Acme"', 'Jane Doe, in her individual capacity'
+        r"|,\s*(?:hereinafter|hereafter|herein\s+called|in\s+(?:his|her|its)\s+(?:individual\s+)?"
+        r"capacity|individually)\b"
+        r"|,?\s+(?i:of)\s+\d"
         r"|\s*,?\s*\((?i:collectively|together|each)\b"  # 'and Jane Doe (collectively, the ...'
         r"|(?<=[a-z.])\s+(?=[A-Z][a-z]+\s*:)"  # a title block's next field: 'Address:'
         r"|\b(?i:Inc|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|LP|PLC|Corp|Corporation|Co|N\.A|S\.A|B\.V"
@@ -346,6 +363,9 @@ PARTY_NAME_END = rule(
         "Northwind Services (NWS) certifies",
         "JANE DOE (the Employee).",
         "Acme Research LLC and Jane Doe (collectively, the Investors)",
+        'Blue Harbor Trading, hereinafter referred to as the "Seller"',
+        "Jane Doe, in her individual capacity",
+        "NORTHWIND SERVICES OF 12 HARBOR ROAD",
     ),
     counter=("the parties hereto agree", "Acme (Beijing) Trading", "Gadget (R) modules"),
 )
@@ -419,6 +439,12 @@ def _one_by_one(name: str | None) -> list[str]:
     return pieces if len(pieces) > 1 and whole else [name]
 
 
+# Words that stand before the parties' names, never in them: a cue, a heading ("PREAMBLE").
+_BEFORE_NAMES = ("BETWEEN", "AMONG", "BY", "PREAMBLE", "PARTIES")
+# A document's name, not a party's: 'entered into this Supply Contract (the "Contract")'.
+_A_DOCUMENT = re.compile(r"\b(?i:agreement|contract|amendment|addendum)$")
+
+
 def _name_before(text: str) -> str | None:
     """The run of name words that ends `text`: capitalised words and the connectors between
     them, back to the cue, a parenthesis or a lower-case word."""
@@ -437,7 +463,7 @@ def _name_before(text: str) -> str | None:
         if re.fullmatch(r"\([A-Z][\w.\u00a0]*\)", bare):  # "Acme (Beijing) Co., Ltd."
             taken.append(words[i])
             continue
-        if not bare or re.search(r"[()\"“”:;]", bare) or bare.upper() in ("BETWEEN", "AMONG", "BY"):
+        if not bare or re.search(r"[()\"“”:;]", bare) or bare.upper() in _BEFORE_NAMES:
             break
         if len(taken) >= 2 and words[i].endswith(",") and re.fullmatch(_FORM_WORD, bare):
             break  # "... Fund, L.P., Cibelli Research LLC": the form closes the name before
@@ -468,12 +494,22 @@ def _name_before(text: str) -> str | None:
     for end in (-1, 0):  # a connector neither opens nor closes a name
         while taken and taken[end].strip(",").lower() in _NAME_CONNECTORS - {"the"}:
             taken.pop(end)
+    if (
+        len(taken) >= 3
+        and taken[-1] == "the"
+        and all(w[:1].isupper() for w in taken[-3:-1])
+        and (not stop or stop.endswith(",") or stop.lower() in ("between", "among", "and"))
+    ):
+        # 'the undersigned, the Acme Income Fund ("Fund")': the name after "the", where a
+        # party is named (not 'as of the Effective Date (the "Start")')
+        taken.pop()
     name = re.sub(r"\.{2,}$", ".", " ".join(reversed(taken)).strip(" ,")).replace("\u00a0", " ")
     if (
         not name
         or stop in _PLACE_BEFORE  # "residing in Ohio", "organized under the laws of Texas"
         or len(taken) > 12
         or _NOT_A_PARTY.match(name)
+        or _A_DOCUMENT.search(name)
         or _ADDRESS.search(name)
         or _NOT_ONE_NAME.search(name)
         # a number (a registration, a street) in a name without a company form to close it

@@ -62,8 +62,32 @@ def name_matches(expected: str, found: str | None) -> bool:
 def cuad_parties(answer: str) -> list[str]:
     """The parties' names of a CUAD answer: 'Birch First Global Investments Inc. ("Company");
     Mount Kowledge Holdings Inc. ("Marketing Affiliate", "MA")' -> the two names."""
-    names = [re.sub(r"\(.*?\)|\(.*$", "", p).strip(" ,;") for p in (answer or "").split(";")]
+    names = [re.sub(r"\(.*?\)|\(.*$", "", p).strip(" ,;") for p in party_entries(answer or "")]
     return [n for n in names if n]
+
+
+def party_entries(answer: str) -> list[str]:
+    """CUAD's entries, split at the semicolons that stand outside parentheses and brackets
+    ('Acme Ltd ("Acme"), solely for purposes of Section 1(c) [Confidentiality; Non-solicitation]'
+    is one entry); an answer set in parentheses as a whole is read inside them."""
+    answer = answer.strip()
+    if answer.startswith("(") and answer.endswith(")") and _depths(answer[1:-1])[-1:] in ([], [0]):
+        answer = answer[1:-1]
+    out, start = [], 0
+    for i, (ch, depth) in enumerate(zip(answer, _depths(answer), strict=True)):
+        if ch == ";" and depth == 0:
+            out.append(answer[start:i])
+            start = i + 1
+    return [*out, answer[start:]]
+
+
+def _depths(text: str) -> list[int]:
+    """How deep in parentheses and brackets each character of `text` stands (never below 0)."""
+    depth, out = 0, []
+    for ch in text:
+        depth = max(0, depth + (ch in "([") - (ch in ")]"))
+        out.append(depth)
+    return out
 
 
 def parties_match(expected: list[str], found: list[str]) -> bool:

@@ -254,6 +254,14 @@ def test_a_date_in_a_clause_or_of_another_document_dates_no_document():
             "DISTRIBUTION AGREEMENT",
         ),
         (["AMENDMENT NO. 3 TO THE VALUE ADDED RESELLER AGREEMENT", "This Amendment No. 3"], None),
+        # a title in title case after a legend's sentences on the same line
+        (
+            [
+                "Exhibit 10.1 CERTAIN PORTIONS OF THIS EXHIBIT HAVE BEEN OMITTED. Execution "
+                "Version Network Services Agreement Between Northwind LLC And Blue River LLC"
+            ],
+            "Network Services Agreement",
+        ),
         (["Travel Rules", "", "Staff travel second class."], None),
     ],
 )

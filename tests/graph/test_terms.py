@@ -384,6 +384,33 @@ def test_a_term_labelled_in_passing_and_defined_in_full_is_judged_by_its_definit
             ["NORTHWIND HOLDINGS LIMITED", "JANE DOE"],
         ),
         ("Permission is hereby granted, free of charge, to any person obtaining a copy.", []),
+        # a preamble without a cue, short names given without parentheses; the body's
+        # "between" (after "agree as follows") introduces no party of this document
+        (
+            "SUPPLY CONTRACT PREAMBLE Northwind Oil Company, hereinafter referred to as the "
+            '"Seller", and Blue River Refining, hereinafter referred to as the "Buyer", have '
+            'entered into this Supply Contract (the "Contract") and agree as follows: 1. "Offtake'
+            ' Agreement" means the agreement between Harbour Shipping Limited and Quay Tankers '
+            "Limited.",
+            ["Northwind Oil Company", "Blue River Refining"],
+        ),
+        # a name after "the" where a party is named; a person named in a capacity
+        (
+            "This is to confirm that the undersigned, the Northwind Income Fund, (the "
+            '"Fund") has agreed that Blue River Distributors, LLC, ("Distributor") shall act.',
+            ["Northwind Income Fund", "Blue River Distributors, LLC"],
+        ),
+        (
+            'This Agreement is made by and among Northwind Holdings, Inc. (the "Company") and '
+            'Jane Q. Doe, in her individual capacity (the "Designee").',
+            ["Northwind Holdings, Inc.", "Jane Q. Doe"],
+        ),
+        # an address after "OF" in capitals ends the name
+        (
+            "NORTHWIND TECHNICAL SERVICES OF 12 HARBOR ROAD, SPRINGFIELD (NTS) certifies that "
+            "the products furnished by BLUE RIVER SYSTEMS, INC. OF 5 MAIN STREET (BRS) work.",
+            ["NORTHWIND TECHNICAL SERVICES", "BLUE RIVER SYSTEMS, INC."],
+        ),
     ],
 )
 def test_the_parties_full_names_as_introduced(front: str, names: list[str]) -> None:

@@ -331,3 +331,14 @@ def test_explicit_doc_id_is_not_read_into_shape(tmp_path: Path):
     path.write_text("---\ndoc_id: Leclanché JDA\nsupersedes: Leclanché JDA 2019\n---\n# T\nText\n")
     doc = parse_file(path, LIMIT)
     assert (doc.doc_id, doc.meta.supersedes) == ("Leclanché JDA", "Leclanché JDA 2019")
+
+
+def test_a_title_repeated_as_a_running_header_is_still_the_title(tmp_path: Path):
+    """A document that repeats its name at the top of every page: the repeats are page
+    furniture for the body, the first one is its title."""
+    page = "HOSTING AGREEMENT\n\n" + "\n\n".join(f"{n}. Clause {n} applies." for n in range(20))
+    path = tmp_path / "hosting.txt"
+    path.write_text("Exhibit 10.8\n\n" + "\n\n".join([page] * 4) + "\n", encoding="utf-8")
+    doc = parse_file(path, LIMIT)
+    assert "HOSTING AGREEMENT" not in [ln.text for ln in doc.lines]
+    assert doc.meta.title == "HOSTING AGREEMENT"

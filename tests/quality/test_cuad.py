@@ -33,3 +33,13 @@ def test_names_and_parties() -> None:
         parties, ["BIRCH FIRST GLOBAL INVESTMENTS INC", "Mount Kowledge Holdings"]
     )
     assert not cuad.parties_match(parties, ["Birch First Global Investments Inc."])
+    # semicolons inside brackets or parentheses part no entries; an answer set in
+    # parentheses as a whole is read inside them
+    assert cuad.cuad_parties(
+        'Acme Ltd ("Acme"); Beta Ltd ("Beta"), solely for Section 1(c) [Confidentiality; '
+        "Non-solicitation]"
+    ) == ["Acme Ltd", "Beta Ltd , solely for Section 1 [Confidentiality; Non-solicitation]"]
+    assert cuad.cuad_parties('(Acme Inc. (the "Company"); Beta LLC ("Beta"))') == [
+        "Acme Inc.",
+        "Beta LLC",
+    ]
