@@ -422,6 +422,62 @@ def party_full_names(front_text: str) -> list[str]:
     return out
 
 
+# Where the parties sign: the names their signature blocks give them. A fallback for a document
+# whose introduction names fewer than two (a joint filing signed by each filer, a schedule, a
+# preamble raag cannot read): each party's name in capitals closed by its company form
+# ('ACME HOLDINGS LP By: ...', 'for and on behalf of ACME LIMITED'), or a name with its company
+# form right before its signature line ('Acme Widgets, Inc. By: /s/ ...').
+SIGNATORY_CAPS = rule(
+    "term.signatory_caps",
+    "term",
+    "a party's name in capitals closed by its company form, in its signature block",
+    pattern=(
+        r"(?<![\w&'’./-])[A-Z][A-Z0-9&'’.-]*(?:,?[ ]+(?:[A-Z][A-Z0-9&'’./-]*|of|and|&))*"
+        r",?[ ]+(?:INC|LLC|L\.L\.C|LTD|LIMITED|LLP|L\.P|LP|PLC|CORP|CORPORATION|COMPANY|TRUST"
+        r"|N\.A|S\.A|B\.V|N\.V|AG|GMBH|PTE|PTY|S\.P\.A|S\.R\.L)\b\.?(?![\w&-])"
+    ),
+    examples=(
+        "IN WITNESS WHEREOF ... NORTHWIND TRADING LP By: Blue Harbor LLC, its general partner",
+        "for and on behalf of ) /s/ J. Roe NORTHWIND HOLDINGS LIMITED )",
+    ),
+    counter=("IN WITNESS WHEREOF, the parties have signed this Agreement.", "Acme Inc. By:"),
+)
+SIGNATORY_BEFORE_BY = rule(
+    "term.signatory_before_by",
+    "term",
+    "in a signature block, the words before a signature line ('Acme Widgets, Inc. By: /s/'): "
+    "a party's name when they end in its company form (not the person signing for it)",
+    pattern=r"[^:;()\n]{1,100}?(?=:?\s*By\s*:)",
+    examples=("Northwind Widgets, Inc. By: /s/ Jane Roe",),
+    counter=("IN WITNESS WHEREOF, the parties have signed this Agreement.",),
+)
+SIGNATURE_CUE = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b|/s/|\bBy\s*:\s*_{3,}", re.IGNORECASE)
+SIGNATURE_CHARS = 5_000  # the signature blocks' names, one block after another
+
+
+def signatory_names(text: str) -> list[str]:
+    """The parties' names as their signature blocks give them, in order: each in capitals
+    closed by its company form (SIGNATORY_CAPS), else closed by it before its signature line
+    (SIGNATORY_BEFORE_BY)."""
+    cue = SIGNATURE_CUE.search(text)
+    if cue is None:
+        return []
+    # a line of its own ends a name: 'Title: Managing Director' above 'Acme Inc.'
+    window = re.sub(r"[^\S\n]+", " ", text[cue.start() : cue.start() + SIGNATURE_CHARS])
+    found = [(m.start(), m.end(), m.group(0)) for m in SIGNATORY_CAPS.finditer(window)]
+    for m in SIGNATORY_BEFORE_BY.finditer(window):
+        name = _name_before(m.group(0))
+        taken = any(a < m.end() and m.start() < b for a, b, _ in found)
+        if name and not taken and re.search(r"\b" + _FORM_WORD + "$", name):
+            found.append((m.end() - len(name), m.end(), name))
+    out: list[str] = []
+    for _, _, name in sorted(found):
+        name = name.strip(" ,")
+        if _NOT_A_PARTY.match(name) is None and name not in out:
+            out.append(name)
+    return out
+
+
 def _one_by_one(name: str | None) -> list[str]:
     """Names listed with commas, each closed by its company form: 'Acme Partners L.P., Acme
     Fund L.P.' -> both."""

@@ -16,6 +16,7 @@ from raag_assets.graph.terms import (
     exclusion,
     party_full_names,
     party_names,
+    signatory_names,
     term_pattern,
     term_uses,
     use_exclusions,
@@ -546,3 +547,16 @@ def test_a_long_list_of_parties_each_closed_by_its_form_and_a_person_last():
         "South Research & Management, LLC",
         "Jane Roe",
     ]
+
+
+def test_the_parties_as_their_signature_blocks_name_them() -> None:
+    """Each party's name in capitals closed by its company form, or closed by it before its
+    signature line; not the person signing, nor the general partner signing for a party."""
+    text = (
+        "1. Term. This filing is made jointly.\n\nIN WITNESS WHEREOF, the undersigned execute "
+        "this agreement. NORTHWIND ECI HOLDINGS LP By: Blue Harbor Manager L.L.C., its general "
+        "partner By: /s/ Jane Roe Name: Jane Roe Title: Managing Director\n\nBlue River "
+        "Widgets, Inc.\nBy: /s/ John Doe Name: John Doe\n\nEXHIBIT A TO THE PLAN OF ACME INC."
+    )
+    assert signatory_names(text) == ["NORTHWIND ECI HOLDINGS LP", "Blue River Widgets, Inc."]
+    assert signatory_names("No signatures here, Acme Inc. and Beta LLC.") == []

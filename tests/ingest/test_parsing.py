@@ -342,3 +342,32 @@ def test_a_title_repeated_as_a_running_header_is_still_the_title(tmp_path: Path)
     doc = parse_file(path, LIMIT)
     assert "HOSTING AGREEMENT" not in [ln.text for ln in doc.lines]
     assert doc.meta.title == "HOSTING AGREEMENT"
+
+
+def test_parties_the_introduction_leaves_out_are_read_from_the_signature_blocks(tmp_path: Path):
+    """A document signed by parties its opening does not introduce (a joint filing): their
+    names as the signature blocks give them; an introduction naming two parties is kept as is."""
+    path = tmp_path / "joint.txt"
+    path.write_text(
+        "JOINT FILING AGREEMENT\n\nThe undersigned agree that the statement is filed on behalf "
+        "of each of them.\n\n"
+        + "The statement may be amended by any of them, and each of them may file an amendment "
+        "on behalf of all of them without further agreement.\n\n"
+        * 100
+        + "IN WITNESS WHEREOF, the undersigned sign this agreement.\n\n"
+        "NORTHWIND CAPITAL LP\nBy: /s/ Jane Roe\n\nBLUE RIVER HOLDINGS L.L.C.\nBy: /s/ John Doe\n",
+        encoding="utf-8",
+    )
+    assert parse_file(path, LIMIT).meta.parties == (
+        "NORTHWIND CAPITAL LP",
+        "BLUE RIVER HOLDINGS L.L.C.",
+    )
+    path.write_text(
+        'This Agreement is made between Acme Inc. ("Acme") and Beta LLC ("Beta").\n\n'
+        + "Acme sells the goods to Beta at the prices of the schedule, and Beta pays for them "
+        "within thirty days of each delivery of the goods.\n\n"
+        * 100
+        + "IN WITNESS WHEREOF\n\nGAMMA TRUST COMPANY, as escrow agent\nBy: /s/ Jane Roe\n",
+        encoding="utf-8",
+    )
+    assert parse_file(path, LIMIT).meta.parties == ("Acme Inc.", "Beta LLC")
