@@ -145,10 +145,15 @@ def _from_text(
         parties += tuple(
             n for n in signed if not any(n.casefold() in k or k in n.casefold() for k in known)
         )
-    title = meta.title or document_name(named_head or head, [*parties, *party_names(front[:20000])])
+    # a party's short name in capitals without quotes: '... of America (MICOA)'
+    acronyms = re.findall(r"(?<=\w)\s*,?\s*\(([A-Z][A-Z0-9&]{1,11})\)", front[:_NAME_FRONT])
+    title = meta.title or document_name(
+        named_head or head, [*parties, *party_names(front[:20000]), *acronyms]
+    )
     return replace(meta, title=title, parties=parties)
 
 
+_NAME_FRONT = 3_000  # where the parties are introduced, as document_name reads its title
 _NAMED_HEAD = 60  # raw lines: the name stands within document_name's first few text lines
 
 
@@ -160,7 +165,8 @@ def _named_head(text: str) -> list[str]:
     for raw in text.split("\n")[:_NAMED_HEAD]:
         for piece in _unflatten(raw.replace("\f", " ")):
             t = normalize_line(piece)
-            if t and not (_PAGE_MARK.search(t) or _SOURCE_BANNER.match(t) or _PAGE_NUMBER.match(t)):
+            furniture = _PAGE_MARK.search(t) or _SOURCE_BANNER.match(t) or _PAGE_NUMBER.match(t)
+            if t and not furniture:
                 out.append(t)
     return out
 

@@ -371,3 +371,16 @@ def test_parties_the_introduction_leaves_out_are_read_from_the_signature_blocks(
         encoding="utf-8",
     )
     assert parse_file(path, LIMIT).meta.parties == ("Acme Inc.", "Beta LLC")
+
+
+def test_a_title_led_by_a_partys_short_name_in_capitals_is_the_documents_name(tmp_path: Path):
+    """'NMIC AGENCY AGREEMENT' where the parties are 'Northwind Mutual Insurance Company, a
+    Michigan insurer (NMIC)' and another: the document is the Agency Agreement."""
+    path = tmp_path / "agency.txt"
+    path.write_text(
+        "NMIC AGENCY AGREEMENT\n\nNorthwind Mutual Insurance Company, a Michigan insurer (NMIC) "
+        'and Blue River Agency, Inc., a Nevada corporation ("Agency") agree as follows:\n\n'
+        "1. Authority\nThe Agency may solicit proposals.\n",
+        encoding="utf-8",
+    )
+    assert parse_file(path, LIMIT).meta.title == "AGENCY AGREEMENT"
