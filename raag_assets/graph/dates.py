@@ -137,8 +137,12 @@ NAMED_EFFECTIVE = rule(
     "the date a document names as its Effective Date: 'Effective Date: 1 May 2024', "
     "'the Effective Date of this Agreement shall be'",
     pattern=(
-        r"\beffective\s+date[\"”']?(?:\s+(?:of|for)\s+this\s+(?:[\w-]+\s+){0,3}?\w+)?"
+        r"\beffective\s+date[\"”']?(?:(?:\s+(?:of|for)\s+this\s+(?:[\w-]+\s+){0,3}?\w+)?"
         r"\s*(?:[:\-–—]|is|shall\s+be|will\s+be|means)?\s*:?"
+        # or defined as an event, the date it fell on given in the same sentence: '"Effective
+        # Date" shall mean the date of installation, i.e. June 1, 2004'
+        r"|\s+(?:shall\s+)?means?\b(?:[^.;]|\b(?:i\.e|e\.g)\.){0,100}?"
+        r"(?:,\s*|\bi\.e\.,?\s*|\bnamely\s+|\bbeing\s+))"
         rf"\s*(?:the\s+|on\s+)?{_ANY_DATE}"
     ),
     flags=re.IGNORECASE,
@@ -147,8 +151,13 @@ NAMED_EFFECTIVE = rule(
         "The effective date is March 2023.",
         "the Effective Date of this Lease shall be June 2, 2021",
         "THE EFFECTIVE DATE OF THIS RESELLER AGREEMENT SHALL BE: Sept 29, 2004",
+        "EFFECTIVE DATE shall mean the date of installation of the system, i.e. June 1, 2004.",
     ),
-    counter=("The effective date is stated below.", '"Effective Date" means the Closing Date'),
+    counter=(
+        "The effective date is stated below.",
+        '"Effective Date" means the Closing Date',
+        '"Effective Date" means the date this Agreement is signed. On June 1, 2004 the',
+    ),
 )
 DEFINED_EFFECTIVE = rule(
     "date.defined_effective_date",
@@ -192,8 +201,10 @@ TERM_COMMENCES = rule(
     pattern=(
         r"(?:(?:\b(?:this|the)\s+(?:\w+\s+){0,2}?(?:agreement|contract|lease|amendment)"
         r"|\bthe\s+(?:initial\s+)?term\b[^.;()]{0,60}?(?:\s*\([^)]{0,40}\))?"
+        r"|\b(?:the|your|his|her)\s+(?:employment|appointment|engagement)\b[^.;()]{0,40}?"
         r"|\(\s*the\s+[\"“]?(?:initial\s+)?term[\"”]?\s*\))"
-        r"\s+(?:shall\s+|will\s+)?(?:commence|begin|start)s?\s+(?:on|upon|as\s+of|from)"
+        r"\s+(?:shall\s+|will\s+)?(?:commenc(?:e|es|ing)|begin(?:s|ning)?|start(?:s|ing)?)"
+        r"\s+(?:on|upon|as\s+of|from)"
         r"|\bcommencement\s+date[\"”']?(?:\s+(?:of|for)\s+[\w\s]{1,50}?)?\s*"
         r"(?:[:\-–—]|means:?|is|(?:shall|will)\s+be))"
         rf"\s*(?:the\s+)?{_ANY_DATE}"
@@ -202,6 +213,8 @@ TERM_COMMENCES = rule(
     examples=(
         "This Agreement shall commence on January 20, 2014 and continue",
         'The term of this Agreement (the "Term") will begin on February 1, 1998',
+        "The Appointment will begin on 27 January 2020",
+        "The term of this Agreement shall be three years commencing on June 1, 2001",
     ),
     counter=("The Services shall commence on January 20, 2014.",),
 )
@@ -211,7 +224,7 @@ DATING_PHRASE = rule(
     "a drafting phrase that dates a document: dated as of, made as of, entered into on, "
     "executed on, 'made this 8th day of May 2014'",
     pattern=(
-        r"\b(?:dated(?:\s+for\s+reference)?|(?:made|entered(?:\s+into)?|executed|signed)"
+        r"\b(?:dated(?:\s+for\s+(?:reference|identification)(?:\s+purposes)?(?:\s+only)?)?|(?:made|entered(?:\s+into)?|executed|signed)"
         r"(?:\s+(?:and|or|into|is|effective|in|to|effect))*"
         r"|execute[sd]?\s+this\s+(?:[\w-]+\s+){0,4}?(?:agreement|contract|amendment))\s*:?"
         r"(?:\s+(?:in|at)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?(?=\s+on\b))?"
@@ -224,6 +237,7 @@ DATING_PHRASE = rule(
         "This agreement is made and entered into as of January 2, 2022.",
         "THIS AGREEMENT is made this [ ] day of May, 2014",
         "Dated: July 6, 2020",
+        "THIS AGREEMENT, dated for reference purposes as of July 12, 1999,",
     ),
     counter=("This lease is dated and signed below.", "Made in Ohio on the first of May."),
 )
@@ -236,11 +250,15 @@ OTHER_DOCUMENT_DATED = rule(
     "certain Lease'): the date is that document's, not this one's",
     pattern=(
         r"\b(?:the|that\s+certain|said|an?|such|its|their|prior|original)\s+"
-        r"(?:[\w&-]+\s+){0,6}?(?:agreement|contract|lease|licen[cs]e|amendment|plan|note|letter"
+        r"(?:[\w&-]+\s+){0,10}?(?:agreement|contract|lease|licen[cs]e|amendment|plan|note|letter"
         r"|indenture|notice|order|deed)s?\s*(?:\([^)]{0,60}\)\s*)?,?\s*(?:as\s+amended\s*,?\s*)?$"
     ),
     flags=re.IGNORECASE,
-    examples=("under the Supply Agreement ", "that certain Stock Purchase Agreement, "),
+    examples=(
+        "under the Supply Agreement ",
+        "that certain Stock Purchase Agreement, ",
+        "that certain Consent to Assignment and Amendment of Use Agreement ",
+    ),
     counter=("This Supply Agreement ", "THIS AGREEMENT "),
 )
 VERSION_LINE = rule(

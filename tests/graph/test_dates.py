@@ -190,6 +190,23 @@ def test_dates_of_the_dev_contracts_match_cuad():
             None,
             (dt.date(2012, 5, 17), "day"),
         ),
+        # an Effective Date defined as an event, the date it fell on in the same sentence;
+        # a date "for reference purposes"; another document's date is not this one's
+        (
+            "THIS AGREEMENT, dated for reference purposes as of July 12, 1999, is made under "
+            "that certain Consent to Assignment and Amendment of Use Agreement dated January 7, "
+            "1997.\nEFFECTIVE DATE shall mean the date of installation of the system at the "
+            "site, i.e. December 10, 1998.",
+            (dt.date(1998, 12, 10), "day"),
+            (dt.date(1999, 7, 12), "day"),
+        ),
+        # an employment agreement: the appointment begins on its effective date
+        (
+            "THIS AGREEMENT is made on 1 October 2019 between Acme Ltd and Jane Doe.\n"
+            "2.1 The Appointment will begin on 27 January 2020 or such other date as agreed.",
+            (dt.date(2020, 1, 27), "day"),
+            (dt.date(2019, 10, 1), "day"),
+        ),
         # no signature date to take: no effective date is made up
         (
             "This Agreement is effective as of the last date signed below.\n"
