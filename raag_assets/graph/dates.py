@@ -746,6 +746,9 @@ _COMPANY_PREFIX = re.compile(
     r"(?:d/?b/?a\s+\S+\s+)?(?=\S)",
     re.IGNORECASE,
 )
+_AGREEMENT_NAME = re.compile(
+    r"(?i:agreement|contract|lease|licen[cs]e|amendment|addendum|understanding)(?:\s+No\.?\s*\d+)?$"
+)
 NAME_CHARS = 3_000  # the name stands this near the start
 NAME_LINES = 8  # in these first lines
 NAME_WORDS = 16
@@ -760,6 +763,11 @@ def document_name(lines: list[str], parties: Iterable[str] = ()) -> str | None:
     head = re.sub(r"\s+", " ", " ".join(texts))[:NAME_CHARS]
     self_named = next((m.group("name") for m in SELF_NAME.finditer(head)), None)
     title = _title(texts)
+    if title is None and self_named is None:
+        # a cover page, a long legend or a contents list before it: the first title further on
+        title = _title(texts, NAME_LINES * 3, NAME_CHARS * 3)
+        if title and not _AGREEMENT_NAME.search(title):
+            title = None  # a heading ("PAYMENT TERMS"), not the name of an agreement
     if title is None:
         return self_named
     if self_named and title.casefold().endswith(" " + self_named.casefold()):
@@ -772,11 +780,11 @@ def document_name(lines: list[str], parties: Iterable[str] = ()) -> str | None:
 _SENTENCE_BREAK = re.compile(r"(?:(?<=[a-z)]\.)|(?<=[A-Z]{2}\.))\s+(?=[A-Z])")
 
 
-def _title(texts: list[str]) -> str | None:
+def _title(texts: list[str], lines: int = NAME_LINES, chars: int = NAME_CHARS) -> str | None:
     """The first title in the first lines: a run of capitals ending in what the document is
     (a legend's sentences left out), or a line of its own in title case."""
     at = 0
-    for text in texts[:NAME_LINES]:
+    for text in texts[:lines]:
         for m in TITLE_CAPS.finditer(text):
             name = re.split(r"(?<=\S)[.:;]\s+(?=[A-Z]{2})", m.group("name"))[-1]
             name = FILING_HEADER.regex.sub("", name)
@@ -792,7 +800,7 @@ def _title(texts: list[str]) -> str | None:
             if line and _titled(line.group("name"), piece):
                 return line.group("name").strip(" ,")
         at += len(text) + 1
-        if at > NAME_CHARS:
+        if at > chars:
             break
     return None
 

@@ -280,6 +280,14 @@ def test_a_date_in_a_clause_or_of_another_document_dates_no_document():
             "Network Services Agreement",
         ),
         (["Travel Rules", "", "Staff travel second class."], None),
+        # a cover page before the title: the first agreement's name further on; a heading
+        # there is no name
+        (
+            [f"Northwind Holdings Ltd, Report {n}" for n in range(10)]
+            + ["DISTRIBUTION AGREEMENT", "1. Appointment"],
+            "DISTRIBUTION AGREEMENT",
+        ),
+        ([f"Northwind Holdings Ltd, Report {n}" for n in range(10)] + ["PAYMENT TERMS"], None),
     ],
 )
 def test_the_document_names_itself(lines: list[str], name: str | None):
