@@ -457,14 +457,16 @@ SIGNATURE_CHARS = 5_000  # the signature blocks' names, one block after another
 
 def signatory_names(text: str) -> list[str]:
     """The parties' names as their signature blocks give them, in order: each in capitals
-    closed by its company form (SIGNATORY_CAPS), else closed by it before its signature line
-    (SIGNATORY_BEFORE_BY)."""
+    closed by its company form (SIGNATORY_CAPS), or closed by its description on its line
+    ('THE BANKERS BANK, a Georgia banking corporation'), or closed by its company form before
+    its signature line (SIGNATORY_BEFORE_BY)."""
     cue = SIGNATURE_CUE.search(text)
     if cue is None:
         return []
     # a line of its own ends a name: 'Title: Managing Director' above 'Acme Inc.'
     window = re.sub(r"[^\S\n]+", " ", text[cue.start() : cue.start() + SIGNATURE_CHARS])
     found = [(m.start(), m.end(), m.group(0)) for m in SIGNATORY_CAPS.finditer(window)]
+    found += _described(window, found)
     for m in SIGNATORY_BEFORE_BY.finditer(window):
         name = _name_before(m.group(0))
         taken = any(a < m.end() and m.start() < b for a, b, _ in found)
@@ -473,9 +475,51 @@ def signatory_names(text: str) -> list[str]:
     out: list[str] = []
     for _, _, name in sorted(found):
         name = name.strip(" ,")
-        if _NOT_A_PARTY.match(name) is None and name not in out:
+        if _NOT_A_PARTY.match(name) is None and name.casefold() not in map(str.casefold, out):
             out.append(name)
     return out
+
+
+def _described(window: str, found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Names closed by their description on their line in a signature block, after the names
+    `found` there already (columns side by side: 'ACME, INC. BETA BANK, a Georgia bank')."""
+    out = []
+    for end in PARTY_NAME_END.finditer(window):
+        if end.group(0).lstrip(" ,")[:2] not in ("a ", "an"):
+            continue
+        name = _name_before(window[window.rfind("\n", 0, end.start()) + 1 : end.start()]) or ""
+        for _, _, known in found:
+            if name.startswith(known + " "):
+                name = name[len(known) + 1 :]
+        start = end.start() - len(name)
+        if name and not any(a < end.start() and start < b for a, b, _ in found):
+            out.append((start, end.start(), name))
+    return out
+
+
+def with_signatories(parties: Sequence[str], text: str) -> tuple[str, ...]:
+    """The parties an introduction names, and where it names fewer than two that can be a
+    party's full name (two words or more, or a company form: not 'Tech' read off a form's
+    field), those the signature blocks name (signatory_names) too."""
+    named = [p for p in parties if _full_name(p)]
+    if len(named) >= 2:
+        return tuple(parties)
+    known = [_bare(p) for p in named]
+    signed = [
+        n for n in signatory_names(text) if not any(_bare(n) in k or k in _bare(n) for k in known)
+    ]
+    return tuple(named + signed) if signed else tuple(parties)
+
+
+def _bare(name: str) -> str:
+    """A name without its company form, case and punctuation: 'NORTHWIND LTD' = 'Northwind
+    Limited'."""
+    words = [w for w in re.split(r"[\s,]+", name) if w and not re.fullmatch(_FORM_WORD, w)]
+    return " ".join(re.sub(r"\W", "", w).casefold() for w in words)
+
+
+def _full_name(name: str) -> bool:
+    return len(name.split()) >= 2 or bool(re.search(r"\b" + _FORM_WORD + "$", name))
 
 
 def _one_by_one(name: str | None) -> list[str]:
@@ -565,6 +609,7 @@ def _name_before(text: str) -> str | None:
         or stop in _PLACE_BEFORE  # "residing in Ohio", "organized under the laws of Texas"
         or len(taken) > 12
         or _NOT_A_PARTY.match(name)
+        or re.fullmatch(r"(?i:incorporated|company|corporation|limited)", name)
         or _A_DOCUMENT.search(name)
         or _ADDRESS.search(name)
         or _NOT_ONE_NAME.search(name)

@@ -18,7 +18,7 @@ from raag_assets.core.errors import BadDocument
 from raag_assets.core.identity import canonical_json, doc_id_from_name, sha256_hex, validate_doc_id
 from raag_assets.core.model import DocMeta, EffectiveDate, Line, ParsedDocument
 from raag_assets.graph.dates import document_dates, document_name
-from raag_assets.graph.terms import party_full_names, party_names, signatory_names
+from raag_assets.graph.terms import party_full_names, party_names, with_signatories
 from raag_assets.ingest.normalize import normalize_line
 
 SIDECAR_SUFFIX = ".meta.json"
@@ -138,13 +138,8 @@ def _from_text(
     head = [ln.text for ln in lines[:_HEAD_LINES] if ln.text]
     front = "\n".join(head)
     parties = () if "parties" in meta.extra else tuple(party_full_names(front))
-    if len(parties) < 2 and "parties" not in meta.extra:
-        # an introduction read short: the parties as their signature blocks name them
-        known = [" ".join(p.split()).casefold() for p in parties]
-        signed = signatory_names("\n".join(ln.text for ln in lines if ln.text))
-        parties += tuple(
-            n for n in signed if not any(n.casefold() in k or k in n.casefold() for k in known)
-        )
+    if "parties" not in meta.extra:
+        parties = with_signatories(parties, "\n".join(ln.text for ln in lines if ln.text))
     # a party's short name in capitals without quotes: '... of America (MICOA)'
     acronyms = re.findall(r"(?<=\w)\s*,?\s*\(([A-Z][A-Z0-9&]{1,11})\)", front[:_NAME_FRONT])
     title = meta.title or document_name(

@@ -21,6 +21,7 @@ from raag_assets.graph.terms import (
     term_uses,
     use_exclusions,
     used_terms,
+    with_signatories,
 )
 from raag_assets.graph.topics import topic_links
 from raag_assets.ingest.parsing import parse_file
@@ -560,3 +561,17 @@ def test_the_parties_as_their_signature_blocks_name_them() -> None:
     )
     assert signatory_names(text) == ["NORTHWIND ECI HOLDINGS LP", "Blue River Widgets, Inc."]
     assert signatory_names("No signatures here, Acme Inc. and Beta LLC.") == []
+    # two blocks side by side on one line, the second closed by its description
+    assert signatory_names(
+        "IN WITNESS WHEREOF, the parties sign.\nNORTHWIND, INC. THE HARBOUR BANK, a Georgia "
+        "banking corporation\nBy: /s/ Jane Roe By: /s/ John Doe"
+    ) == ["NORTHWIND, INC.", "THE HARBOUR BANK"]
+
+
+def test_an_introduction_read_short_takes_the_signatories() -> None:
+    """Fewer than two names that can be a party's (a word read off a form's field is none):
+    the signature blocks' names join them; two full names stand as they are."""
+    text = "IN WITNESS WHEREOF\nNORTHWIND LTD\nBy: /s/ Jane Roe\nBLUE RIVER LLC\nBy: /s/ J. Doe"
+    assert with_signatories(["Tech", "Payment"], text) == ("NORTHWIND LTD", "BLUE RIVER LLC")
+    assert with_signatories(["Northwind Limited"], text) == ("Northwind Limited", "BLUE RIVER LLC")
+    assert with_signatories(["Acme Inc.", "Beta LLC"], text) == ("Acme Inc.", "Beta LLC")
