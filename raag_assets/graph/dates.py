@@ -342,10 +342,16 @@ SIGNATURE_DATE = rule(
     "date",
     "a full date in the signature block, labelled or not: 'Date: 5/11/2016', '/s/ G. Roe "
     "5/17/12', 'Dated: May 11, 2016'",
-    pattern=rf"(?:\bdated?\s*:*\s*)?{_DAY_DATE}",
+    # a signature's date may be written with dashes, as it is by hand: "3-31-16"
+    pattern=rf"(?:\bdated?\s*:*\s*)?(?:{_DAY_DATE}|(?P<dashed>\b\d{{1,2}}-\d{{1,2}}-(?:\d{{4}}|\d{{2}})\b))",
     flags=re.IGNORECASE,
-    examples=("Signature /s/ A. Zhang Date 13/07/05", "/s/ G. Roe 5/17/12", "Dated: May 11, 2016"),
-    counter=("Date: ____________", "the date of this Agreement"),
+    examples=(
+        "Signature /s/ A. Zhang Date 13/07/05",
+        "/s/ G. Roe 5/17/12",
+        "Dated: May 11, 2016",
+        "Date: 3-31-16",
+    ),
+    counter=("Date: ____________", "the date of this Agreement", "Tel. 555-123-4567"),
 )
 # Where the signatures begin: "IN WITNESS WHEREOF", else the first signature line ("/s/",
 # "Authorized Signature", "(signature)").
@@ -522,6 +528,9 @@ def _title_block_date(lines: list[str]) -> EffectiveDate | None:
 def _dated(m: re.Match[str], kind: str) -> EffectiveDate | None:
     evidence = m.group(0).strip()
     groups = m.groupdict()
+    if dashed := groups.get("dashed"):
+        date = _day(dashed.replace("-", "/"))
+        return EffectiveDate(date, evidence, "day", kind) if date else None
     if day := groups.get("day"):
         date = _day(day)
         return EffectiveDate(date, evidence, "day", kind) if date else None
@@ -718,9 +727,15 @@ SELF_NAME = rule(
     '"Agreement")\', \'THIS ENDORSEMENT AGREEMENT ("Agreement")\'',
     pattern=(
         rf"\b(?:This|THIS)\s+(?P<name>(?:{_NAME_WORD}\s+){{1,12}}?(?i:{_KIND_NOUN})"
-        r"(?:\s+No\.?\s*\d+)?)\s*,?\s*(?:\(|is\b|dated\b|made\b|entered\b|by\b|between\b)"
+        # a schedule or an order issued under an agreement names itself as such
+        rf"(?:\s+No\.?\s*\d+)?|(?:{_NAME_WORD}\s+){{1,6}}?(?i:schedule|order))"
+        r"\s*,?\s*(?:\(|is\b|dated\b|made\b|entered\b|by\b|between\b)"
     ),
-    examples=('This Cooperation Agreement (this "Agreement")', "THIS SUPPLY CONTRACT is made"),
+    examples=(
+        'This Cooperation Agreement (this "Agreement")',
+        "THIS SUPPLY CONTRACT is made",
+        "This Product License Schedule is issued pursuant to the Agreement",
+    ),
     counter=('This Agreement ("Agreement") is made', "this agreement is made"),
 )
 # The filing header and legends before a title: "Exhibit 10.1", "EX-10.27", "Execution Copy".

@@ -207,6 +207,15 @@ def test_dates_of_the_dev_contracts_match_cuad():
             (dt.date(2020, 1, 27), "day"),
             (dt.date(2019, 10, 1), "day"),
         ),
+        # signature dates written with dashes: the document bears the later one
+        (
+            "SUPPLY AGREEMENT\nAcme supplies Beta.\n"
+            + "Beta pays within thirty days.\n" * 12
+            + "IN WITNESS WHEREOF, the parties have executed this Agreement as of the last date "
+            "below.\nACME INC. BETA LLC\nDate: 3-29-2016 Date: 3-31-16",
+            None,
+            (dt.date(2016, 3, 31), "day"),
+        ),
         # no signature date to take: no effective date is made up
         (
             "This Agreement is effective as of the last date signed below.\n"
@@ -288,6 +297,11 @@ def test_a_date_in_a_clause_or_of_another_document_dates_no_document():
             "DISTRIBUTION AGREEMENT",
         ),
         ([f"Northwind Holdings Ltd, Report {n}" for n in range(10)] + ["PAYMENT TERMS"], None),
+        # a schedule issued under an agreement names itself
+        (
+            ["SCHEDULE A", "This Product License Schedule is issued under the Supply Agreement."],
+            "Product License Schedule",
+        ),
     ],
 )
 def test_the_document_names_itself(lines: list[str], name: str | None):
