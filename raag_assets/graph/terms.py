@@ -586,7 +586,9 @@ def _name_before(text: str) -> str | None:
             i == 0
             or re.search(r"[,\d]$|^[a-z]", words[i - 1])
             or re.fullmatch(_FORM_WORD, words[i - 1])
-            or (i >= 2 and (words[i - 2] in ("of", "in", "under", "at") or words[i - 2][-1] == ","))
+            or (
+                i >= 2 and (words[i - 2] in ("of", "in", "under", "at") or words[i - 2][-1:] == ",")
+            )
         ):
             break  # "..., and Acme Ltd", "the laws of Singapore and Acme Ltd": the next party
         taken.append(words[i])

@@ -575,3 +575,9 @@ def test_an_introduction_read_short_takes_the_signatories() -> None:
     assert with_signatories(["Tech", "Payment"], text) == ("NORTHWIND LTD", "BLUE RIVER LLC")
     assert with_signatories(["Northwind Limited"], text) == ("Northwind Limited", "BLUE RIVER LLC")
     assert with_signatories(["Acme Inc.", "Beta LLC"], text) == ("Acme Inc.", "Beta LLC")
+
+
+def test_a_name_after_runs_of_spaces_is_read_without_error() -> None:
+    """Spaces run together before a name (a signature line set with spaces) leave empty words:
+    they end the name, they raise nothing."""
+    assert signatory_names("IN WITNESS WHEREOF\n  and Acme Ltd By: /s/ J. Roe") == ["Acme Ltd"]
