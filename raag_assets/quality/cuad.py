@@ -90,6 +90,33 @@ def _depths(text: str) -> list[int]:
     return out
 
 
+# Where an entry naming the parties together parts them: "Lender, Endorser and Fitness" (a
+# company form after a comma belongs to its name: "Acme, Inc.").
+_TOGETHER = re.compile(r"\s+and\s+|,\s+(?!(?i:inc|llc|ltd|l\.?p|corp|co|n\.a|s\.a)\b)")
+
+
+def named_parties(answer: str) -> list[str]:
+    """The parties' names of a CUAD answer, without its entries that name no one party: a
+    blank ("[ ]", "[*]"), a role or a sentence ("an individual", 'each a "Party"'), the parties
+    together ("Acme and Beta", "Lender, Endorser and Fitness", where each is named in the
+    answer on its own)."""
+    entries = party_entries(answer)
+    out = []
+    for i, cleaned in enumerate(cuad_parties(e) for e in entries):
+        if not cleaned:
+            continue
+        name = cleaned[0]
+        others = " ".join(e for j, e in enumerate(entries) if j != i)
+        sides = [x.strip(" ,") for x in _TOGETHER.split(name)]
+        together = len(sides) > 1 and all(x and x.casefold() in others.casefold() for x in sides)
+        if re.fullmatch(r"[\W_]*", name) or not name[0].isupper() and not name[0].isdigit():
+            continue
+        if together or re.search(r"[\"“”]", name):
+            continue
+        out.append(name)
+    return out
+
+
 def parties_match(expected: list[str], found: list[str]) -> bool:
     """Every party CUAD names is among the names raag found (fuzzy, case folded)."""
     folded = [_fold(f) for f in found]

@@ -43,3 +43,20 @@ def test_names_and_parties() -> None:
         "Acme Inc.",
         "Beta LLC",
     ]
+
+
+def test_the_parties_named_one_by_one() -> None:
+    """CUAD's entries that name the parties together ("Lender, Endorser and Fitness", each named
+    on its own elsewhere in the answer) or no one ('each a "Party"') are no party; a company
+    form after a comma is part of its name."""
+    answer = (
+        'Acme Lending, LLC ("Lender"); Jane Roe ("Endorser"); Fitness Media, Inc. ("Fitness"); '
+        'Lender, Endorser and Fitness ("AS Parties"); Beta Corp. ("Beta"); Acme and Beta (each a '
+        '"Party")'
+    )
+    assert cuad.named_parties(answer) == [
+        "Acme Lending, LLC",
+        "Jane Roe",
+        "Fitness Media, Inc.",
+        "Beta Corp.",
+    ]
