@@ -142,7 +142,7 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
     names = [n.strip() for n in labels["Document Name"]["answer"].split("\n") if n.strip()]
     out.right["name"] = any(cuad.name_matches(n, doc.title) for n in names) if names else None
     out.found["name"] = doc.title or ""
-    expected_parties = named_parties(labels["Parties"]["answer"])
+    expected_parties = cuad.named_parties(labels["Parties"]["answer"])
     found_parties = list(parsed.meta.parties)
     # compared as CUAD's answers are read: without what stands in parentheses
     folded = [re.sub(r"\(.*?\)", "", f) for f in found_parties]
@@ -150,24 +150,6 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
         cuad.parties_match(expected_parties, found_parties + folded) if expected_parties else None
     )
     out.found["parties"] = "; ".join(found_parties)
-    return out
-
-
-def named_parties(answer: str) -> list[str]:
-    """The parties' names of a CUAD answer, without its entries that name no one party: a
-    blank ("[ ]", "[*]"), a role or a sentence ("an individual", 'each a "Party"'), the parties
-    together ("Acme and Beta", where each is named in the answer on its own)."""
-    names = cuad.cuad_parties(answer)
-    out = []
-    for i, name in enumerate(names):
-        others = " ".join(n for j, n in enumerate(names) if j != i) + " " + answer.replace(name, "")
-        sides = [x.strip(" ,") for x in re.split(r"\s+and\s+", name)]
-        together = len(sides) > 1 and all(x and x.casefold() in others.casefold() for x in sides)
-        if re.fullmatch(r"[\W_]*", name) or not name[0].isupper() and not name[0].isdigit():
-            continue
-        if together or re.search(r"[\"“”]", name):
-            continue
-        out.append(name)
     return out
 
 

@@ -137,8 +137,12 @@ NAMED_EFFECTIVE = rule(
     "the date a document names as its Effective Date: 'Effective Date: 1 May 2024', "
     "'the Effective Date of this Agreement shall be'",
     pattern=(
-        r"\beffective\s+date[\"”']?(?:\s+(?:of|for)\s+this\s+(?:[\w-]+\s+){0,3}?\w+)?"
+        r"\beffective\s+date[\"”']?(?:(?:\s+(?:of|for)\s+this\s+(?:[\w-]+\s+){0,3}?\w+)?"
         r"\s*(?:[:\-–—]|is|shall\s+be|will\s+be|means)?\s*:?"
+        # or defined as an event, the date it fell on given in the same sentence: '"Effective
+        # Date" shall mean the date of installation, i.e. June 1, 2004'
+        r"|\s+(?:shall\s+)?means?\b(?:[^.;]|\b(?:i\.e|e\.g)\.){0,100}?"
+        r"(?:,\s*|\bi\.e\.,?\s*|\bnamely\s+|\bbeing\s+))"
         rf"\s*(?:the\s+|on\s+)?{_ANY_DATE}"
     ),
     flags=re.IGNORECASE,
@@ -147,8 +151,13 @@ NAMED_EFFECTIVE = rule(
         "The effective date is March 2023.",
         "the Effective Date of this Lease shall be June 2, 2021",
         "THE EFFECTIVE DATE OF THIS RESELLER AGREEMENT SHALL BE: Sept 29, 2004",
+        "EFFECTIVE DATE shall mean the date of installation of the system, i.e. June 1, 2004.",
     ),
-    counter=("The effective date is stated below.", '"Effective Date" means the Closing Date'),
+    counter=(
+        "The effective date is stated below.",
+        '"Effective Date" means the Closing Date',
+        '"Effective Date" means the date this Agreement is signed. On June 1, 2004 the',
+    ),
 )
 DEFINED_EFFECTIVE = rule(
     "date.defined_effective_date",
@@ -192,8 +201,10 @@ TERM_COMMENCES = rule(
     pattern=(
         r"(?:(?:\b(?:this|the)\s+(?:\w+\s+){0,2}?(?:agreement|contract|lease|amendment)"
         r"|\bthe\s+(?:initial\s+)?term\b[^.;()]{0,60}?(?:\s*\([^)]{0,40}\))?"
+        r"|\b(?:the|your|his|her)\s+(?:employment|appointment|engagement)\b[^.;()]{0,40}?"
         r"|\(\s*the\s+[\"“]?(?:initial\s+)?term[\"”]?\s*\))"
-        r"\s+(?:shall\s+|will\s+)?(?:commence|begin|start)s?\s+(?:on|upon|as\s+of|from)"
+        r"\s+(?:shall\s+|will\s+)?(?:commenc(?:e|es|ing)|begin(?:s|ning)?|start(?:s|ing)?)"
+        r"\s+(?:on|upon|as\s+of|from)"
         r"|\bcommencement\s+date[\"”']?(?:\s+(?:of|for)\s+[\w\s]{1,50}?)?\s*"
         r"(?:[:\-–—]|means:?|is|(?:shall|will)\s+be))"
         rf"\s*(?:the\s+)?{_ANY_DATE}"
@@ -202,6 +213,8 @@ TERM_COMMENCES = rule(
     examples=(
         "This Agreement shall commence on January 20, 2014 and continue",
         'The term of this Agreement (the "Term") will begin on February 1, 1998',
+        "The Appointment will begin on 27 January 2020",
+        "The term of this Agreement shall be three years commencing on June 1, 2001",
     ),
     counter=("The Services shall commence on January 20, 2014.",),
 )
@@ -211,7 +224,7 @@ DATING_PHRASE = rule(
     "a drafting phrase that dates a document: dated as of, made as of, entered into on, "
     "executed on, 'made this 8th day of May 2014'",
     pattern=(
-        r"\b(?:dated(?:\s+for\s+reference)?|(?:made|entered(?:\s+into)?|executed|signed)"
+        r"\b(?:dated(?:\s+for\s+(?:reference|identification)(?:\s+purposes)?(?:\s+only)?)?|(?:made|entered(?:\s+into)?|executed|signed)"
         r"(?:\s+(?:and|or|into|is|effective|in|to|effect))*"
         r"|execute[sd]?\s+this\s+(?:[\w-]+\s+){0,4}?(?:agreement|contract|amendment))\s*:?"
         r"(?:\s+(?:in|at)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?(?=\s+on\b))?"
@@ -224,6 +237,7 @@ DATING_PHRASE = rule(
         "This agreement is made and entered into as of January 2, 2022.",
         "THIS AGREEMENT is made this [ ] day of May, 2014",
         "Dated: July 6, 2020",
+        "THIS AGREEMENT, dated for reference purposes as of July 12, 1999,",
     ),
     counter=("This lease is dated and signed below.", "Made in Ohio on the first of May."),
 )
@@ -236,11 +250,15 @@ OTHER_DOCUMENT_DATED = rule(
     "certain Lease'): the date is that document's, not this one's",
     pattern=(
         r"\b(?:the|that\s+certain|said|an?|such|its|their|prior|original)\s+"
-        r"(?:[\w&-]+\s+){0,6}?(?:agreement|contract|lease|licen[cs]e|amendment|plan|note|letter"
+        r"(?:[\w&-]+\s+){0,10}?(?:agreement|contract|lease|licen[cs]e|amendment|plan|note|letter"
         r"|indenture|notice|order|deed)s?\s*(?:\([^)]{0,60}\)\s*)?,?\s*(?:as\s+amended\s*,?\s*)?$"
     ),
     flags=re.IGNORECASE,
-    examples=("under the Supply Agreement ", "that certain Stock Purchase Agreement, "),
+    examples=(
+        "under the Supply Agreement ",
+        "that certain Stock Purchase Agreement, ",
+        "that certain Consent to Assignment and Amendment of Use Agreement ",
+    ),
     counter=("This Supply Agreement ", "THIS AGREEMENT "),
 )
 VERSION_LINE = rule(
@@ -324,10 +342,16 @@ SIGNATURE_DATE = rule(
     "date",
     "a full date in the signature block, labelled or not: 'Date: 5/11/2016', '/s/ G. Roe "
     "5/17/12', 'Dated: May 11, 2016'",
-    pattern=rf"(?:\bdated?\s*:*\s*)?{_DAY_DATE}",
+    # a signature's date may be written with dashes, as it is by hand: "3-31-16"
+    pattern=rf"(?:\bdated?\s*:*\s*)?(?:{_DAY_DATE}|(?P<dashed>\b\d{{1,2}}-\d{{1,2}}-(?:\d{{4}}|\d{{2}})\b))",
     flags=re.IGNORECASE,
-    examples=("Signature /s/ A. Zhang Date 13/07/05", "/s/ G. Roe 5/17/12", "Dated: May 11, 2016"),
-    counter=("Date: ____________", "the date of this Agreement"),
+    examples=(
+        "Signature /s/ A. Zhang Date 13/07/05",
+        "/s/ G. Roe 5/17/12",
+        "Dated: May 11, 2016",
+        "Date: 3-31-16",
+    ),
+    counter=("Date: ____________", "the date of this Agreement", "Tel. 555-123-4567"),
 )
 # Where the signatures begin: "IN WITNESS WHEREOF", else the first signature line ("/s/",
 # "Authorized Signature", "(signature)").
@@ -504,6 +528,9 @@ def _title_block_date(lines: list[str]) -> EffectiveDate | None:
 def _dated(m: re.Match[str], kind: str) -> EffectiveDate | None:
     evidence = m.group(0).strip()
     groups = m.groupdict()
+    if dashed := groups.get("dashed"):
+        date = _day(dashed.replace("-", "/"))
+        return EffectiveDate(date, evidence, "day", kind) if date else None
     if day := groups.get("day"):
         date = _day(day)
         return EffectiveDate(date, evidence, "day", kind) if date else None
@@ -700,9 +727,15 @@ SELF_NAME = rule(
     '"Agreement")\', \'THIS ENDORSEMENT AGREEMENT ("Agreement")\'',
     pattern=(
         rf"\b(?:This|THIS)\s+(?P<name>(?:{_NAME_WORD}\s+){{1,12}}?(?i:{_KIND_NOUN})"
-        r"(?:\s+No\.?\s*\d+)?)\s*,?\s*(?:\(|is\b|dated\b|made\b|entered\b|by\b|between\b)"
+        # a schedule or an order issued under an agreement names itself as such
+        rf"(?:\s+No\.?\s*\d+)?|(?:{_NAME_WORD}\s+){{1,6}}?(?i:schedule|order))"
+        r"\s*,?\s*(?:\(|is\b|dated\b|made\b|entered\b|by\b|between\b)"
     ),
-    examples=('This Cooperation Agreement (this "Agreement")', "THIS SUPPLY CONTRACT is made"),
+    examples=(
+        'This Cooperation Agreement (this "Agreement")',
+        "THIS SUPPLY CONTRACT is made",
+        "This Product License Schedule is issued pursuant to the Agreement",
+    ),
     counter=('This Agreement ("Agreement") is made', "this agreement is made"),
 )
 # The filing header and legends before a title: "Exhibit 10.1", "EX-10.27", "Execution Copy".
@@ -728,6 +761,9 @@ _COMPANY_PREFIX = re.compile(
     r"(?:d/?b/?a\s+\S+\s+)?(?=\S)",
     re.IGNORECASE,
 )
+_AGREEMENT_NAME = re.compile(
+    r"(?i:agreement|contract|lease|licen[cs]e|amendment|addendum|understanding)(?:\s+No\.?\s*\d+)?$"
+)
 NAME_CHARS = 3_000  # the name stands this near the start
 NAME_LINES = 8  # in these first lines
 NAME_WORDS = 16
@@ -742,6 +778,11 @@ def document_name(lines: list[str], parties: Iterable[str] = ()) -> str | None:
     head = re.sub(r"\s+", " ", " ".join(texts))[:NAME_CHARS]
     self_named = next((m.group("name") for m in SELF_NAME.finditer(head)), None)
     title = _title(texts)
+    if title is None and self_named is None:
+        # a cover page, a long legend or a contents list before it: the first title further on
+        title = _title(texts, NAME_LINES * 3, NAME_CHARS * 3)
+        if title and not _AGREEMENT_NAME.search(title):
+            title = None  # a heading ("PAYMENT TERMS"), not the name of an agreement
     if title is None:
         return self_named
     if self_named and title.casefold().endswith(" " + self_named.casefold()):
@@ -751,11 +792,14 @@ def document_name(lines: list[str], parties: Iterable[str] = ()) -> str | None:
     return _without_party(title, parties)
 
 
-def _title(texts: list[str]) -> str | None:
+_SENTENCE_BREAK = re.compile(r"(?:(?<=[a-z)]\.)|(?<=[A-Z]{2}\.))\s+(?=[A-Z])")
+
+
+def _title(texts: list[str], lines: int = NAME_LINES, chars: int = NAME_CHARS) -> str | None:
     """The first title in the first lines: a run of capitals ending in what the document is
     (a legend's sentences left out), or a line of its own in title case."""
     at = 0
-    for text in texts[:NAME_LINES]:
+    for text in texts[:lines]:
         for m in TITLE_CAPS.finditer(text):
             name = re.split(r"(?<=\S)[.:;]\s+(?=[A-Z]{2})", m.group("name"))[-1]
             name = FILING_HEADER.regex.sub("", name)
@@ -763,11 +807,15 @@ def _title(texts: list[str]) -> str | None:
             name = re.sub(r"^(.+?)\s+\1$", r"\1", name)  # a title set twice
             if len(name.split()) >= 2 and not re.match(_CAPS_NOUN + r"$", name):
                 return name
-        line = TITLE_LINE.search(text)
-        if line and _titled(line.group("name"), text):
-            return line.group("name").strip(" ,")
+        # the line, else a sentence of it after a legend ("... IF DISCLOSED. Execution
+        # Version Network Build Agreement Between A And B")
+        for piece in [text, *_SENTENCE_BREAK.split(text)[1:]]:
+            piece = FILING_HEADER.regex.sub("", piece).strip()
+            line = TITLE_LINE.search(piece)
+            if line and _titled(line.group("name"), piece):
+                return line.group("name").strip(" ,")
         at += len(text) + 1
-        if at > NAME_CHARS:
+        if at > chars:
             break
     return None
 

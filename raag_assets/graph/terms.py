@@ -218,15 +218,28 @@ def _named_before(before: str) -> bool:
     return lead.isalpha() and lead.islower() and lead not in _DETERMINERS_BEFORE
 
 
+_BODY_BEGINS = re.compile(r"\bagree\s+as\s+follows\b|\bNOW,?\s+THEREFORE\b", re.IGNORECASE)
+
+
 def _introductions(text: str, from_start: bool = False) -> list[tuple[int, int]]:
     """Where the text introduces its parties: from each cue (term.parties_introduced) to the
     recitals or PARTY_REGION on; with `from_start`, from the start of the text last (a
     preamble without a cue: 'Acme Inc. ("Acme") and Beta LLC ("Beta") agree')."""
     starts = [cue.end() for cue in PARTIES_INTRODUCED.finditer(text[:PARTY_HEAD])]
+    # a cue after the words that close the introduction ("agree as follows") is the body's
+    # ('the Offtake Agreement between Acme and Beta'): the preamble before them comes first
+    body = _BODY_BEGINS.search(text[:PARTY_HEAD])
+    front = [s for s in starts if not body or s < body.start()]
+    if from_start and not front:
+        starts = [0, *starts]
+    elif from_start:
+        starts = [*starts, 0]
     spans = []
-    for start in starts + ([0] if from_start else []):
+    for start in starts:
         region = text[start : start + PARTY_REGION]
-        stop = _INTRO_ENDS.search(region)
+        # the recitals after the names, not a heading before them ("PREAMBLE Acme Ltd, ...")
+        named = PARTY_NAME_END.search(region) if start == 0 else None
+        stop = _INTRO_ENDS.search(region, named.start() if named else 0)
         spans.append((start, start + (stop.start() if stop else len(region))))
     return spans
 
@@ -331,7 +344,11 @@ PARTY_NAME_END = rule(
         r"(?=\s*(?:[,.;]|$)|\s+[a-z])"
         r"|,?\s+(?:with\s+(?:its|a|an|offices|principal)|having|whose|located|organized|existing"
         r"|incorporated|residing|registered|represented)\b"
-        r"|,?\s+of\s+\d"
+        # a short name given without parentheses, a person named in a capacity: 'Acme LLP,
+        # hereinafter referred to as "Acme"', 'Jane Doe, in her individual capacity'
+        r"|,\s*(?:hereinafter|hereafter|herein\s+called|in\s+(?:his|her|its)\s+(?:individual\s+)?"
+        r"capacity|individually)\b"
+        r"|,?\s+(?i:of)\s+\d"
         r"|\s*,?\s*\((?i:collectively|together|each)\b"  # 'and Jane Doe (collectively, the ...'
         r"|(?<=[a-z.])\s+(?=[A-Z][a-z]+\s*:)"  # a title block's next field: 'Address:'
         r"|\b(?i:Inc|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|LP|PLC|Corp|Corporation|Co|N\.A|S\.A|B\.V"
@@ -346,6 +363,9 @@ PARTY_NAME_END = rule(
         "Northwind Services (NWS) certifies",
         "JANE DOE (the Employee).",
         "Acme Research LLC and Jane Doe (collectively, the Investors)",
+        'Blue Harbor Trading, hereinafter referred to as the "Seller"',
+        "Jane Doe, in her individual capacity",
+        "NORTHWIND SERVICES OF 12 HARBOR ROAD",
     ),
     counter=("the parties hereto agree", "Acme (Beijing) Trading", "Gadget (R) modules"),
 )
@@ -402,6 +422,106 @@ def party_full_names(front_text: str) -> list[str]:
     return out
 
 
+# Where the parties sign: the names their signature blocks give them. A fallback for a document
+# whose introduction names fewer than two (a joint filing signed by each filer, a schedule, a
+# preamble raag cannot read): each party's name in capitals closed by its company form
+# ('ACME HOLDINGS LP By: ...', 'for and on behalf of ACME LIMITED'), or a name with its company
+# form right before its signature line ('Acme Widgets, Inc. By: /s/ ...').
+SIGNATORY_CAPS = rule(
+    "term.signatory_caps",
+    "term",
+    "a party's name in capitals closed by its company form, in its signature block",
+    pattern=(
+        r"(?<![\w&'’./-])[A-Z][A-Z0-9&'’.-]*(?:,?[ ]+(?:[A-Z][A-Z0-9&'’./-]*|of|and|&))*"
+        r",?[ ]+(?:INC|LLC|L\.L\.C|LTD|LIMITED|LLP|L\.P|LP|PLC|CORP|CORPORATION|COMPANY|TRUST"
+        r"|N\.A|S\.A|B\.V|N\.V|AG|GMBH|PTE|PTY|S\.P\.A|S\.R\.L)\b\.?(?![\w&-])"
+    ),
+    examples=(
+        "IN WITNESS WHEREOF ... NORTHWIND TRADING LP By: Blue Harbor LLC, its general partner",
+        "for and on behalf of ) /s/ J. Roe NORTHWIND HOLDINGS LIMITED )",
+    ),
+    counter=("IN WITNESS WHEREOF, the parties have signed this Agreement.", "Acme Inc. By:"),
+)
+SIGNATORY_BEFORE_BY = rule(
+    "term.signatory_before_by",
+    "term",
+    "in a signature block, the words before a signature line ('Acme Widgets, Inc. By: /s/'): "
+    "a party's name when they end in its company form (not the person signing for it)",
+    pattern=r"[^:;()\n]{1,100}?(?=:?\s*By\s*:)",
+    examples=("Northwind Widgets, Inc. By: /s/ Jane Roe",),
+    counter=("IN WITNESS WHEREOF, the parties have signed this Agreement.",),
+)
+SIGNATURE_CUE = re.compile(r"\bIN\s+WITNESS\s+WHEREOF\b|/s/|\bBy\s*:\s*_{3,}", re.IGNORECASE)
+SIGNATURE_CHARS = 5_000  # the signature blocks' names, one block after another
+
+
+def signatory_names(text: str) -> list[str]:
+    """The parties' names as their signature blocks give them, in order: each in capitals
+    closed by its company form (SIGNATORY_CAPS), or closed by its description on its line
+    ('THE BANKERS BANK, a Georgia banking corporation'), or closed by its company form before
+    its signature line (SIGNATORY_BEFORE_BY)."""
+    cue = SIGNATURE_CUE.search(text)
+    if cue is None:
+        return []
+    # a line of its own ends a name: 'Title: Managing Director' above 'Acme Inc.'
+    window = re.sub(r"[^\S\n]+", " ", text[cue.start() : cue.start() + SIGNATURE_CHARS])
+    found = [(m.start(), m.end(), m.group(0)) for m in SIGNATORY_CAPS.finditer(window)]
+    found += _described(window, found)
+    for m in SIGNATORY_BEFORE_BY.finditer(window):
+        name = _name_before(m.group(0))
+        taken = any(a < m.end() and m.start() < b for a, b, _ in found)
+        if name and not taken and re.search(r"\b" + _FORM_WORD + "$", name):
+            found.append((m.end() - len(name), m.end(), name))
+    out: list[str] = []
+    for _, _, name in sorted(found):
+        name = name.strip(" ,")
+        if _NOT_A_PARTY.match(name) is None and name.casefold() not in map(str.casefold, out):
+            out.append(name)
+    return out
+
+
+def _described(window: str, found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """Names closed by their description on their line in a signature block, after the names
+    `found` there already (columns side by side: 'ACME, INC. BETA BANK, a Georgia bank')."""
+    out = []
+    for end in PARTY_NAME_END.finditer(window):
+        if end.group(0).lstrip(" ,")[:2] not in ("a ", "an"):
+            continue
+        name = _name_before(window[window.rfind("\n", 0, end.start()) + 1 : end.start()]) or ""
+        for _, _, known in found:
+            if name.startswith(known + " "):
+                name = name[len(known) + 1 :]
+        start = end.start() - len(name)
+        if name and not any(a < end.start() and start < b for a, b, _ in found):
+            out.append((start, end.start(), name))
+    return out
+
+
+def with_signatories(parties: Sequence[str], text: str) -> tuple[str, ...]:
+    """The parties an introduction names, and where it names fewer than two that can be a
+    party's full name (two words or more, or a company form: not 'Tech' read off a form's
+    field), those the signature blocks name (signatory_names) too."""
+    named = [p for p in parties if _full_name(p)]
+    if len(named) >= 2:
+        return tuple(parties)
+    known = [_bare(p) for p in named]
+    signed = [
+        n for n in signatory_names(text) if not any(_bare(n) in k or k in _bare(n) for k in known)
+    ]
+    return tuple(named + signed) if signed else tuple(parties)
+
+
+def _bare(name: str) -> str:
+    """A name without its company form, case and punctuation: 'NORTHWIND LTD' = 'Northwind
+    Limited'."""
+    words = [w for w in re.split(r"[\s,]+", name) if w and not re.fullmatch(_FORM_WORD, w)]
+    return " ".join(re.sub(r"\W", "", w).casefold() for w in words)
+
+
+def _full_name(name: str) -> bool:
+    return len(name.split()) >= 2 or bool(re.search(r"\b" + _FORM_WORD + "$", name))
+
+
 def _one_by_one(name: str | None) -> list[str]:
     """Names listed with commas, each closed by its company form: 'Acme Partners L.P., Acme
     Fund L.P.' -> both."""
@@ -417,6 +537,12 @@ def _one_by_one(name: str | None) -> list[str]:
             pieces.append(piece)
     whole = all(re.search(r"\b" + _FORM_WORD + "$", p) for p in pieces)
     return pieces if len(pieces) > 1 and whole else [name]
+
+
+# Words that stand before the parties' names, never in them: a cue, a heading ("PREAMBLE").
+_BEFORE_NAMES = ("BETWEEN", "AMONG", "BY", "PREAMBLE", "PARTIES")
+# A document's name, not a party's: 'entered into this Supply Contract (the "Contract")'.
+_A_DOCUMENT = re.compile(r"\b(?i:agreement|contract|amendment|addendum)$")
 
 
 def _name_before(text: str) -> str | None:
@@ -437,7 +563,7 @@ def _name_before(text: str) -> str | None:
         if re.fullmatch(r"\([A-Z][\w.\u00a0]*\)", bare):  # "Acme (Beijing) Co., Ltd."
             taken.append(words[i])
             continue
-        if not bare or re.search(r"[()\"“”:;]", bare) or bare.upper() in ("BETWEEN", "AMONG", "BY"):
+        if not bare or re.search(r"[()\"“”:;]", bare) or bare.upper() in _BEFORE_NAMES:
             break
         if len(taken) >= 2 and words[i].endswith(",") and re.fullmatch(_FORM_WORD, bare):
             break  # "... Fund, L.P., Cibelli Research LLC": the form closes the name before
@@ -460,7 +586,9 @@ def _name_before(text: str) -> str | None:
             i == 0
             or re.search(r"[,\d]$|^[a-z]", words[i - 1])
             or re.fullmatch(_FORM_WORD, words[i - 1])
-            or (i >= 2 and (words[i - 2] in ("of", "in", "under", "at") or words[i - 2][-1] == ","))
+            or (
+                i >= 2 and (words[i - 2] in ("of", "in", "under", "at") or words[i - 2][-1:] == ",")
+            )
         ):
             break  # "..., and Acme Ltd", "the laws of Singapore and Acme Ltd": the next party
         taken.append(words[i])
@@ -468,12 +596,23 @@ def _name_before(text: str) -> str | None:
     for end in (-1, 0):  # a connector neither opens nor closes a name
         while taken and taken[end].strip(",").lower() in _NAME_CONNECTORS - {"the"}:
             taken.pop(end)
+    if (
+        len(taken) >= 3
+        and taken[-1] == "the"
+        and all(w[:1].isupper() for w in taken[-3:-1])
+        and (not stop or stop.endswith(",") or stop.lower() in ("between", "among", "and"))
+    ):
+        # 'the undersigned, the Acme Income Fund ("Fund")': the name after "the", where a
+        # party is named (not 'as of the Effective Date (the "Start")')
+        taken.pop()
     name = re.sub(r"\.{2,}$", ".", " ".join(reversed(taken)).strip(" ,")).replace("\u00a0", " ")
     if (
         not name
         or stop in _PLACE_BEFORE  # "residing in Ohio", "organized under the laws of Texas"
         or len(taken) > 12
         or _NOT_A_PARTY.match(name)
+        or re.fullmatch(r"(?i:incorporated|company|corporation|limited)", name)
+        or _A_DOCUMENT.search(name)
         or _ADDRESS.search(name)
         or _NOT_ONE_NAME.search(name)
         # a number (a registration, a street) in a name without a company form to close it

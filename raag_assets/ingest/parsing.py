@@ -18,7 +18,7 @@ from raag_assets.core.errors import BadDocument
 from raag_assets.core.identity import canonical_json, doc_id_from_name, sha256_hex, validate_doc_id
 from raag_assets.core.model import DocMeta, EffectiveDate, Line, ParsedDocument
 from raag_assets.graph.dates import document_dates, document_name
-from raag_assets.graph.terms import party_full_names, party_names
+from raag_assets.graph.terms import party_full_names, party_names, with_signatories
 from raag_assets.ingest.normalize import normalize_line
 
 SIDECAR_SUFFIX = ".meta.json"
@@ -89,6 +89,7 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
     fmt = sniff_format(path, data[:8])
     sidecar = _read_sidecar(path)
     pages: int | None
+    named_head: list[str] | None = None
     if fmt == "pdf":
         if not data.startswith(b"%PDF-"):
             raise BadDocument("not a PDF: the file has a .pdf name but no %PDF header")
@@ -104,6 +105,7 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
         base = len(raw_text) - len(text)
         if fmt == "text":
             lines, pages = text_lines(text, base)
+            named_head = _named_head(text)
         else:
             lines, pages = tuple(_text_lines(text, base)), None
         meta_in = {**front, **sidecar}
@@ -111,7 +113,7 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
             raise BadDocument("no text content (only whitespace)")
     if "\\u0000" in canonical_json(meta_in):
         raise BadDocument("metadata holds a NUL character (\\u0000), which cannot be stored")
-    meta = _from_text(build_meta(meta_in, path.name), lines)
+    meta = _from_text(build_meta(meta_in, path.name), lines, named_head)
     content_hash = sha256_hex(data, canonical_json(sidecar))
     dates = document_dates([ln.text for ln in lines])
     return ParsedDocument(
@@ -127,14 +129,41 @@ def parse_file(path: Path, max_bytes: int) -> ParsedDocument:
     )
 
 
-def _from_text(meta: DocMeta, lines: tuple[Line, ...]) -> DocMeta:
+def _from_text(
+    meta: DocMeta, lines: tuple[Line, ...], named_head: list[str] | None = None
+) -> DocMeta:
     """What the metadata leaves out and the text states near its start: the document's name
-    as its title ("MARKETING AFFILIATE AGREEMENT"), and its parties as introduced."""
+    as its title ("MARKETING AFFILIATE AGREEMENT"), and its parties as introduced.
+    `named_head`: the first lines with a running header kept (see _named_head)."""
     head = [ln.text for ln in lines[:_HEAD_LINES] if ln.text]
     front = "\n".join(head)
     parties = () if "parties" in meta.extra else tuple(party_full_names(front))
-    title = meta.title or document_name(head, [*parties, *party_names(front[:20000])])
+    if "parties" not in meta.extra:
+        parties = with_signatories(parties, "\n".join(ln.text for ln in lines if ln.text))
+    # a party's short name in capitals without quotes: '... of America (MICOA)'
+    acronyms = re.findall(r"(?<=\w)\s*,?\s*\(([A-Z][A-Z0-9&]{1,11})\)", front[:_NAME_FRONT])
+    title = meta.title or document_name(
+        named_head or head, [*parties, *party_names(front[:20000]), *acronyms]
+    )
     return replace(meta, title=title, parties=parties)
+
+
+_NAME_FRONT = 3_000  # where the parties are introduced, as document_name reads its title
+_NAMED_HEAD = 60  # raw lines: the name stands within document_name's first few text lines
+
+
+def _named_head(text: str) -> list[str]:
+    """A plain text's first lines with only page marks, page numbers and filing banners
+    dropped: a running header that repeats the document's name on every page ("HOSTING
+    AGREEMENT") is page furniture for the body, and its first occurrence is the title."""
+    out = []
+    for raw in text.split("\n")[:_NAMED_HEAD]:
+        for piece in _unflatten(raw.replace("\f", " ")):
+            t = normalize_line(piece)
+            furniture = _PAGE_MARK.search(t) or _SOURCE_BANNER.match(t) or _PAGE_NUMBER.match(t)
+            if t and not furniture:
+                out.append(t)
+    return out
 
 
 def _effective(meta: DocMeta, stated: EffectiveDate | None) -> EffectiveDate | None:

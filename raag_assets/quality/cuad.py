@@ -62,8 +62,59 @@ def name_matches(expected: str, found: str | None) -> bool:
 def cuad_parties(answer: str) -> list[str]:
     """The parties' names of a CUAD answer: 'Birch First Global Investments Inc. ("Company");
     Mount Kowledge Holdings Inc. ("Marketing Affiliate", "MA")' -> the two names."""
-    names = [re.sub(r"\(.*?\)|\(.*$", "", p).strip(" ,;") for p in (answer or "").split(";")]
+    names = [re.sub(r"\(.*?\)|\(.*$", "", p).strip(" ,;") for p in party_entries(answer or "")]
     return [n for n in names if n]
+
+
+def party_entries(answer: str) -> list[str]:
+    """CUAD's entries, split at the semicolons that stand outside parentheses and brackets
+    ('Acme Ltd ("Acme"), solely for purposes of Section 1(c) [Confidentiality; Non-solicitation]'
+    is one entry); an answer set in parentheses as a whole is read inside them."""
+    answer = answer.strip()
+    if answer.startswith("(") and answer.endswith(")") and _depths(answer[1:-1])[-1:] in ([], [0]):
+        answer = answer[1:-1]
+    out, start = [], 0
+    for i, (ch, depth) in enumerate(zip(answer, _depths(answer), strict=True)):
+        if ch == ";" and depth == 0:
+            out.append(answer[start:i])
+            start = i + 1
+    return [*out, answer[start:]]
+
+
+def _depths(text: str) -> list[int]:
+    """How deep in parentheses and brackets each character of `text` stands (never below 0)."""
+    depth, out = 0, []
+    for ch in text:
+        depth = max(0, depth + (ch in "([") - (ch in ")]"))
+        out.append(depth)
+    return out
+
+
+# Where an entry naming the parties together parts them: "Lender, Endorser and Fitness" (a
+# company form after a comma belongs to its name: "Acme, Inc.").
+_TOGETHER = re.compile(r"\s+and\s+|,\s+(?!(?i:inc|llc|ltd|l\.?p|corp|co|n\.a|s\.a)\b)")
+
+
+def named_parties(answer: str) -> list[str]:
+    """The parties' names of a CUAD answer, without its entries that name no one party: a
+    blank ("[ ]", "[*]"), a role or a sentence ("an individual", 'each a "Party"'), the parties
+    together ("Acme and Beta", "Lender, Endorser and Fitness", where each is named in the
+    answer on its own)."""
+    entries = party_entries(answer)
+    out = []
+    for i, cleaned in enumerate(cuad_parties(e) for e in entries):
+        if not cleaned:
+            continue
+        name = cleaned[0]
+        others = " ".join(e for j, e in enumerate(entries) if j != i)
+        sides = [x.strip(" ,") for x in _TOGETHER.split(name)]
+        together = len(sides) > 1 and all(x and x.casefold() in others.casefold() for x in sides)
+        if re.fullmatch(r"[\W_]*", name) or not name[0].isupper() and not name[0].isdigit():
+            continue
+        if together or re.search(r"[\"“”]", name):
+            continue
+        out.append(name)
+    return out
 
 
 def parties_match(expected: list[str], found: list[str]) -> bool:

@@ -190,6 +190,32 @@ def test_dates_of_the_dev_contracts_match_cuad():
             None,
             (dt.date(2012, 5, 17), "day"),
         ),
+        # an Effective Date defined as an event, the date it fell on in the same sentence;
+        # a date "for reference purposes"; another document's date is not this one's
+        (
+            "THIS AGREEMENT, dated for reference purposes as of July 12, 1999, is made under "
+            "that certain Consent to Assignment and Amendment of Use Agreement dated January 7, "
+            "1997.\nEFFECTIVE DATE shall mean the date of installation of the system at the "
+            "site, i.e. December 10, 1998.",
+            (dt.date(1998, 12, 10), "day"),
+            (dt.date(1999, 7, 12), "day"),
+        ),
+        # an employment agreement: the appointment begins on its effective date
+        (
+            "THIS AGREEMENT is made on 1 October 2019 between Acme Ltd and Jane Doe.\n"
+            "2.1 The Appointment will begin on 27 January 2020 or such other date as agreed.",
+            (dt.date(2020, 1, 27), "day"),
+            (dt.date(2019, 10, 1), "day"),
+        ),
+        # signature dates written with dashes: the document bears the later one
+        (
+            "SUPPLY AGREEMENT\nAcme supplies Beta.\n"
+            + "Beta pays within thirty days.\n" * 12
+            + "IN WITNESS WHEREOF, the parties have executed this Agreement as of the last date "
+            "below.\nACME INC. BETA LLC\nDate: 3-29-2016 Date: 3-31-16",
+            None,
+            (dt.date(2016, 3, 31), "day"),
+        ),
         # no signature date to take: no effective date is made up
         (
             "This Agreement is effective as of the last date signed below.\n"
@@ -254,7 +280,28 @@ def test_a_date_in_a_clause_or_of_another_document_dates_no_document():
             "DISTRIBUTION AGREEMENT",
         ),
         (["AMENDMENT NO. 3 TO THE VALUE ADDED RESELLER AGREEMENT", "This Amendment No. 3"], None),
+        # a title in title case after a legend's sentences on the same line
+        (
+            [
+                "Exhibit 10.1 CERTAIN PORTIONS OF THIS EXHIBIT HAVE BEEN OMITTED. Execution "
+                "Version Network Services Agreement Between Northwind LLC And Blue River LLC"
+            ],
+            "Network Services Agreement",
+        ),
         (["Travel Rules", "", "Staff travel second class."], None),
+        # a cover page before the title: the first agreement's name further on; a heading
+        # there is no name
+        (
+            [f"Northwind Holdings Ltd, Report {n}" for n in range(10)]
+            + ["DISTRIBUTION AGREEMENT", "1. Appointment"],
+            "DISTRIBUTION AGREEMENT",
+        ),
+        ([f"Northwind Holdings Ltd, Report {n}" for n in range(10)] + ["PAYMENT TERMS"], None),
+        # a schedule issued under an agreement names itself
+        (
+            ["SCHEDULE A", "This Product License Schedule is issued under the Supply Agreement."],
+            "Product License Schedule",
+        ),
     ],
 )
 def test_the_document_names_itself(lines: list[str], name: str | None):

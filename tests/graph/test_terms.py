@@ -16,10 +16,12 @@ from raag_assets.graph.terms import (
     exclusion,
     party_full_names,
     party_names,
+    signatory_names,
     term_pattern,
     term_uses,
     use_exclusions,
     used_terms,
+    with_signatories,
 )
 from raag_assets.graph.topics import topic_links
 from raag_assets.ingest.parsing import parse_file
@@ -384,6 +386,33 @@ def test_a_term_labelled_in_passing_and_defined_in_full_is_judged_by_its_definit
             ["NORTHWIND HOLDINGS LIMITED", "JANE DOE"],
         ),
         ("Permission is hereby granted, free of charge, to any person obtaining a copy.", []),
+        # a preamble without a cue, short names given without parentheses; the body's
+        # "between" (after "agree as follows") introduces no party of this document
+        (
+            "SUPPLY CONTRACT PREAMBLE Northwind Oil Company, hereinafter referred to as the "
+            '"Seller", and Blue River Refining, hereinafter referred to as the "Buyer", have '
+            'entered into this Supply Contract (the "Contract") and agree as follows: 1. "Offtake'
+            ' Agreement" means the agreement between Harbour Shipping Limited and Quay Tankers '
+            "Limited.",
+            ["Northwind Oil Company", "Blue River Refining"],
+        ),
+        # a name after "the" where a party is named; a person named in a capacity
+        (
+            "This is to confirm that the undersigned, the Northwind Income Fund, (the "
+            '"Fund") has agreed that Blue River Distributors, LLC, ("Distributor") shall act.',
+            ["Northwind Income Fund", "Blue River Distributors, LLC"],
+        ),
+        (
+            'This Agreement is made by and among Northwind Holdings, Inc. (the "Company") and '
+            'Jane Q. Doe, in her individual capacity (the "Designee").',
+            ["Northwind Holdings, Inc.", "Jane Q. Doe"],
+        ),
+        # an address after "OF" in capitals ends the name
+        (
+            "NORTHWIND TECHNICAL SERVICES OF 12 HARBOR ROAD, SPRINGFIELD (NTS) certifies that "
+            "the products furnished by BLUE RIVER SYSTEMS, INC. OF 5 MAIN STREET (BRS) work.",
+            ["NORTHWIND TECHNICAL SERVICES", "BLUE RIVER SYSTEMS, INC."],
+        ),
     ],
 )
 def test_the_parties_full_names_as_introduced(front: str, names: list[str]) -> None:
@@ -519,3 +548,36 @@ def test_a_long_list_of_parties_each_closed_by_its_form_and_a_person_last():
         "South Research & Management, LLC",
         "Jane Roe",
     ]
+
+
+def test_the_parties_as_their_signature_blocks_name_them() -> None:
+    """Each party's name in capitals closed by its company form, or closed by it before its
+    signature line; not the person signing, nor the general partner signing for a party."""
+    text = (
+        "1. Term. This filing is made jointly.\n\nIN WITNESS WHEREOF, the undersigned execute "
+        "this agreement. NORTHWIND ECI HOLDINGS LP By: Blue Harbor Manager L.L.C., its general "
+        "partner By: /s/ Jane Roe Name: Jane Roe Title: Managing Director\n\nBlue River "
+        "Widgets, Inc.\nBy: /s/ John Doe Name: John Doe\n\nEXHIBIT A TO THE PLAN OF ACME INC."
+    )
+    assert signatory_names(text) == ["NORTHWIND ECI HOLDINGS LP", "Blue River Widgets, Inc."]
+    assert signatory_names("No signatures here, Acme Inc. and Beta LLC.") == []
+    # two blocks side by side on one line, the second closed by its description
+    assert signatory_names(
+        "IN WITNESS WHEREOF, the parties sign.\nNORTHWIND, INC. THE HARBOUR BANK, a Georgia "
+        "banking corporation\nBy: /s/ Jane Roe By: /s/ John Doe"
+    ) == ["NORTHWIND, INC.", "THE HARBOUR BANK"]
+
+
+def test_an_introduction_read_short_takes_the_signatories() -> None:
+    """Fewer than two names that can be a party's (a word read off a form's field is none):
+    the signature blocks' names join them; two full names stand as they are."""
+    text = "IN WITNESS WHEREOF\nNORTHWIND LTD\nBy: /s/ Jane Roe\nBLUE RIVER LLC\nBy: /s/ J. Doe"
+    assert with_signatories(["Tech", "Payment"], text) == ("NORTHWIND LTD", "BLUE RIVER LLC")
+    assert with_signatories(["Northwind Limited"], text) == ("Northwind Limited", "BLUE RIVER LLC")
+    assert with_signatories(["Acme Inc.", "Beta LLC"], text) == ("Acme Inc.", "Beta LLC")
+
+
+def test_a_name_after_runs_of_spaces_is_read_without_error() -> None:
+    """Spaces run together before a name (a signature line set with spaces) leave empty words:
+    they end the name, they raise nothing."""
+    assert signatory_names("IN WITNESS WHEREOF\n  and Acme Ltd By: /s/ J. Roe") == ["Acme Ltd"]

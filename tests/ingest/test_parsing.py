@@ -331,3 +331,56 @@ def test_explicit_doc_id_is_not_read_into_shape(tmp_path: Path):
     path.write_text("---\ndoc_id: Leclanché JDA\nsupersedes: Leclanché JDA 2019\n---\n# T\nText\n")
     doc = parse_file(path, LIMIT)
     assert (doc.doc_id, doc.meta.supersedes) == ("Leclanché JDA", "Leclanché JDA 2019")
+
+
+def test_a_title_repeated_as_a_running_header_is_still_the_title(tmp_path: Path):
+    """A document that repeats its name at the top of every page: the repeats are page
+    furniture for the body, the first one is its title."""
+    page = "HOSTING AGREEMENT\n\n" + "\n\n".join(f"{n}. Clause {n} applies." for n in range(20))
+    path = tmp_path / "hosting.txt"
+    path.write_text("Exhibit 10.8\n\n" + "\n\n".join([page] * 4) + "\n", encoding="utf-8")
+    doc = parse_file(path, LIMIT)
+    assert "HOSTING AGREEMENT" not in [ln.text for ln in doc.lines]
+    assert doc.meta.title == "HOSTING AGREEMENT"
+
+
+def test_parties_the_introduction_leaves_out_are_read_from_the_signature_blocks(tmp_path: Path):
+    """A document signed by parties its opening does not introduce (a joint filing): their
+    names as the signature blocks give them; an introduction naming two parties is kept as is."""
+    path = tmp_path / "joint.txt"
+    path.write_text(
+        "JOINT FILING AGREEMENT\n\nThe undersigned agree that the statement is filed on behalf "
+        "of each of them.\n\n"
+        + "The statement may be amended by any of them, and each of them may file an amendment "
+        "on behalf of all of them without further agreement.\n\n"
+        * 100
+        + "IN WITNESS WHEREOF, the undersigned sign this agreement.\n\n"
+        "NORTHWIND CAPITAL LP\nBy: /s/ Jane Roe\n\nBLUE RIVER HOLDINGS L.L.C.\nBy: /s/ John Doe\n",
+        encoding="utf-8",
+    )
+    assert parse_file(path, LIMIT).meta.parties == (
+        "NORTHWIND CAPITAL LP",
+        "BLUE RIVER HOLDINGS L.L.C.",
+    )
+    path.write_text(
+        'This Agreement is made between Acme Inc. ("Acme") and Beta LLC ("Beta").\n\n'
+        + "Acme sells the goods to Beta at the prices of the schedule, and Beta pays for them "
+        "within thirty days of each delivery of the goods.\n\n"
+        * 100
+        + "IN WITNESS WHEREOF\n\nGAMMA TRUST COMPANY, as escrow agent\nBy: /s/ Jane Roe\n",
+        encoding="utf-8",
+    )
+    assert parse_file(path, LIMIT).meta.parties == ("Acme Inc.", "Beta LLC")
+
+
+def test_a_title_led_by_a_partys_short_name_in_capitals_is_the_documents_name(tmp_path: Path):
+    """'NMIC AGENCY AGREEMENT' where the parties are 'Northwind Mutual Insurance Company, a
+    Michigan insurer (NMIC)' and another: the document is the Agency Agreement."""
+    path = tmp_path / "agency.txt"
+    path.write_text(
+        "NMIC AGENCY AGREEMENT\n\nNorthwind Mutual Insurance Company, a Michigan insurer (NMIC) "
+        'and Blue River Agency, Inc., a Nevada corporation ("Agency") agree as follows:\n\n'
+        "1. Authority\nThe Agency may solicit proposals.\n",
+        encoding="utf-8",
+    )
+    assert parse_file(path, LIMIT).meta.title == "AGENCY AGREEMENT"

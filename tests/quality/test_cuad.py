@@ -33,3 +33,30 @@ def test_names_and_parties() -> None:
         parties, ["BIRCH FIRST GLOBAL INVESTMENTS INC", "Mount Kowledge Holdings"]
     )
     assert not cuad.parties_match(parties, ["Birch First Global Investments Inc."])
+    # semicolons inside brackets or parentheses part no entries; an answer set in
+    # parentheses as a whole is read inside them
+    assert cuad.cuad_parties(
+        'Acme Ltd ("Acme"); Beta Ltd ("Beta"), solely for Section 1(c) [Confidentiality; '
+        "Non-solicitation]"
+    ) == ["Acme Ltd", "Beta Ltd , solely for Section 1 [Confidentiality; Non-solicitation]"]
+    assert cuad.cuad_parties('(Acme Inc. (the "Company"); Beta LLC ("Beta"))') == [
+        "Acme Inc.",
+        "Beta LLC",
+    ]
+
+
+def test_the_parties_named_one_by_one() -> None:
+    """CUAD's entries that name the parties together ("Lender, Endorser and Fitness", each named
+    on its own elsewhere in the answer) or no one ('each a "Party"') are no party; a company
+    form after a comma is part of its name."""
+    answer = (
+        'Acme Lending, LLC ("Lender"); Jane Roe ("Endorser"); Fitness Media, Inc. ("Fitness"); '
+        'Lender, Endorser and Fitness ("AS Parties"); Beta Corp. ("Beta"); Acme and Beta (each a '
+        '"Party")'
+    )
+    assert cuad.named_parties(answer) == [
+        "Acme Lending, LLC",
+        "Jane Roe",
+        "Fitness Media, Inc.",
+        "Beta Corp.",
+    ]

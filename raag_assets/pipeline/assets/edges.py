@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "10"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "11"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -24,6 +24,8 @@ EDGES_VERSION = "10"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 9: quoted attachment letters, ranges repeating their keyword, short names under their
 # party's paragraph or after a company's name in passing
 # 10: sections cited by their quoted heading (references.quoted_heading), in any document
+# 11: parties' names (hence their short names) read from a preamble without a cue, after
+# "hereinafter" without parentheses, after "the" where a party is named
 
 
 @dg.asset(
