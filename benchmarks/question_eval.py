@@ -1,6 +1,7 @@
 """Written question sets (golden/questions/*.yaml): questions readers wrote over licences,
 contracts with an RFC, HR policies and dpkg's specifications, never having seen raag's output.
-Each answer is a quote located in its document; a method answers it when one of its top 10 spans overlaps the quote.
+Each answer is a quote located in its document; a method answers it when one of its top 10
+spans overlaps the quote.
 
 Per set and per half (look: may be tuned on; scored: only scored), recall@10 (share of a
 question's answers found, mean), nDCG@10 (the answers ranked first), hit@10, hop@10 (answers
