@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "9"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "10"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -23,6 +23,8 @@ EDGES_VERSION = "9"  # 3: terms of art, citation forms, cue families; 4: section
 # displaced provisions named by what a citation holds, attachments cited in capitals
 # 9: quoted attachment letters, ranges repeating their keyword, short names under their
 # party's paragraph or after a company's name in passing
+# 10: a cited section number of a statute's form the document never takes parked as another
+# text's (citation.beyond_own_numbering)
 
 
 @dg.asset(
