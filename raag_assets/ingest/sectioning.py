@@ -673,8 +673,11 @@ _CAPS_TITLE = re.compile(
 
 
 def _opens(text: str) -> Key | None:
-    """The number a paragraph opens with, as the outline reads it."""
+    """The number a paragraph opens with, as the outline reads it (a number without its dot
+    over a run-in title too: "7 Indemnity. 7.1 Each Party ...")."""
     numbering = _numbering(text, markdown=False)
+    if numbering is None and (m := BARE_RUN_IN.search(text)) and _is_title(_tidy(m["title"])):
+        return (int(m["n"]),)
     return numbering.key if numbering else None
 
 
