@@ -62,15 +62,20 @@ RUN_IN_BARE = rule(
     examples=("the Commencement Date. 2 Basics of the Agreement 2.1 Grant of Rights",),
     counter=("payable within. 30 days of 30.1 units", "the Date. 2 Basics of the Agreement"),
 )
-# An article's heading run into its first subsection ("2. Fees 2.1 The Company shall pay",
-# "ARTICLE 3 TERM 3.1 This Agreement ..."): the subsection is the heading's first child.
+# A heading run into its first subsection ("2. Fees 2.1 The Company shall pay", "ARTICLE 3
+# TERM 3.1 This Agreement ...", "3.6 Payment Terms 3.6.1 All payments ..."): the subsection
+# is the heading's first child, at any depth.
 RUN_IN_CHILD = rule(
     "heading.run_in_first_child",
     "heading",
     "a heading run into its first subsection on one line: the subsection opens a section",
-    pattern=r"^(?:(?i:section|article)\s+)?(?P<p>\d{1,3})(?:\.0)?\.?\s+[A-Z][^.;:]{0,80}?\s"
-    r"(?P<c>(?P=p)\.0?1)\.?\s+(?=[A-Z\[“\"])",
-    examples=("2. Fees 2.1 The Company shall pay", "ARTICLE 3 TERM 3.1 This Agreement"),
+    pattern=r"^(?:(?i:section|article)\s+)?(?P<p>\d{1,3}(?:\.\d{1,3}){0,2})(?:\.0)?\.?\s+"
+    r"[A-Z][^.;:]{0,80}?\s(?P<c>(?P=p)\.0?1)\.?\s+(?=[A-Z\[“\"])",
+    examples=(
+        "2. Fees 2.1 The Company shall pay",
+        "ARTICLE 3 TERM 3.1 This Agreement",
+        "3.6 Payment Terms 3.6.1 All payments shall be made",
+    ),
     counter=("2. The Company shall pay within 2.1 days", "2.1 The Company shall pay"),
 )
 # A numbered heading set tight against its title in capitals ("2.LICENSE GRANT"), as PDF

@@ -95,7 +95,8 @@ ARTICLE = rule(
     examples=("Article IV - Termination", "ARTICLE 2. DEFINITIONS"),
     counter=("Article of incorporation", "This article explains the rules"),
 )
-# A top-level heading numbered in roman numerals without a keyword ("IV. EXPENSES"): its title
+# A top-level heading numbered in roman numerals without a keyword ("IV. EXPENSES", "VI -
+# COMPLIANCE WITH LAWS"): its title
 # in capitals ends the line, and like any bare number it is a heading only where the outline
 # continues ("IV." after "III."); "I. When delivered, ..." is an item of a list.
 ROMAN = rule(
@@ -103,8 +104,8 @@ ROMAN = rule(
     "heading",
     "a roman numeral and a title in capitals on a line of their own: IV. EXPENSES (a heading "
     "where the outline continues)",
-    pattern=r"^(?P<n>[IVXL]{1,6})\.\s+(?P<title>[A-Z][A-Z0-9 ,;&'’/()-]{2,80}?)\.?$",
-    examples=("IV. EXPENSES", "II. INDEPENDENT CONTRACTOR"),
+    pattern=r"^(?P<n>[IVXL]{1,6})(?:\.|\s+[-–—:])\s+(?P<title>[A-Z][A-Z0-9 ,;&'’/()-]{2,80}?)\.?$",
+    examples=("IV. EXPENSES", "II. INDEPENDENT CONTRACTOR", "VI - COMPLIANCE WITH LAWS"),
     counter=("I. When delivered, the shares shall be issued", "IV. NOTICES. All notices shall"),
 )
 # "Exhibit 10.6" is a filing's exhibit number (an EDGAR banner), not an exhibit of the text;

@@ -497,3 +497,23 @@ def test_a_cited_number_run_in_a_few_numbers_on_heads_a_section():
     assert labels(text) == [FRONT_LABEL, "3", "3.1", "3.6", "4", "9"]
     # without a citation the same number stays text
     assert "3.6" not in labels(text.replace("Section 3.6", "this clause"))
+
+
+def test_a_subsection_title_run_into_its_first_three_level_clause():
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between the Buyer and the Supplier.\n\n"
+        "3. Payment\n\n3.1 Invoices. The Supplier invoices monthly.\n\n"
+        "3.2 Payment Terms 3.2.1 All payments shall be made by bank transfer. 3.2.2 Late "
+        "payments bear interest.\n\n4. Term\n\n4.1 The term is two years."
+    )
+    assert labels(text)[1:] == ["3", "3.1", "3.2", "3.2.1", "3.2.2", "4", "4.1"]
+
+
+def test_roman_headings_with_a_dash_before_their_title_keep_their_numeral():
+    text = (
+        "DEVELOPMENT AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "I - DEFINITIONS\n\n1.1 Terms have the meanings given here.\n\n"
+        "II - COMPLIANCE WITH LAWS\n\nEach party complies with the law, as Article I says.\n\n"
+        "III - TERM\n\nThe term is two years."
+    )
+    assert labels(text)[1:] == ["I", "1.1", "II", "III"]
