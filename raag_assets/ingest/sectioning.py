@@ -696,7 +696,7 @@ def _titled(rest: str) -> bool:
     m = re.match(r"(.{3,80}?)\s+\d{1,3}\.0?1\b", rest)  # "Conditions Precedent 2.1 ..."
     # or its first lettered item: "Rights of Termination (a) Regulatory Proceedings ..."
     m = m or re.match(r"([^()]{3,80}?)\s+\((?:a|i|1)\)\s", rest)
-    return bool(m and _is_title(m.group(1)))
+    return bool(m and _is_title(m.group(1).rstrip(":")))  # "Sales Plan: (a) ..."
 
 
 def _short_run_in(rest: str) -> str | None:

@@ -517,3 +517,12 @@ def test_roman_headings_with_a_dash_before_their_title_keep_their_numeral():
         "III - TERM\n\nThe term is two years."
     )
     assert labels(text)[1:] == ["I", "1.1", "II", "III"]
+
+
+def test_a_run_in_title_ending_in_a_colon_over_its_first_lettered_item():
+    from raag_assets.ingest.sectioning import _titled
+
+    title = "Sales and Marketing Plan and Line of Product Brand Trademarks"  # ten words
+    assert _titled(f"{title}: (a) Acme shall use")
+    assert _titled("Rights of Termination (a) Regulatory Proceedings")
+    assert not _titled("the Company shall pay: (a) the fees")
