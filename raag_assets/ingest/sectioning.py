@@ -686,10 +686,26 @@ def _opens_not(text: str) -> Key | None:
     return None
 
 
+# A section kept with its number only ("Section 3. [Reserved] Section 4. ...", "7.
+# Intentionally Omitted."): its number stays in the outline, and citations of it resolve.
+RESERVED = rule(
+    "heading.reserved",
+    "heading",
+    "a section kept with its number only: [Reserved], Intentionally Omitted, Deleted",
+    pattern=r"^(?P<open>\[)?(?:Reserved|RESERVED|Intentionally\s+(?:Omitted|Deleted|Left\s+Blank)"
+    r"|INTENTIONALLY\s+(?:OMITTED|DELETED)|Deleted|DELETED)(?(open)\]|(?:\.|$))",
+    examples=("[Reserved] Section 4. General", "Intentionally Omitted.", "RESERVED."),
+    counter=("Reserved rights are held by the Company", "Deleted items are restored"),
+)
+
+
 def _titled(rest: str) -> bool:
     """The text after a top-level number run into a line opens with a title: a run-in title
-    ("Exclusivity. The Supplier shall ..."), or one in capitals its first subsection follows."""
+    ("Exclusivity. The Supplier shall ..."), or one in capitals its first subsection follows;
+    or it marks a section kept with its number only ("[Reserved]")."""
     if _run_in_title(rest) or _CAPS_TITLE.match(rest) or _short_run_in(rest):
+        return True
+    if RESERVED.regex.match(rest):
         return True
     if rest.isupper() and rest.endswith(":") and _is_title(_tidy(rest.rstrip(":"))):
         return True  # "... in Exhibit D. 5.DELIVERY OF THE SERVICE:" and its text below

@@ -526,3 +526,13 @@ def test_a_run_in_title_ending_in_a_colon_over_its_first_lettered_item():
     assert _titled(f"{title}: (a) Acme shall use")
     assert _titled("Rights of Termination (a) Regulatory Proceedings")
     assert not _titled("the Company shall pay: (a) the fees")
+
+
+def test_a_reserved_section_keeps_its_number_in_the_outline():
+    text = (
+        "MARKETING AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "Section 1. Offering. Acme offers the shares. Section 2. Compensation. Beta pays the "
+        "fee. Section 3. [Reserved] Section 4. General Provisions. 4.1 Term. The term is two "
+        "years.\n\n5. Intentionally Omitted.\n\n6. Notices. Notices are in writing."
+    )
+    assert labels(text)[1:] == ["1", "2", "3", "4", "4.1", "5", "6"]
