@@ -830,10 +830,15 @@ OTHER_TEXT = "another text"
 
 
 def _other_text(label: str, doc_id: str, corpus: Corpus) -> bool:
-    """A label of a statute's form that no section of the citing document takes."""
+    """A label of a statute's form that no section of the citing document takes, where the
+    document numbers its sections at all (else its numbering is unknown: the citation may
+    be of its own lost "Section 302")."""
     own = corpus.labels.get(doc_id, {})
-    return bool(STATUTE_NUMBER.regex.fullmatch(label)) and not any(
-        STATUTE_NUMBER.regex.fullmatch(key) for key in own
+    numbered = any(re.match(r"(?:article\s+|section\s+)?\d", key) for key in own)
+    return (
+        numbered
+        and bool(STATUTE_NUMBER.regex.fullmatch(label))
+        and not any(STATUTE_NUMBER.regex.fullmatch(key) for key in own)
     )
 
 

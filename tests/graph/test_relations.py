@@ -128,3 +128,7 @@ def test_a_section_number_of_a_statutes_form_is_another_texts_not_dangling_in_th
     corpus, sections = _contract({"1": text, "301": "Term.", "303": "Notices."})
     _, parked, _ = section_edges(sections[0], corpus)
     assert {u.target_label for u in parked if not u.target_doc} >= {"302", "906", "21"}
+    # a document whose sections carry no number at all: its numbering is unknown
+    corpus, sections = _contract({"Compliance": text, "Term": "The term is two years."})
+    _, parked, _ = section_edges(sections[0], corpus)
+    assert not [u for u in parked if u.target_doc]
