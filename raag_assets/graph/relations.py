@@ -811,16 +811,53 @@ def _resolve_heading(
     return [((found.doc_id, found.section_id), confidence, f"{found.doc_id} § {found.label}")], []
 
 
+# A section number no contract's own outline reaches: three digits and more at the top
+# ("Section 1553", "Section 4980H", "Sections 302 and 906") or three decimals and more
+# ("Section 227.7202"), as statutes and regulations number their sections.
+STATUTE_NUMBER = rule(
+    "citation.beyond_own_numbering",
+    "citation",
+    "a cited section number of a statute's or regulation's form (1553, 4980H, 227.7202) that "
+    "the citing document's own numbering never takes: a section of another text",
+    pattern=r"(?:(?:article|section|clause|paragraph)\s+)?(?:\d{3,5}[A-Za-z]?|\d{1,3}\.\d{3,4})"
+    r"(?:[.(].*)?",
+    flags=re.IGNORECASE,
+    examples=("1553", "4980H", "227.7202", "302(b)", "Section 906"),
+    counter=("15", "2.1", "10.02", "12(b)"),
+)
+# What a citation of another text's section is parked under, its text unnamed.
+OTHER_TEXT = "another text"
+
+
+def _other_text(label: str, doc_id: str, corpus: Corpus) -> bool:
+    """A label of a statute's form that no section of the citing document takes, where the
+    document numbers its sections at all (else its numbering is unknown: the citation may
+    be of its own lost "Section 302")."""
+    own = corpus.labels.get(doc_id, {})
+    numbered = any(re.match(r"(?:article\s+|section\s+)?\d", key) for key in own)
+    return (
+        numbered
+        and bool(STATUTE_NUMBER.regex.fullmatch(label))
+        and not any(STATUTE_NUMBER.regex.fullmatch(key) for key in own)
+    )
+
+
 def _resolve_labels(
     m: Mention, section: SectionInfo, corpus: Corpus, doc_id: str, doc_conf: float
 ) -> tuple[list[Target], list[Unresolved]]:
-    """Each cited label of a document; an OCR-repaired citation is a little less certain."""
+    """Each cited label of a document; an OCR-repaired citation is a little less certain. A
+    label in the citing document's own name that its numbering never takes ("Section 4980H"
+    in a contract of twenty sections) cites another text: parked as such (STATUTE_NUMBER)."""
     targets: list[Target] = []
     parked: list[Unresolved] = []
     cited = citation_rule(m).certainty
     ocr = OCR_KEYWORD.certainty if m.raw else 1.0
     for label in m.labels:
         found, conf = corpus.find_label(doc_id, label)
+        if found is None and doc_id == section.doc_id and _other_text(label, doc_id, corpus):
+            reason = f"section {label!r} is of another text's numbering ({STATUTE_NUMBER.id})"
+            parked.append(replace(_parked(m, section, reason, label), target_doc=OTHER_TEXT))
+            continue
         if found is None:
             parked.append(_parked(m, section, f"no section {label!r} in {doc_id}", label))
             continue

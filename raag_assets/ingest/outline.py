@@ -62,15 +62,20 @@ RUN_IN_BARE = rule(
     examples=("the Commencement Date. 2 Basics of the Agreement 2.1 Grant of Rights",),
     counter=("payable within. 30 days of 30.1 units", "the Date. 2 Basics of the Agreement"),
 )
-# An article's heading run into its first subsection ("2. Fees 2.1 The Company shall pay",
-# "ARTICLE 3 TERM 3.1 This Agreement ..."): the subsection is the heading's first child.
+# A heading run into its first subsection ("2. Fees 2.1 The Company shall pay", "ARTICLE 3
+# TERM 3.1 This Agreement ...", "3.6 Payment Terms 3.6.1 All payments ..."): the subsection
+# is the heading's first child, at any depth.
 RUN_IN_CHILD = rule(
     "heading.run_in_first_child",
     "heading",
     "a heading run into its first subsection on one line: the subsection opens a section",
-    pattern=r"^(?:(?i:section|article)\s+)?(?P<p>\d{1,3})(?:\.0)?\.?\s+[A-Z][^.;:]{0,80}?\s"
-    r"(?P<c>(?P=p)\.0?1)\.?\s+(?=[A-Z\[“\"])",
-    examples=("2. Fees 2.1 The Company shall pay", "ARTICLE 3 TERM 3.1 This Agreement"),
+    pattern=r"^(?:(?i:section|article)\s+)?(?P<p>\d{1,3}(?:\.\d{1,3}){0,2})(?:\.0)?\.?\s+"
+    r"[A-Z][^.;:]{0,80}?\s(?P<c>(?P=p)\.0?1)\.?\s+(?=[A-Z\[“\"])",
+    examples=(
+        "2. Fees 2.1 The Company shall pay",
+        "ARTICLE 3 TERM 3.1 This Agreement",
+        "3.6 Payment Terms 3.6.1 All payments shall be made",
+    ),
     counter=("2. The Company shall pay within 2.1 days", "2.1 The Company shall pay"),
 )
 # A numbered heading set tight against its title in capitals ("2.LICENSE GRANT"), as PDF
@@ -93,6 +98,22 @@ BARE_NUMBER = rule(
     pattern=r"^(\d{1,3})\s+([A-Z][A-Za-z ,;&'’/-]{1,80}\.?)$",
     examples=("7 Confidentiality", "12 Governing Law", "9 LIMITATION OF LIABILITY."),
     counter=("2013 was a good year.", "30 days"),
+)
+# A top-level number without its dot opening a clause with its run-in title ("3 Business
+# Continuity. Supplier will ...", "4 Intellectual Property. 4.1 Each Party ..."): a heading
+# only as the outline's next number.
+BARE_RUN_IN = rule(
+    "heading.bare_number_run_in",
+    "heading",
+    "a number without a dot and a run-in title opening a paragraph (3 Insurance. Supplier "
+    "shall ...): a heading when it is the outline's next number",
+    pattern=r"^(?P<n>\d{1,3})\s+(?P<rest>(?P<title>[A-Z][^.;:]{2,80}?)\.\s+"
+    r"(?:[A-Z(\"“]|\d{1,3}\.\d).*)$",
+    examples=(
+        "3 Insurance. Supplier shall maintain insurance",
+        "4 Intellectual Property. 4.1 Each Party shall retain",
+    ),
+    counter=("30 days. The Buyer shall pay", "3 days after notice. The Buyer", "2 Fees are due"),
 )
 # Words that open a sentence, never a title's word nor the second word of a name.
 SENTENCE_OPENERS = frozenset(
@@ -239,6 +260,23 @@ def ahead(k: Key, last: Key | None) -> bool:
     return depth == len(last) + 1 and k[:-1] == last and 1 <= k[-1] <= _CITED_GAP
 
 
+def second_child(k: Key, last: Key | None) -> bool:
+    """Whether `k` is the second child of `last` ("11.2" after "11."): the first's number was
+    lost ("1l.1") or it was never numbered; a heading only with evidence (the next number)."""
+    return last is not None and k == (*last, 2)
+
+
+def cited_ahead(k: Key, last: Key | None, cited: frozenset[str], number: str) -> bool:
+    """Whether a number run into a line that the document cites ("Section 3.6", "Section 9")
+    stands a few numbers on in the outline (`ahead`; a top-level number up to _CITED_GAP
+    on): headings between were lost or read as text, the citations say it is a section."""
+    if number not in cited:
+        return False
+    if len(k) == 1:
+        return last is None or 0 < k[0] - last[0] <= _CITED_GAP
+    return ahead(k, last)
+
+
 def follows(k: Key, last: Key | None) -> bool:
     """Whether `k` is exactly the next number of the outline after `last`: its first child or
     the next sibling at some depth, no number skipped (for a number inside a line)."""
@@ -285,12 +323,14 @@ def run_in_cuts(
     top-level number opens with a title ("Exclusivity. The Supplier shall ...", "OPERATING
     MANUAL We will ..."). A number must continue the outline exactly; one number may be
     skipped after a top-level number with its title, or when the document cites the number
-    ("Section 2.4.1"). A top-level number the table of contents lists (`listed`) needs no
-    title of its own form when it is the outline's next ("... law. 4. Business Plan Prior to
-    ..."); nor does one whose title in title case runs into a sentence, unless the break
-    falls inside a two-word name the document writes more than once (`names`)."""
+    ("Section 2.4.1"), or stand a few numbers on when the document cites it (`cited_ahead`:
+    the numbers between were lost). A top-level number the table of contents lists
+    (`listed`) needs no title of its own form when it is the outline's next ("... law. 4.
+    Business Plan Prior to ..."); nor does one whose title in title case runs into a
+    sentence, unless the break falls inside a two-word name the document writes more than
+    once (`names`)."""
     cuts: list[int] = []
-    if (k := opens(text)) is not None and continues(k, last):
+    if (k := opens(text)) is not None and (continues(k, last) or second_child(k, last)):
         last = k
     if m := RUN_IN_CHILD.search(text):
         k = key(m.group("c"))
@@ -309,14 +349,22 @@ def run_in_cuts(
         k = (roman(number),) if number.isalpha() else key(number)
         top = len(k) == 1
         rest = text[m.end() :]
-        alone = follows(k, last) and bool(
+        # a keyword form ("... IN SECTION 15 OF THIS AGREEMENT") may be the citation itself
+        evidence = not groups.get("kw") and cited_ahead(k, last, cited, number)
+        alone = (follows(k, last) or evidence) and bool(
             TITLE_ENDS_LINE.search(rest.strip())
             or number in listed
             or (top and _title_then_sentence(rest.strip(), names))
         )
         if top and not (titled(rest) or alone):
             continue  # "... 2. The parties ..." in a list: a top-level number needs its title
-        if not (follows(k, last) or (continues(k, last) and (top or number in cited))):
+        if not (
+            follows(k, last)
+            or (continues(k, last) and (top or number in cited))
+            # a cited number a few on: a top-level one with its title (checked above), a
+            # dotted one after the end of a sentence ("... Dexcel. 3.6.3 With the ...")
+            or evidence
+        ):
             continue
         cuts.append(m.start("at"))
         last = k

@@ -24,15 +24,18 @@ from raag_assets.graph.rules import rule
 from raag_assets.ingest.normalize import join_lines, join_lines_mapped
 from raag_assets.ingest.outline import (
     BARE_NUMBER,
+    BARE_RUN_IN,
     SENTENCE_OPENERS,
     TIGHT_NUMBER,
     Key,
     ahead,
+    cited_ahead,
     cited_labels,
     continues,
     follows,
     roman,
     run_in_cuts,
+    second_child,
 )
 from raag_assets.ingest.outline import key as outline_key
 
@@ -40,7 +43,9 @@ from raag_assets.ingest.outline import key as outline_key
 # 4: the numbering read as an outline (numbers run into lines, untitled clauses, defined terms)
 # 5: running page headers dropped, roman-numbered headings, titles run into their sentence
 # 6: quoted attachment letters; the name after a banner, version line or legend in Title
-SECTIONER_VERSION = "6"
+# 7: a cited number run in a few numbers on, a second subsection whose first lost its number,
+#    a bare number over a run-in title, a page number before a keyword heading
+SECTIONER_VERSION = "7"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -90,7 +95,8 @@ ARTICLE = rule(
     examples=("Article IV - Termination", "ARTICLE 2. DEFINITIONS"),
     counter=("Article of incorporation", "This article explains the rules"),
 )
-# A top-level heading numbered in roman numerals without a keyword ("IV. EXPENSES"): its title
+# A top-level heading numbered in roman numerals without a keyword ("IV. EXPENSES", "VI -
+# COMPLIANCE WITH LAWS"): its title
 # in capitals ends the line, and like any bare number it is a heading only where the outline
 # continues ("IV." after "III."); "I. When delivered, ..." is an item of a list.
 ROMAN = rule(
@@ -98,8 +104,8 @@ ROMAN = rule(
     "heading",
     "a roman numeral and a title in capitals on a line of their own: IV. EXPENSES (a heading "
     "where the outline continues)",
-    pattern=r"^(?P<n>[IVXL]{1,6})\.\s+(?P<title>[A-Z][A-Z0-9 ,;&'’/()-]{2,80}?)\.?$",
-    examples=("IV. EXPENSES", "II. INDEPENDENT CONTRACTOR"),
+    pattern=r"^(?P<n>[IVXL]{1,6})(?:\.|\s+[-–—:])\s+(?P<title>[A-Z][A-Z0-9 ,;&'’/()-]{2,80}?)\.?$",
+    examples=("IV. EXPENSES", "II. INDEPENDENT CONTRACTOR", "VI - COMPLIANCE WITH LAWS"),
     counter=("I. When delivered, the shares shall be issued", "IV. NOTICES. All notices shall"),
 )
 # "Exhibit 10.6" is a filing's exhibit number (an EDGAR banner), not an exhibit of the text;
@@ -478,6 +484,20 @@ RULE_BEFORE = rule(
 )
 
 
+# The number of the page before printed onto the line of the keyword heading that opens the
+# next page ("4 ARTICLE 4 TERMINATION 4.1 ..."): the heading opens at its keyword.
+PAGE_BEFORE_KEYWORD = rule(
+    "heading.after_page_number",
+    "heading",
+    "a page number printed before an article or section keyword heading at the start of a "
+    "paragraph whose text runs on: the heading opens at its keyword",
+    pattern=r"^\d{1,3}\s+(?=(?:ARTICLE|Article|SECTION|Section)\s+(?:\d{1,3}|[IVXLC]{1,6})\b"
+    r"\.?\s+[A-Z])",
+    examples=("4 ARTICLE 4 TERMINATION 4.1 Termination.", "12 Section 9. Notices"),
+    counter=("ARTICLE 4 TERMINATION", "4 Sections of the report", "3 Section 2 applies"),
+)
+
+
 # An exhibit or schedule the document cites, its heading in capitals printed after page
 # furniture on its line (a running header, a date, box art): the unit opens where its keyword
 # does. The words before it are no sentence (none in lower case).
@@ -570,10 +590,13 @@ def _contents_entry(text: str) -> bool:
 
 
 def _after_furniture(text: str, units: set[str]) -> int:
-    """Where a heading opens after a rule drawn over it ("------ 6.0 Confidentiality") or after
+    """Where a heading opens after a rule drawn over it ("------ 6.0 Confidentiality"), after
+    the page number before a keyword heading ("4 ARTICLE 4 TERMINATION"), or after
     furniture before a cited unit ("Execution Copy EXHIBIT D To Affiliation Agreement"), or 0."""
     if drawn := RULE_BEFORE.regex.match(text):
         return drawn.end()
+    if (paged := PAGE_BEFORE_KEYWORD.regex.match(text)) and len(text) > _HEADING_MAX_CHARS:
+        return paged.end()  # its text runs on: no entry of a contents page ("6 ARTICLE III TERM")
     return _unit_after_furniture(text, units)
 
 
@@ -651,8 +674,11 @@ _CAPS_TITLE = re.compile(
 
 
 def _opens(text: str) -> Key | None:
-    """The number a paragraph opens with, as the outline reads it."""
+    """The number a paragraph opens with, as the outline reads it (a number without its dot
+    over a run-in title too: "7 Indemnity. 7.1 Each Party ...")."""
     numbering = _numbering(text, markdown=False)
+    if numbering is None and (m := BARE_RUN_IN.search(text)) and _is_title(_tidy(m["title"])):
+        return (int(m["n"]),)
     return numbering.key if numbering else None
 
 
@@ -660,17 +686,33 @@ def _opens_not(text: str) -> Key | None:
     return None
 
 
+# A section kept with its number only ("Section 3. [Reserved] Section 4. ...", "7.
+# Intentionally Omitted."): its number stays in the outline, and citations of it resolve.
+RESERVED = rule(
+    "heading.reserved",
+    "heading",
+    "a section kept with its number only: [Reserved], Intentionally Omitted, Deleted",
+    pattern=r"^(?P<open>\[)?(?:Reserved|RESERVED|Intentionally\s+(?:Omitted|Deleted|Left\s+Blank)"
+    r"|INTENTIONALLY\s+(?:OMITTED|DELETED)|Deleted|DELETED)(?(open)\]|(?:\.|$))",
+    examples=("[Reserved] Section 4. General", "Intentionally Omitted.", "RESERVED."),
+    counter=("Reserved rights are held by the Company", "Deleted items are restored"),
+)
+
+
 def _titled(rest: str) -> bool:
     """The text after a top-level number run into a line opens with a title: a run-in title
-    ("Exclusivity. The Supplier shall ..."), or one in capitals its first subsection follows."""
+    ("Exclusivity. The Supplier shall ..."), or one in capitals its first subsection follows;
+    or it marks a section kept with its number only ("[Reserved]")."""
     if _run_in_title(rest) or _CAPS_TITLE.match(rest) or _short_run_in(rest):
+        return True
+    if RESERVED.regex.match(rest):
         return True
     if rest.isupper() and rest.endswith(":") and _is_title(_tidy(rest.rstrip(":"))):
         return True  # "... in Exhibit D. 5.DELIVERY OF THE SERVICE:" and its text below
     m = re.match(r"(.{3,80}?)\s+\d{1,3}\.0?1\b", rest)  # "Conditions Precedent 2.1 ..."
     # or its first lettered item: "Rights of Termination (a) Regulatory Proceedings ..."
     m = m or re.match(r"([^()]{3,80}?)\s+\((?:a|i|1)\)\s", rest)
-    return bool(m and _is_title(m.group(1)))
+    return bool(m and _is_title(m.group(1).rstrip(":")))  # "Sales Plan: (a) ..."
 
 
 def _short_run_in(rest: str) -> str | None:
@@ -735,7 +777,7 @@ class _Scan:
         if numbering and numbering.rule == ROMAN.id and head.rule != ROMAN.id:
             numbering = None  # "I. MISCELLANEOUS" read as a title: the letter I, no number
         self._keyword_block(numbering)
-        if head.rule == BARE_NUMBER.id:  # "9 LIMITATION OF LIABILITY": no dot to read it by
+        if head.rule in (BARE_NUMBER.id, BARE_RUN_IN.id):  # "9 LIMITATION": no dot to read
             self.last_key = (int(head.label),)
         elif numbering and numbering.key is not None:
             self.last_key = numbering.key
@@ -918,8 +960,13 @@ def _text_heading(
 
 
 def _bare_number(lines: list[Line], i: int, last: Key | None) -> _Numbering | None:
-    """ "7 Confidentiality" alone on its line, its first subsection ("7.1 ...") next; or a
-    title in capitals ("9 LIMITATION OF LIABILITY.") that is the outline's next number."""
+    """ "7 Confidentiality" alone on its line, its first subsection ("7.1 ...") next; a
+    title in capitals ("9 LIMITATION OF LIABILITY.") that is the outline's next number; or,
+    as the outline's next number, a run-in title ("3 Insurance. Supplier shall ...")."""
+    run_in = BARE_RUN_IN.search(lines[i].text)
+    if run_in and follows((int(run_in["n"]),), last) and _is_title(_tidy(run_in["title"])):
+        key = (int(run_in["n"]),)
+        return _Numbering(run_in["n"], run_in["rest"], 1, False, key, BARE_RUN_IN.id)
     m = BARE_NUMBER.search(lines[i].text)
     if not m or i + 1 < len(lines) and lines[i + 1].text:
         return None
@@ -961,8 +1008,10 @@ def _numbered_heading(
     """A numbered line as a heading: one that continues the numbering, says it is one
     ("Section 4") or is marked as one (font, contents); a heading block, or else a numbered
     paragraph. A number the document cites ("Section 4.2") may stand a few numbers ahead of
-    the outline (headings the text lost: outline.ahead)."""
-    if not _heads(numbering, lines[i].text, last_key, emphasised, listed, outline):
+    the outline (headings the text lost: outline.ahead); a second subsection whose first lost
+    its number ("11.2" after "11."), when the next numbered paragraph continues it."""
+    lost_first = second_child(numbering.key or (), last_key) and _next_continues(lines, i)
+    if not (_heads(numbering, lines[i].text, last_key, emphasised, listed, outline) or lost_first):
         return None
     if emphasised:  # the font marks exactly one line as the heading
         heading = _tidy(numbering.rest) or numbering.label
@@ -998,6 +1047,24 @@ def _numbered_heading(
         lead=numbering.rest,
         rule=numbering.rule,
     )
+
+
+# How far ahead the next numbered paragraph is looked for.
+_NEXT_LINES = 60
+
+
+def _next_continues(lines: list[Line], i: int) -> bool:
+    """Whether the next numbered paragraph after line i continues the number on it (its next
+    sibling or its first child): "11.2" is a heading when "11.3" or "11.2.1" comes next."""
+    here = _numbering(lines[i].text, markdown=False)
+    if here is None or here.key is None:
+        return False
+    for j in range(i + 1, min(len(lines), i + _NEXT_LINES)):
+        if lines[j].text and not lines[j - 1].text:
+            numbering = _numbering(lines[j].text, markdown=False)
+            if numbering and numbering.key is not None:
+                return follows(numbering.key, here.key) and len(numbering.key) >= len(here.key)
+    return False
 
 
 def _paragraph_title(numbering: _Numbering, para_lines: int) -> str:
@@ -1059,6 +1126,12 @@ def _heads(
         key is None
         or continues(key, last_key)
         or (numbering.label in outline.cited and ahead(key, last_key))
+        # a cited top-level number a few on, with its title ("9. Notices. ..." after "4.")
+        or (
+            len(key) == 1
+            and cited_ahead(key, last_key, outline.cited, numbering.label)
+            and _titled(numbering.rest)
+        )
         or any(continues(key, earlier) for earlier in outline.earlier)
     )
     return numbering.explicit or goes_on or emphasised or numbering.label in (listed or ())

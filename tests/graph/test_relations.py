@@ -102,3 +102,33 @@ def test_every_mention_names_its_citation_form() -> None:
         assert RULES[m.rule].kind == "citation", m.rule
     found = {m.rule for m in find_mentions("as required by RFC 2119 and by the HR Handbook")}
     assert found == {"references.numbered_document", "references.named_document"}
+
+
+def _contract(labels_and_texts: dict[str, str], doc_id: str = "deal") -> tuple[Corpus, list]:
+    sections = [
+        SectionInfo(f"{doc_id}-{label}", doc_id, i, label, label, 1, None, text)
+        for i, (label, text) in enumerate(labels_and_texts.items())
+    ]
+    return Corpus([DocInfo(doc_id, f"{doc_id}.txt", "Supply Agreement")], sections), sections
+
+
+def test_a_section_number_of_a_statutes_form_is_another_texts_not_dangling_in_the_document():
+    text = (
+        "Compliance. Each party complies with Sections 302 and 906, Section 4980H and "
+        "Section 227.7202, as Section 2 and Section 21 require."
+    )
+    corpus, sections = _contract({"1": text, "2": "Term. The term is two years."})
+    edges, parked, _ = section_edges(sections[0], corpus)
+    assert [e.dst_section_id for e in edges if e.edge_type == "references"] == ["deal-2"]
+    other = {u.target_label for u in parked if u.target_doc == "another text"}
+    assert other == {"302", "906", "4980H", "227.7202"}
+    # "Section 21" in a contract of two sections may be its own lost number: it stays dangling
+    assert [u.target_label for u in parked if not u.target_doc] == ["21"]
+    # a contract numbering its own sections so ("Section 302" of Article 3) keeps them its own
+    corpus, sections = _contract({"1": text, "301": "Term.", "303": "Notices."})
+    _, parked, _ = section_edges(sections[0], corpus)
+    assert {u.target_label for u in parked if not u.target_doc} >= {"302", "906", "21"}
+    # a document whose sections carry no number at all: its numbering is unknown
+    corpus, sections = _contract({"Compliance": text, "Term": "The term is two years."})
+    _, parked, _ = section_edges(sections[0], corpus)
+    assert not [u for u in parked if u.target_doc]

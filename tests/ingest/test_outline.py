@@ -3,7 +3,7 @@
 import pytest
 
 from raag_assets.core.model import FRONT_LABEL, Line
-from raag_assets.ingest.outline import ahead, cited_labels, continues, follows
+from raag_assets.ingest.outline import ahead, cited_labels, continues, follows, second_child
 from raag_assets.ingest.sectioning import build_sections, heading_rules
 
 
@@ -443,3 +443,96 @@ def test_the_name_after_a_banner_version_line_or_legend_opens_the_title_block():
         assert labels(front + intro + body) == [FRONT_LABEL, "1", "2"]
     recitals = "SUPPLY AGREEMENT\n\nRECITALS\n\nWhereas Acme makes widgets and Beta wants them.\n\n"
     assert labels(recitals + body) == [FRONT_LABEL, "Recitals", "1", "2"]
+
+
+def test_a_second_subsection_whose_first_lost_its_number_continues_the_outline():
+    assert second_child((11, 2), (11,)) and not second_child((11, 3), (11,))
+    text = (
+        "MAINTENANCE AGREEMENT\n\nThis Agreement is made between the Owner and the Contractor."
+        "\n\n10. Access\n\n10.1 The Owner shall allow access to the premises.\n\n"
+        "11. Employees\n\n1l.1 The parties acknowledge the transfer of the employees.\n\n"
+        "11.2 The Contractor shall pay the employees from the transfer date.\n\n"
+        "11.3 The Owner shall pay the employees before it.\n\n12. Term\n\n"
+        "12.1 The term is two years."
+    )
+    assert labels(text)[-6:] == ["10.1", "11", "11.2", "11.3", "12", "12.1"]
+    # "11.2" with nothing numbered after it to continue it: no evidence, it stays text
+    assert "11.2" not in labels(text.split("\n\n11.3")[0])
+
+
+def test_a_number_without_its_dot_over_a_run_in_title_continues_the_outline():
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between the Buyer and the Supplier.\n\n"
+        "1. Supply. The Supplier shall supply the products.\n\n"
+        "2 Business Continuity. Supplier will develop and maintain a continuity plan.\n\n"
+        "3 Intellectual Property. 3.1 Each Party shall retain its own rights.\n\n"
+        "30 Days. The Buyer shall pay within the period."
+    )
+    # its first subsection run in after the title opens too; "30 Days" is no next number
+    assert labels(text) == [FRONT_LABEL, "1", "2", "3", "3.1"]
+
+
+def test_the_page_number_before_a_keyword_heading_is_no_part_of_it():
+    body = "The Consultant's engagement may be terminated by either party on thirty days notice."
+    text = (
+        "CONSULTING AGREEMENT\n\nThis Agreement is made between the Company and the Consultant."
+        f"\n\nARTICLE 3 TERM 3.1 Term. {body}\n\n4 ARTICLE 4 TERMINATION 4.1 Termination. {body}"
+        "\n\nARTICLE 5 NOTICES 5.1 Notices. All notices are in writing."
+    )
+    assert labels(text)[1:] == ["Article 3", "3.1", "Article 4", "4.1", "Article 5", "5.1"]
+    # a short line, as a page of contents sets its entries, is left as it is
+    contents = "AGREEMENT\n\nCONTENTS\n\n1 ARTICLE II ENGAGEMENT\n\n6 ARTICLE III TERM\n\n"
+    assert "Article II" not in labels(contents + "The parties agree as follows.")
+
+
+def test_a_cited_number_run_in_a_few_numbers_on_heads_a_section():
+    text = (
+        "COLLABORATION AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "3. Intellectual Property. 3.1 Ownership. Each party owns its own inventions. The "
+        "parties shall cooperate as set forth herein. 3.6 Joint Inventions. The parties will "
+        "jointly own all joint inventions, subject to Section 3.6.\n\n4. Term. The term is "
+        "two years. IN SECTION 9 OF THIS AGREEMENT THE PARTIES AGREE. 9. Notices. Notices are "
+        "in writing, as Section 9 says."
+    )
+    assert labels(text) == [FRONT_LABEL, "3", "3.1", "3.6", "4", "9"]
+    # without a citation the same number stays text
+    assert "3.6" not in labels(text.replace("Section 3.6", "this clause"))
+
+
+def test_a_subsection_title_run_into_its_first_three_level_clause():
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between the Buyer and the Supplier.\n\n"
+        "3. Payment\n\n3.1 Invoices. The Supplier invoices monthly.\n\n"
+        "3.2 Payment Terms 3.2.1 All payments shall be made by bank transfer. 3.2.2 Late "
+        "payments bear interest.\n\n4. Term\n\n4.1 The term is two years."
+    )
+    assert labels(text)[1:] == ["3", "3.1", "3.2", "3.2.1", "3.2.2", "4", "4.1"]
+
+
+def test_roman_headings_with_a_dash_before_their_title_keep_their_numeral():
+    text = (
+        "DEVELOPMENT AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "I - DEFINITIONS\n\n1.1 Terms have the meanings given here.\n\n"
+        "II - COMPLIANCE WITH LAWS\n\nEach party complies with the law, as Article I says.\n\n"
+        "III - TERM\n\nThe term is two years."
+    )
+    assert labels(text)[1:] == ["I", "1.1", "II", "III"]
+
+
+def test_a_run_in_title_ending_in_a_colon_over_its_first_lettered_item():
+    from raag_assets.ingest.sectioning import _titled
+
+    title = "Sales and Marketing Plan and Line of Product Brand Trademarks"  # ten words
+    assert _titled(f"{title}: (a) Acme shall use")
+    assert _titled("Rights of Termination (a) Regulatory Proceedings")
+    assert not _titled("the Company shall pay: (a) the fees")
+
+
+def test_a_reserved_section_keeps_its_number_in_the_outline():
+    text = (
+        "MARKETING AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "Section 1. Offering. Acme offers the shares. Section 2. Compensation. Beta pays the "
+        "fee. Section 3. [Reserved] Section 4. General Provisions. 4.1 Term. The term is two "
+        "years.\n\n5. Intentionally Omitted.\n\n6. Notices. Notices are in writing."
+    )
+    assert labels(text)[1:] == ["1", "2", "3", "4", "4.1", "5", "6"]

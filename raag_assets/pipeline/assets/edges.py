@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "11"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "12"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -26,6 +26,8 @@ EDGES_VERSION = "11"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 10: sections cited by their quoted heading (references.quoted_heading), in any document
 # 11: parties' names (hence their short names) read from a preamble without a cue, after
 # "hereinafter" without parentheses, after "the" where a party is named
+# 12: a cited section number of a statute's form the document never takes parked as another
+# text's (citation.beyond_own_numbering)
 
 
 @dg.asset(
