@@ -98,7 +98,8 @@ SECTION_LABEL = rule(
 )
 # Exhibits, schedules, annexes and appendices: cited with a capital, lettered or numbered.
 # A schedule numbered for its section may carry a letter: "Schedule 1.1(e)".
-_ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:\.\d{1,2}(?:\([a-z]\))?)?)(?!\w)"
+# "Schedule 3.5.1" is one label: its last number is no full stop after "Schedule 3.5".
+_ANNEX_LABEL = r"(?:[A-Z](?:-\d{1,2})?|\d{1,2}(?:(?:\.\d{1,2}){1,2}(?:\([a-z]\))?)?)(?!\w)"
 # The letter in quotes, as some drafters write it: Schedule "A".
 _QUOTED_ANNEX_LABEL = rf"[\"“]?{_ANNEX_LABEL}[\"”]?"
 ANNEX = rule(
@@ -119,6 +120,7 @@ ANNEX = rule(
         "Schedules 1 and 2 form part of it",
         "SEE THE TERM SHEET (EXHIBIT A) ATTACHED",
         'the meanings set out on Schedule "A" to this Agreement',
+        "the plan in Schedule 2.3.2",
     ),
     counter=("the Schedule of payments", "an exhibit of paintings", "an EXHIBITION of art"),
 )
@@ -257,6 +259,10 @@ FILING_BANNER = rule(
     pattern=(
         # after a page number the filing printed first ('1 EXHIBIT 10.5')
         r"\A\W*(?:\d{1,3}\s+)?(?:Exhibit|EXHIBIT|EX-)\s*\d{1,3}(?:\.\d{1,3})?[A-Za-z]?\b"
+        # after the filer's furniture (a legend in capitals, a form type, a contract number):
+        # no word of a sentence before it, a capitalised word after it
+        r"|\A\W*(?:(?![a-z])\S+\s+){1,60}?(?:Exhibit|EXHIBIT)\s+\d{1,3}\.\d{1,3}[A-Za-z]?\b"
+        r"(?=\s+[A-Z])"
         r"|\b[Tt]his\s+Exhibit\s+\d{1,3}\.\d{1,3}\b"
         # the banner repeated on a page of the filing: a paragraph of its own
         r"|(?:^|\n)[ \t]*(?:Exhibit|EXHIBIT)\s+\d{1,3}\.\d{1,3}[A-Za-z]?[ \t]*(?=\n|$)"
@@ -267,8 +273,16 @@ FILING_BANNER = rule(
         "portions of this Exhibit 10.8 were omitted",
         "the Commission.\n\nExhibit 10.16\n\nEL BANCO FINANCIAL CORPORATION",
         "1 EXHIBIT 10.5  HOSTING AGREEMENT",
+        "Acme Corp. 8-K Exhibit 10.1 SUPPLY AGREEMENT",
+        "OMITTED PORTIONS ARE MARKED [*]. Exhibit 10.2 Execution Version",
     ),
-    counter=("the prices listed in Exhibit 10.1", "Exhibit A  Price List", "this Exhibit A"),
+    counter=(
+        "the prices listed in Exhibit 10.1",
+        "Exhibit A  Price List",
+        "this Exhibit A",
+        "Prices are set out in Exhibit 4.2 Price List",
+        "Exhibit A sets the fees. Exhibit 4.2 Price List",
+    ),
 )
 # An OCR-damaged keyword before a number ("Secti0n 4.2"): repaired before the forms run, its
 # citations a little less certain.
@@ -352,8 +366,11 @@ def expand_labels(labels_text: str) -> tuple[str, ...]:
     """'15 and 16' -> (15, 16); '2 through 4' -> (2, 3, 4); '1.1, 1.2' -> (1.1, 1.2);
     '2.1 through 2.3' -> (2.1, 2.2, 2.3); 'II through IV' -> (II, III, IV)."""
     labels_text = re.sub(_HEADING_NOTE, "", labels_text)
+    # "A-1" is one label (Exhibit A-1, the first part of Exhibit A), not a range from A to 1:
+    # a hyphen between a capital letter and a number joins them.
     parts = re.split(
-        r"(\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*(?:through|to|-|–)\s*)", labels_text
+        r"(\s*,\s*(?:and\s+|or\s+)?|\s+and\s+|\s+or\s+|\s*(?:through|to|–|(?<![A-Z])-|-(?!\d))\s*)",
+        labels_text,
     )
     labels: list[str] = []
     pending_range = False
@@ -502,8 +519,12 @@ def _section_labels(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
 
 def _annexes(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
     banners = [(b.start(), b.end()) for b in FILING_BANNER.finditer(fixed)]
+    # the banner's number repeated further on (on the next page of the filing) is the banner
+    numbers = {n for b, e in banners for n in re.findall(r"\d{1,3}\.\d{1,3}", fixed[b:e])}
     for m in ANNEX.finditer(fixed):
-        if inside(m.start(), banners):
+        if inside(m.start(), banners) or (
+            m.group("kw").lower() == "exhibit" and m.group("labels") in numbers
+        ):
             continue  # "Exhibit 10.1" heading the filing: the document's own number
         kw = m.group("kw").capitalize()
         as_listed = re.sub(r"[\"“”]", "", m.group("labels"))

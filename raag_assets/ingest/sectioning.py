@@ -45,7 +45,8 @@ from raag_assets.ingest.outline import key as outline_key
 # 6: quoted attachment letters; the name after a banner, version line or legend in Title
 # 7: a cited number run in a few numbers on, a second subsection whose first lost its number,
 #    a bare number over a run-in title, a page number before a keyword heading
-SECTIONER_VERSION = "7"
+# 8: units cited in capitals or quoted open after page furniture; three-level schedules
+SECTIONER_VERSION = "8"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -116,7 +117,7 @@ APPENDIX = rule(
     "heading",
     "an exhibit, appendix, annex, schedule or attachment with its letter or number",
     pattern=r"^(exhibit|appendix|annex|schedule|attachment)\s+[\"“]?([A-Z](?:-\d{1,2})?(?!\w)"
-    r"|\d{1,2}(?!\w|\.\d)|(?<!exhibit )(?<!EXHIBIT )(?<!Exhibit )\d{1,2}\.\d{1,2}"
+    r"|\d{1,2}(?!\w|\.\d)|(?<!exhibit )(?<!EXHIBIT )(?<!Exhibit )\d{1,2}\.\d{1,2}(?:\.\d{1,2})?"
     r"(?:\([a-z0-9]{1,3}\))?(?![\w.]))[\"”]?\.?\s*[-–—:.]?\s*(.*)$",
     flags=re.IGNORECASE,
     examples=(
@@ -126,6 +127,7 @@ APPENDIX = rule(
         "Attachment 1",
         "Schedule 1.1(e) - Assigned Patents",
         'SCHEDULE "B" - DESCRIPTION OF SERVICES',
+        "Schedule 2.3.2: Service Levels",
     ),
     counter=("Exhibit 10.6", "Schedules are published weekly", "Exhibit Alpha"),
 )
@@ -507,28 +509,42 @@ UNIT_AFTER_FURNITURE = rule(
     "a cited exhibit or schedule in capitals after words that are no sentence at the start of "
     "a paragraph: the unit opens at its keyword",
     pattern=r"^(?P<before>(?:(?![a-z])\S+\s+){1,8}?)(?P<kw>EXHIBIT|SCHEDULE|ANNEX|APPENDIX|ATTACHMENT)\s+"
-    r"(?P<label>[A-Z0-9]{1,3}(?:\.\d{1,2})?)\b",
-    examples=("Execution Copy EXHIBIT D To Affiliation Agreement", "May 3, 2016 EXHIBIT A FEES"),
+    r"[\"“]?(?P<label>[A-Z0-9]{1,3}(?:\.\d{1,2})?)\b",
+    examples=(
+        "Execution Copy EXHIBIT D To Affiliation Agreement",
+        "May 3, 2016 EXHIBIT A FEES",
+        '12. EXHIBIT "B" TO SUPPLY AGREEMENT - PRICES',
+        "******************************************************************** EXHIBIT A A. SCOPE",
+    ),
     counter=("as set forth in EXHIBIT B hereto", "EXHIBIT A Fees"),
 )
-_UNIT_WORD = re.compile(rf"(?i)\b{UNIT_NOUNS}\b")
+# Furniture of any length drawn in punctuation only (a row of asterisks): no list of units.
+_DRAWN = re.compile(r"[^\w\s]+\s+")
+_UNIT_WORD = re.compile(rf"(?i)\b{UNIT_NOUNS}s?\b")  # "EXHIBITS EXHIBIT A ...": a list of the units
+# Cited in running text: the keyword capitalised, or in capitals after a word of a sentence
+# ("set forth on EXHIBIT A"; the heading "EXHIBIT A" itself cites nothing), the letter or
+# number quoted or not ('Exhibit "A"').
 _CITED_UNIT = re.compile(
-    r"\b(Exhibit|Schedule|Annex|Appendix|Attachment)\s+([A-Z0-9]{1,3}(?:\.\d{1,2})?)\b"
+    r"(?:\b(Exhibit|Schedule|Annex|Appendix|Attachment)|(?<![\w-])[a-z]+,?\s+(EXHIBIT|SCHEDULE"
+    r"|ANNEX|APPENDIX|ATTACHMENT))\s+[\"“]?([A-Z0-9]{1,3}(?:\.\d{1,2})?)\b"
 )
 
 
 def _cited_units(lines: list[Line]) -> set[str]:
     """The exhibits and schedules the document cites as written in running text ("Exhibit
-    D"), lower case: "exhibit d"."""
+    D", "on EXHIBIT D"), lower case: "exhibit d"."""
     return {
-        f"{m.group(1)} {m.group(2)}".lower() for ln in lines for m in _CITED_UNIT.finditer(ln.text)
+        f"{m.group(1) or m.group(2)} {m.group(3)}".lower()
+        for ln in lines
+        for m in _CITED_UNIT.finditer(ln.text)
     }
 
 
 def _unit_after_furniture(text: str, units: set[str]) -> int:
     """Where a cited unit's heading opens after page furniture on its line, or 0."""
     m = UNIT_AFTER_FURNITURE.regex.match(text)
-    if not m or len(m.group("before")) > 60 or _UNIT_WORD.search(m.group("before")):
+    before = m.group("before") if m else ""
+    if not m or (len(before) > 60 and not _DRAWN.fullmatch(before)) or _UNIT_WORD.search(before):
         return 0  # "EXHIBIT A1 - Patent Assignment EXHIBIT A2 - ...": a list of the units
     return m.start("kw") if f"{m.group('kw')} {m.group('label')}".lower() in units else 0
 

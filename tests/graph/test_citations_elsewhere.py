@@ -125,6 +125,31 @@ def test_a_dotted_number_resolves_whatever_keyword_cites_it():
     assert [e.dst_section_id for e in refs] == ["c-8.2"]
 
 
+def test_the_banner_after_the_filers_furniture_and_its_repeats_are_no_citations():
+    """The filing's number after a legend in capitals or a form type, and the same number
+    printed again on a later page, are the banner; a sentence's "in Exhibit 4.2" cites."""
+    assert find_mentions("Acme Corp. 8-K Exhibit 10.1 SUPPLY AGREEMENT This Agreement") == []
+    text = "PORTIONS ARE OMITTED [*]. Exhibit 10.2 Execution Version This Agreement is made"
+    assert find_mentions(text) == []
+    text = "EXHIBIT 10.43 Dated 1/3/18\n\nSource: ACME, 10-K\n\nEXHIBIT 10.43 THIS AGREEMENT"
+    assert find_mentions(text) == []
+    cited = find_mentions("Prices are set out in Exhibit 4.2 Price List")
+    assert [m.labels for m in cited] == [("Exhibit 4.2",)]
+
+
+def test_an_exhibit_lettered_and_numbered_is_one_label_not_a_range():
+    """'Exhibit A-2' is the second part of Exhibit A (the sections read it so), never
+    Exhibit A and Exhibit 2; a three-level schedule number is not cut after its second."""
+    assert [m.labels for m in find_mentions("the forecast in Exhibit A-2 applies")] == [
+        ("Exhibit A-2",)
+    ]
+    assert expand_labels("A-1 and A-2") == ("A-1", "A-2")
+    assert expand_labels("2-4") == ("2", "3", "4")  # numbers joined by a hyphen: a range
+    assert [m.labels for m in find_mentions("as set out in Schedule 3.5.1 hereto")] == [
+        ("Schedule 3.5.1",)
+    ]
+
+
 def test_a_document_calling_itself_by_its_exhibit_number_cites_nothing():
     assert find_mentions("portions of this Exhibit 10.8 were omitted") == []
 

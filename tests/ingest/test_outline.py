@@ -273,6 +273,20 @@ def test_a_cited_exhibit_after_page_furniture_on_its_line_is_a_unit():
     assert labels(text) == [FRONT_LABEL, "1", "Exhibit D"]
 
 
+def test_an_exhibit_cited_in_capitals_or_quoted_opens_after_the_page_number():
+    """'set forth on EXHIBIT A' cites it as much as 'Exhibit A'; 'Exhibit "B"' quotes its
+    letter; the page number printed on the heading's line is furniture. A list of the
+    exhibits ('EXHIBITS EXHIBIT "A" ...') opens none."""
+    text = (
+        "LICENSE AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n1. Managers. "
+        "The managers are set forth on EXHIBIT A attached hereto.\n\n2. Territory. The "
+        'Territory is set out in Exhibit "B" hereto.\n\nEXHIBITS EXHIBIT "A" - MANAGERS 9 '
+        'EXHIBIT "B" - TERRITORY 10\n\n9                 EXHIBIT A\n\nJane Roe, John Doe.'
+        '\n\n10. EXHIBIT "B" TO LICENSE AGREEMENT - TERRITORY\n\nThe State of Utah.'
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "2", "Exhibit A", "Exhibit B"]
+
+
 def test_a_citation_wrapped_onto_a_line_of_its_own_heads_no_section_again():
     text = (
         "OUTSOURCING AGREEMENT\n\nThis Agreement is made between NICE and the Contractor.\n\n"
