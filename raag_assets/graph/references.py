@@ -747,7 +747,8 @@ class Corpus:
     def find_label(self, doc_id: str, label: str) -> tuple[SectionInfo | None, float]:
         """A section by its label, as cited or in the document's own style ("Article 6" for
         "Article VI", "Exhibit A" for "A"); a lettered item ("6b", "4(a)", "2.1(b)(iv)")
-        resolves to the section that contains it (lower confidence)."""
+        resolves to the section that contains it (lower confidence), and so does a part of an
+        attachment the document does not head apart ("Exhibit A-1" in Exhibit A)."""
         labels = self.labels.get(doc_id, {})
         trimmed = label.casefold()
         confidence = 1.0
@@ -760,7 +761,7 @@ class Corpus:
                 for key in ("preamble", "recitals", "title", "front matter"):
                     if key in labels:
                         return labels[key], 0.9
-            shorter = re.sub(r"(\([a-z0-9]+\)|(?<=\d)[a-z])$", "", trimmed)
+            shorter = re.sub(r"(\([a-z0-9]+\)|(?<=\d)[a-z]|(?<=\s[a-z])-\d{1,2})$", "", trimmed)
             if shorter == trimmed or not shorter:
                 return None, 0.0
             trimmed, confidence = shorter, 0.85

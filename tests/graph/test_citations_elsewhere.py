@@ -150,6 +150,17 @@ def test_an_exhibit_lettered_and_numbered_is_one_label_not_a_range():
     ]
 
 
+def test_a_part_of_an_attachment_not_headed_apart_resolves_to_the_attachment():
+    doc = DocInfo("c", "c.txt")
+    body = SectionInfo("c-1", "c", 0, "1", "Fees", 1, None, "Per Exhibit A-1 and Exhibit B-2.")
+    exhibit = SectionInfo("c-A", "c", 1, "Exhibit A", "Prices", 1, None, "A-1 Rates ...")
+    part = SectionInfo("c-B2", "c", 2, "Exhibit B-2", "Forecast", 1, None, "Volumes ...")
+    corpus = Corpus([doc], [body, exhibit, part])
+    assert corpus.find_label("c", "Exhibit A-1") == (exhibit, 0.85)
+    assert corpus.find_label("c", "Exhibit B-2") == (part, 1.0)
+    assert corpus.find_label("c", "Exhibit C-1") == (None, 0.0)
+
+
 def test_a_document_calling_itself_by_its_exhibit_number_cites_nothing():
     assert find_mentions("portions of this Exhibit 10.8 were omitted") == []
 

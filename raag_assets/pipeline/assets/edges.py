@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "13"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "14"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -30,6 +30,7 @@ EDGES_VERSION = "13"  # 3: terms of art, citation forms, cue families; 4: sectio
 # text's (citation.beyond_own_numbering)
 # 13: "Exhibit A-2" one label (not A and 2), three-level schedule numbers, the filing's banner
 # after the filer's furniture and its repeats
+# 14: a part of an attachment not headed apart ("Exhibit A-1") resolves to the attachment
 
 
 @dg.asset(
