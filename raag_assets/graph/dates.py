@@ -874,13 +874,17 @@ def _without_party(title: str, parties: Iterable[str]) -> str:
         return title
     shorter = _COMPANY_PREFIX.sub("", title) or title
     folded = shorter.casefold()
-    for party in sorted(parties, key=len, reverse=True):
-        p = party.casefold().strip()
-        if re.search(rf"(?i:{_KIND_NOUN})$", p):
-            continue  # a document the text names ("the Non-Competition Agreement"), no party
-        if p and folded.startswith(p + " ") and len(shorter[len(p) :].split()) >= 2:
-            shorter = shorter[len(p) :].strip(" -,")
-            break
+    names = [p.casefold().strip() for p in sorted(parties, key=len, reverse=True)]
+    # a document's name ("the Non-Competition Agreement") the text gives is no party's
+    names = [p for p in names if p and not re.search(rf"(?i:{_KIND_NOUN})$", p)]
+    stripped = True
+    while stripped:  # each party's name the title sets before it ("ACME - BETA SUPPLY ...")
+        stripped = False
+        for p in names:
+            if folded.startswith(p + " ") and len(shorter[len(p) :].split()) >= 2:
+                shorter = shorter[len(p) :].strip(" -,/&")
+                folded, stripped = shorter.casefold(), True
+                break
     return _COMPANY_PREFIX.sub("", shorter) or shorter
 
 
@@ -889,11 +893,19 @@ def _titled(name: str, line: str) -> bool:
     words = name.split()
     if not 2 <= len(words) <= NAME_WORDS or words[0].lower() == "this":
         return False
-    if re.match(rf"(?i:{_KIND_NOUN})\b", name) or sum(w.isupper() for w in words[:-1]) > 1:
-        return False  # "Contract No. 017"; a line in capitals is TITLE_CAPS's
+    # "Contract No. 017" is no title, "License and Development Agreement" is one
+    bare_kind = len(re.findall(rf"(?i:\b{_KIND_NOUN}\b)", name)) == 1
+    if (bare_kind and re.match(rf"(?i:{_KIND_NOUN})\b", name)) or sum(
+        w.isupper() for w in words[:-1]
+    ) > 1:
+        return False  # a line in capitals is TITLE_CAPS's
     capitalised = sum(1 for w in words if w[:1].isupper() or w[:1].isdigit())
     rest = line.strip()[len(name) :].strip()
     # the whole line, or the name before its parties or date: not a sentence's last words
     return capitalised >= len(words) - 2 and bool(
-        not rest or re.match(r"(?i:between|by\b|among|dated|made|entered|this|[(\-–—:{\[])", rest)
+        not rest
+        or re.match(r"(?i:between|by\b|among|dated|made|entered|this|[(\-–—:{\[\"“])", rest)
+        # or before its date ('Supply Agreement July 2013') or what it is about ('Cooperation
+        # Agreement of the Solar Project')
+        or re.match(rf"(?i:{MONTH}\b|\d{{1,2}}\s+{MONTH}\b|(?:of|for|regarding)\s)", rest)
     )

@@ -334,6 +334,23 @@ def test_a_date_in_a_clause_or_of_another_document_dates_no_document():
             "DISTRIBUTION AGREEMENT",
         ),
         ([f"Northwind Holdings Ltd, Report {n}" for n in range(10)] + ["PAYMENT TERMS"], None),
+        # a title in title case that begins with what the document is, before a quoted
+        # short name; before what the agreement is about; a contract's number is no title
+        (
+            [
+                'Exhibit 10.14 License and Development Agreement "Agreement" between Acme AG and '
+                "Beta S.A."
+            ],
+            "License and Development Agreement",
+        ),
+        (
+            [
+                "Exhibit 10.47 Cooperation Agreement of the Solar Power Project in Northwind "
+                "County Party A: Northwind County Party B: Blue River Energy Co., Ltd."
+            ],
+            "Cooperation Agreement",
+        ),
+        (["Contract No. 017 between Acme and Beta"], None),
         # a schedule issued under an agreement names itself
         (
             ["SCHEDULE A", "This Product License Schedule is issued under the Supply Agreement."],
@@ -350,6 +367,14 @@ def test_the_document_names_itself(lines: list[str], name: str | None):
     }
     wanted = name or next((v for k, v in expected.items() if any(k in t for t in lines)), None)
     assert document_name(lines) == wanted
+
+
+def test_a_title_without_the_parties_names_set_before_it():
+    """Each party's name a title sets before the document's name is left out, not only the
+    first ('ACME - BETA CO-BRANDING AGREEMENT')."""
+    lines = ["ACME - BETA CO-BRANDING AGREEMENT", "This agreement is entered into by the parties."]
+    assert document_name(lines, ["Acme", "Beta"]) == "CO-BRANDING AGREEMENT"
+    assert document_name(lines, ["Acme"]) == "BETA CO-BRANDING AGREEMENT"
 
 
 def test_every_date_edge_names_its_form(tmp_path: Path) -> None:
