@@ -347,13 +347,15 @@ PARTY_NAME_END = rule(
         # a short name given without parentheses, a person named in a capacity: 'Acme LLP,
         # hereinafter referred to as "Acme"', 'Jane Doe, in her individual capacity'
         r"|,\s*(?:hereinafter|hereafter|herein\s+called|in\s+(?:his|her|its)\s+(?:individual\s+)?"
-        r"capacity|individually)\b"
+        r"capacity|individually)\b|\s+(?:hereinafter|hereafter)\b"
         r"|,?\s+(?i:of)\s+\d"
         r"|\s*,?\s*\((?i:collectively|together|each)\b"  # 'and Jane Doe (collectively, the ...'
-        r"|(?<=[a-z.])\s+(?=[A-Z][a-z]+\s*:)"  # a title block's next field: 'Address:'
+        # a title block's next field: 'Address:', 'Legal Representative:'; the next party's:
+        # '... County Party B:'
+        r"|(?<=[a-z.])\s+(?=[A-Z][a-z]+(?:\s+[A-Za-z][a-z]+)?\s*:)|(?<=[a-z])\s+(?=(?i:party)\s+[A-Z1-9]\s*:)"
         r"|\b(?i:Inc|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|LP|PLC|Corp|Corporation|Co|N\.A|S\.A|B\.V"
         r"|S\.p\.A|S\.r\.l|S\.?A\.?R\.?L|Pty|A/S|Oy|KK"
-        r"|N\.V|AG|GmbH|PTE|MHC|Company|Incorporated)\b\.?(?=\s*(?:$|[^\w\s,.(\"“']|[,.]?\s+"
+        r"|N\.V|AG|GmbH|PTE|MHC|Company|Incorporated|a\.s|s\.r\.o)\b\.?(?=\s*(?:$|[^\w\s,.(\"“']|[,.]?\s+"
         r"(?!(?i:Inc|LLC|Ltd|L\.P|LP|PLC|Co\b|N\.A|S\.A|B\.V|AG\b|Limited|Incorporated|MHC))))"
     ),
     examples=(
@@ -366,6 +368,8 @@ PARTY_NAME_END = rule(
         'Blue Harbor Trading, hereinafter referred to as the "Seller"',
         "Jane Doe, in her individual capacity",
         "NORTHWIND SERVICES OF 12 HARBOR ROAD",
+        'Blue Harbor Trading hereinafter referred to as ("Seller")',
+        "People's Government of Northwind County Party B: Blue River Energy Co., Ltd.",
     ),
     counter=("the parties hereto agree", "Acme (Beijing) Trading", "Gadget (R) modules"),
 )
@@ -388,14 +392,17 @@ _ADDRESS = re.compile(
 # A company form closing a name: "Acme Inc. and Beta LLC" are two names.
 _FORM_WORD = (
     r"(?i:inc|llc|l\.l\.c|ltd|limited|llp|l\.p|lp|plc|corp|corporation|co|n\.a|s\.a|b\.v"
-    r"|n\.v|ag|s\.p\.a|s\.r\.l|sarl|pty|pte|a/s|oy|kk)\.?,?"
+    r"|n\.v|ag|s\.p\.a|s\.r\.l|sarl|pty|pte|a/s|oy|kk|a\.s|s\.r\.o)\.?,?"
 )
 # Not one party's name: a date, or two short names together ("Acme and Beta").
 _NOT_ONE_NAME = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
     r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\bcopyright\b"
     r"|\b(?:but|not|including)\b|[a-z]{4,}\.\s"  # a sentence, not a name
-    r"|^[A-Z][\w.-]*\s+(?:and|&)\s+(?:the\s+)?[A-Z][\w.-]*$",
+    r"|^[A-Z][\w.-]*\s+(?:and|&)\s+(?:the\s+)?[A-Z][\w.-]*$"
+    # a month alone: 'as of the 1st day of December, (the "Effective Date")'
+    r"|^(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december)$",
     re.IGNORECASE,
 )
 _DOCUMENT_WORD = re.compile(r"^(?:AGREEMENT|CONTRACT|LEASE|LICEN[CS]E|AMENDMENT|ADDENDUM)$")
@@ -539,6 +546,7 @@ def _one_by_one(name: str | None) -> list[str]:
     return pieces if len(pieces) > 1 and whole else [name]
 
 
+_PERSON_FIELD = re.compile(r"(?i:representative):")
 # Words that stand before the parties' names, never in them: a cue, a heading ("PREAMBLE").
 _BEFORE_NAMES = ("BETWEEN", "AMONG", "BY", "PREAMBLE", "PARTIES")
 # A document's name, not a party's: 'entered into this Supply Contract (the "Contract")'.
@@ -609,6 +617,10 @@ def _name_before(text: str) -> str | None:
     if (
         not name
         or stop in _PLACE_BEFORE  # "residing in Ohio", "organized under the laws of Texas"
+        # a person's field in a title block: 'Legal Representative: Jane Roe Party B: ...'
+        or _PERSON_FIELD.fullmatch(stop)
+        # the close of the name before and the label after it: '... Co., Ltd. Legal'
+        or re.match(r"(?:(?i:ltd|inc|llc)\.?|(?i:corp|co)\.),?\s", name)
         or len(taken) > 12
         or _NOT_A_PARTY.match(name)
         or re.fullmatch(r"(?i:incorporated|company|corporation|limited)", name)
