@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "12"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "13"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -28,6 +28,8 @@ EDGES_VERSION = "12"  # 3: terms of art, citation forms, cue families; 4: sectio
 # "hereinafter" without parentheses, after "the" where a party is named
 # 12: a cited section number of a statute's form the document never takes parked as another
 # text's (citation.beyond_own_numbering)
+# 13: document dates (effective_on) and parties' names (hence their short names) read in more
+# documents: another document's date with its parties, 'Party B:' ending a name
 
 
 @dg.asset(
