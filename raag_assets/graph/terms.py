@@ -562,7 +562,8 @@ def _name_before(text: str) -> str | None:
         lambda m: "(" + m.group(1).replace(" ", "\u00a0") + ")",
         text,
     )
-    words = text.rstrip(" ,").split(" ")
+    # a letter's salutation after the addressee's name: 'Jane Roe Dear Jane:'
+    words = re.sub(r"\s+Dear$", "", text.rstrip(" ,")).split(" ")
     taken: list[str] = []
     stop = ""
     for i in range(len(words) - 1, -1, -1):
@@ -571,7 +572,16 @@ def _name_before(text: str) -> str | None:
         if re.fullmatch(r"\([A-Z][\w.\u00a0]*\)", bare):  # "Acme (Beijing) Co., Ltd."
             taken.append(words[i])
             continue
-        if not bare or re.search(r"[()\"“”:;]", bare) or bare.upper() in _BEFORE_NAMES:
+        if (
+            not bare
+            or re.search(r"[()\"“”:;]", bare)
+            or bare.upper() in _BEFORE_NAMES
+            # a date's year before the name: '... on April 22, 2000 Acme Media, Inc.'
+            or (
+                re.fullmatch(r"(?:19|20)\d\d", bare)
+                and re.fullmatch(r"\d{1,2}\w{0,2},", words[i - 1] if i else "")
+            )
+        ):
             break
         if len(taken) >= 2 and words[i].endswith(",") and re.fullmatch(_FORM_WORD, bare):
             break  # "... Fund, L.P., Cibelli Research LLC": the form closes the name before

@@ -437,6 +437,18 @@ def test_a_term_labelled_in_passing_and_defined_in_full_is_judged_by_its_definit
             "and Blue River Ltd, Harbor Road 34, Bern, Switzerland.",
             ["Northwind Telecom a.s.", "Blue River Ltd"],
         ),
+        # a date before a name where the text opens with it; a letter's salutation after it
+        (
+            "SPONSORSHIP AGREEMENT for the Event, on April 22, 2000 Northwind Media, Inc. "
+            '("NM"), a Delaware company, hosts the Event. This Agreement is made by and between '
+            'Blue River Trading Ltd ("BRT") and NM.',
+            ["Blue River Trading Ltd", "Northwind Media, Inc."],
+        ),
+        (
+            "CONSULTING AGREEMENT July 20, 2018 Jane Roe Dear Jane: Northwind Bio, Inc, a Delaware "
+            'corporation (the "Company"), offers this Agreement to Jane Roe ("Consultant").',
+            ["Jane Roe", "Northwind Bio, Inc"],
+        ),
     ],
 )
 def test_the_parties_full_names_as_introduced(front: str, names: list[str]) -> None:
