@@ -122,7 +122,9 @@ def is_pointer(body: str) -> bool:
 # (...)", "Acme Inc. (...)".
 _COMPANY_FORMS = (
     r"corporation|company|incorporated|inc|ltd|limited|llc|llp|lp|plc|gmbh|ag|sa|s\.a|n\.v|"
-    r"b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation|entity"
+    r"b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation|entity|"
+    # the forms other laws give a company, named in words
+    r"soci[eé]t[eé]\s+anonyme|sociedad\s+an[oó]nima|naamloze\s+vennootschap|aktiengesellschaft"
 )
 PARTY_INTRODUCTION = rule(
     "term.party_introduction",

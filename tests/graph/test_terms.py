@@ -449,6 +449,12 @@ def test_a_term_labelled_in_passing_and_defined_in_full_is_judged_by_its_definit
             'corporation (the "Company"), offers this Agreement to Jane Roe ("Consultant").',
             ["Jane Roe", "Northwind Bio, Inc"],
         ),
+        # a company form another law gives, named in words
+        (
+            "This Agreement is made by and between Northwind Systemes, a societe anonyme "
+            "organized under the laws of France, and Blue River Inc., a Delaware corporation.",
+            ["Northwind Systemes", "Blue River Inc."],
+        ),
     ],
 )
 def test_the_parties_full_names_as_introduced(front: str, names: list[str]) -> None:
