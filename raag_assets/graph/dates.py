@@ -126,6 +126,9 @@ _BLANK_DATE = (
     rf"\s*(?P<year>{YEAR}))"
 )
 _ANY_DATE = rf"(?:{_DAY_DATE}|{_MONTH_DATE}|{_BLANK_DATE})"
+# A date with dashes, as a form's field or a hand gives it ("04-01-06", "3-31-16"): month
+# first, as US filings write it; read only where a label says it is a date.
+_DASHED = r"(?P<dashed>\b\d{1,2}-\d{1,2}-(?:\d{4}|\d{2})\b)"
 # Two dates, as CUAD's annotators read a contract: the date it takes effect (Effective Date)
 # and the date it is dated, made or entered into (Agreement Date). The effective date is the
 # one the text names as its Effective Date, else an "effective as of" or a commencement of its
@@ -202,12 +205,15 @@ TERM_COMMENCES = rule(
         r"(?:(?:\b(?:this|the)\s+(?:\w+\s+){0,2}?(?:agreement|contract|lease|amendment)"
         r"|\bthe\s+(?:initial\s+)?term\b[^.;()]{0,60}?(?:\s*\([^)]{0,40}\))?"
         r"|\b(?:the|your|his|her)\s+(?:employment|appointment|engagement)\b[^.;()]{0,40}?"
+        r"|\bthe\s+(?:joint\s+venture|partnership)"
         r"|\(\s*the\s+[\"“]?(?:initial\s+)?term[\"”]?\s*\))"
         r"\s+(?:shall\s+|will\s+)?(?:commenc(?:e|es|ing)|begin(?:s|ning)?|start(?:s|ing)?)"
         r"\s+(?:on|upon|as\s+of|from)"
-        r"|\bcommencement\s+date[\"”']?(?:\s+(?:of|for)\s+[\w\s]{1,50}?)?\s*"
-        r"(?:[:\-–—]|means:?|is|(?:shall|will)\s+be))"
-        rf"\s*(?:the\s+)?{_ANY_DATE}"
+        r"|\b(?:commencement|start(?:ing)?)\s+date[\"”']?(?:\s+(?:of|for)\s+[\w\s]{1,50}?)?\s*"
+        r"(?:[:\-–—]|means:?|is|(?:shall|will)\s+be)"
+        # a form's field: 'Contract start: 04-01-06', 'Start Date: 1/5/2020'
+        r"|\b(?:contract|agreement|term)\s+start\s*:)"
+        rf"\s*(?:the\s+)?(?:{_ANY_DATE}|{_DASHED})"
     ),
     flags=re.IGNORECASE,
     examples=(
@@ -215,8 +221,15 @@ TERM_COMMENCES = rule(
         'The term of this Agreement (the "Term") will begin on February 1, 1998',
         "The Appointment will begin on 27 January 2020",
         "The term of this Agreement shall be three years commencing on June 1, 2001",
+        "The Joint Venture shall commence on the 1st of March, 2003",
+        "Contract start: 04-01-06",
+        "Start Date: June 1, 2020",
     ),
-    counter=("The Services shall commence on January 20, 2014.",),
+    counter=(
+        "The Services shall commence on January 20, 2014.",
+        "Delivery start: 04-01-06",
+        "The partnership agreement signed on March 1, 2003",
+    ),
 )
 DATING_PHRASE = rule(
     "date.dating_phrase",
@@ -251,16 +264,22 @@ OTHER_DOCUMENT_DATED = rule(
     pattern=(
         r"\b(?:the|that\s+certain|said|an?|such|its|their|prior|original)\s+"
         r"(?:[\w&-]+\s+){0,10}?(?:agreement|contract|lease|licen[cs]e|amendment|plan|note|letter"
-        r"|indenture|notice|order|deed)s?\s*(?:\([^)]{0,60}\)\s*)?,?\s*(?:as\s+amended\s*,?\s*)?$"
+        r"|indenture|notice|order|deed)s?\s*(?:\([^)]{0,60}\)\s*)?,?\s*"
+        # its parties may stand between its name and its date: 'the Supply Agreement between
+        # Acme Inc. and Beta LLC dated as of'
+        r"(?:(?:by\s+and\s+)?(?:between|among)\s+[^;()]{1,120}?,?\s*)?(?:as\s+amended\s*,?\s*)?$"
     ),
     flags=re.IGNORECASE,
     examples=(
         "under the Supply Agreement ",
         "that certain Stock Purchase Agreement, ",
         "that certain Consent to Assignment and Amendment of Use Agreement ",
+        "the Supply Agreement between Acme Inc. and Beta LLC ",
+        "that certain Lease by and between the Landlord and the Tenant, ",
     ),
-    counter=("This Supply Agreement ", "THIS AGREEMENT "),
+    counter=("This Supply Agreement ", "THIS AGREEMENT ", "This Agreement between Acme and Beta "),
 )
+OTHER_DOCUMENT_CHARS = 240  # the other document's name and its parties before its date
 VERSION_LINE = rule(
     "date.version_line",
     "date",
@@ -310,7 +329,10 @@ _LAST_SIGNATURE = (
     r"(?:dates?\s+(?:signed|of\s+signature|beneath|below)|signatures?|execution)\b"
     r"|date\s+of\s+(?:the\s+)?(?:last|final)\s+(?:signature|party)"
     r"|(?:last|final)\s+(?:party|signatory)\b[^.;]{0,40}?\b(?:sign|execut)"
-    r"|date\s+last\s+(?:signed|written))"
+    r"|date\s+last\s+(?:signed|written)"
+    # or once every party has signed it: 'when signed by both Parties'
+    r"|(?:when|upon|once)\s+(?:it\s+(?:is|has\s+been)\s+)?(?:duly\s+)?(?:signed|executed)\s+by\s+"
+    r"(?:both|all|each\s+of\s+the)\s+(?:of\s+the\s+)?parties\b)"
 )
 EFFECTIVE_WHEN_SIGNED = rule(
     "date.effective_when_signed",
@@ -329,6 +351,7 @@ EFFECTIVE_WHEN_SIGNED = rule(
         '"Effective Date" shall mean the date the last party hereto has executed this Agreement.',
         "Effective Date shall be the date of the last signature on the last page.",
         'entered into as of the date last written below ("the Effective Date")',
+        "This Agreement will be effective when signed by both Parties.",
     ),
     counter=(
         "This Agreement is effective as of the date first written above.",
@@ -343,15 +366,27 @@ SIGNATURE_DATE = rule(
     "a full date in the signature block, labelled or not: 'Date: 5/11/2016', '/s/ G. Roe "
     "5/17/12', 'Dated: May 11, 2016'",
     # a signature's date may be written with dashes, as it is by hand: "3-31-16"
-    pattern=rf"(?:\bdated?\s*:*\s*)?(?:{_DAY_DATE}|(?P<dashed>\b\d{{1,2}}-\d{{1,2}}-(?:\d{{4}}|\d{{2}})\b))",
+    # and a signature dated but for its day ('April ____, 2003') dates it to the month
+    pattern=(
+        rf"(?:\bdated?\s*:*\s*)?{_DAY_DATE}|(?:\bdated?\s*:*\s*|(?<![a-z]:\s)(?<![a-z]:)){_DASHED}"
+        rf"|(?P<month>\b{MONTH}\.?\s*{_BLANK}\s*,?\s*{YEAR})"
+    ),
     flags=re.IGNORECASE,
     examples=(
         "Signature /s/ A. Zhang Date 13/07/05",
         "/s/ G. Roe 5/17/12",
         "Dated: May 11, 2016",
         "Date: 3-31-16",
+        "Date: Date: 3-29-2016 3-31-16",
+        "Rockaway, April ____, 2003",
     ),
-    counter=("Date: ____________", "the date of this Agreement", "Tel. 555-123-4567"),
+    # a dashed date after another field's label is that field's ('Contract end: 04-01-08')
+    counter=(
+        "Date: ____________",
+        "the date of this Agreement",
+        "Tel. 555-123-4567",
+        "end: 4-1-08",
+    ),
 )
 # Where the signatures begin: "IN WITNESS WHEREOF", else the first signature line ("/s/",
 # "Authorized Signature", "(signature)").
@@ -414,7 +449,7 @@ def _stated_dates(lines: list[str], text: str) -> DocumentDates:
         return found
     if found.effective is None:
         for m in EFFECTIVE_PHRASE.finditer(text, HEAD_CHARS):
-            if DOCUMENT_TAKES_EFFECT.search(text[max(0, m.start() - 80) : m.start()]):
+            if DOCUMENT_TAKES_EFFECT.search(text[max(0, m.start() - 400) : m.start()]):
                 found = DocumentDates(_dated(m, "effective"), found.agreement)
                 break
     if found.one:
@@ -435,10 +470,22 @@ DOCUMENT_TAKES_EFFECT = rule(
     pattern=(
         r"\bthis\s+(?:[\w-]+\s+){0,3}?(?:agreement|contract|amendment|lease|addendum)\s+"
         r"(?:(?:shall|will|is|becomes?|has\s+been)\s+)?(?:be\s+|become\s+|made\s+)?$"
+        # or "It" opening the sentence after one whose subject is the document ('This
+        # contract replaces ... It shall be effective on')
+        r"|\bthis\s+(?:[\w-]+\s+){0,3}?(?:agreement|contract|amendment|lease|addendum)\b"
+        r"[^.;]{0,300}[.;]\s+It\s+(?:(?:shall|will|is)\s+)?(?:be\s+|become\s+)?$"
     ),
     flags=re.IGNORECASE,
-    examples=("This letter agreement ", "this Amendment shall "),
-    counter=("the Services ", "prices under the Agreement "),
+    examples=(
+        "This letter agreement ",
+        "this Amendment shall ",
+        "This contract replaces the former annex. It shall be ",
+    ),
+    counter=(
+        "the Services ",
+        "prices under the Agreement ",
+        "The Services begin soon. It shall be ",
+    ),
 )
 
 
@@ -487,7 +534,7 @@ def _stated_effective(head: str) -> EffectiveDate | None:
                 if not _OWN_SUBJECT.search(sentence):
                     continue  # a clause's date ("prices effective from"), not the document's
             if form is EFFECTIVE_PHRASE and OTHER_DOCUMENT_DATED.search(
-                head[max(0, m.start() - 120) : m.start()]
+                head[max(0, m.start() - OTHER_DOCUMENT_CHARS) : m.start()]
             ):
                 continue
             if found := _dated(m, "effective"):
@@ -499,7 +546,7 @@ def _agreement_date(head: str, lines: list[str]) -> EffectiveDate | None:
     for form in (DATING_PHRASE, VERSION_LINE):
         for m in form.finditer(head):
             if form is DATING_PHRASE and OTHER_DOCUMENT_DATED.search(
-                head[max(0, m.start() - 120) : m.start()]
+                head[max(0, m.start() - OTHER_DOCUMENT_CHARS) : m.start()]
             ):
                 continue  # "the Supply Agreement dated as of ...": another document's date
             if found := _dated(m, "agreement"):
@@ -558,7 +605,7 @@ def _day(text: str) -> dt.date | None:
             return dt.date(year, month, day)
         except ValueError:
             return None
-    text = re.sub(r"\bday\s+of\b", " ", text, flags=re.IGNORECASE)
+    text = re.sub(r"\b(?:day\s+)?of\b", " ", text, flags=re.IGNORECASE)  # "1st of March"
     text = re.sub(_WEEKDAY, " ", text, flags=re.IGNORECASE)
     text = re.sub(r"(\d)\s?([stnrdh])\s([tdh])\b", r"\1\2\3", text)  # "15t h" -> "15th"
     return parse_date(re.sub(r"\s+", " ", text).replace(" ,", ","))
@@ -827,13 +874,17 @@ def _without_party(title: str, parties: Iterable[str]) -> str:
         return title
     shorter = _COMPANY_PREFIX.sub("", title) or title
     folded = shorter.casefold()
-    for party in sorted(parties, key=len, reverse=True):
-        p = party.casefold().strip()
-        if re.search(rf"(?i:{_KIND_NOUN})$", p):
-            continue  # a document the text names ("the Non-Competition Agreement"), no party
-        if p and folded.startswith(p + " ") and len(shorter[len(p) :].split()) >= 2:
-            shorter = shorter[len(p) :].strip(" -,")
-            break
+    names = [p.casefold().strip() for p in sorted(parties, key=len, reverse=True)]
+    # a document's name ("the Non-Competition Agreement") the text gives is no party's
+    names = [p for p in names if p and not re.search(rf"(?i:{_KIND_NOUN})$", p)]
+    stripped = True
+    while stripped:  # each party's name the title sets before it ("ACME - BETA SUPPLY ...")
+        stripped = False
+        for p in names:
+            if folded.startswith(p + " ") and len(shorter[len(p) :].split()) >= 2:
+                shorter = shorter[len(p) :].strip(" -,/&")
+                folded, stripped = shorter.casefold(), True
+                break
     return _COMPANY_PREFIX.sub("", shorter) or shorter
 
 
@@ -842,11 +893,19 @@ def _titled(name: str, line: str) -> bool:
     words = name.split()
     if not 2 <= len(words) <= NAME_WORDS or words[0].lower() == "this":
         return False
-    if re.match(rf"(?i:{_KIND_NOUN})\b", name) or sum(w.isupper() for w in words[:-1]) > 1:
-        return False  # "Contract No. 017"; a line in capitals is TITLE_CAPS's
+    # "Contract No. 017" is no title, "License and Development Agreement" is one
+    bare_kind = len(re.findall(rf"(?i:\b{_KIND_NOUN}\b)", name)) == 1
+    if (bare_kind and re.match(rf"(?i:{_KIND_NOUN})\b", name)) or sum(
+        w.isupper() for w in words[:-1]
+    ) > 1:
+        return False  # a line in capitals is TITLE_CAPS's
     capitalised = sum(1 for w in words if w[:1].isupper() or w[:1].isdigit())
     rest = line.strip()[len(name) :].strip()
     # the whole line, or the name before its parties or date: not a sentence's last words
     return capitalised >= len(words) - 2 and bool(
-        not rest or re.match(r"(?i:between|by\b|among|dated|made|entered|this|[(\-–—:{\[])", rest)
+        not rest
+        or re.match(r"(?i:between|by\b|among|dated|made|entered|this|[(\-–—:{\[\"“])", rest)
+        # or before its date ('Supply Agreement July 2013') or what it is about ('Cooperation
+        # Agreement of the Solar Project')
+        or re.match(rf"(?i:{MONTH}\b|\d{{1,2}}\s+{MONTH}\b|(?:of|for|regarding)\s)", rest)
     )

@@ -122,7 +122,9 @@ def is_pointer(body: str) -> bool:
 # (...)", "Acme Inc. (...)".
 _COMPANY_FORMS = (
     r"corporation|company|incorporated|inc|ltd|limited|llc|llp|lp|plc|gmbh|ag|sa|s\.a|n\.v|"
-    r"b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation|entity"
+    r"b\.v|partnership|association|trust|bank|university|individual|organi[sz]ation|entity|"
+    # the forms other laws give a company, named in words
+    r"soci[eé]t[eé]\s+anonyme|sociedad\s+an[oó]nima|naamloze\s+vennootschap|aktiengesellschaft"
 )
 PARTY_INTRODUCTION = rule(
     "term.party_introduction",
@@ -347,13 +349,15 @@ PARTY_NAME_END = rule(
         # a short name given without parentheses, a person named in a capacity: 'Acme LLP,
         # hereinafter referred to as "Acme"', 'Jane Doe, in her individual capacity'
         r"|,\s*(?:hereinafter|hereafter|herein\s+called|in\s+(?:his|her|its)\s+(?:individual\s+)?"
-        r"capacity|individually)\b"
+        r"capacity|individually)\b|\s+(?:hereinafter|hereafter)\b"
         r"|,?\s+(?i:of)\s+\d"
         r"|\s*,?\s*\((?i:collectively|together|each)\b"  # 'and Jane Doe (collectively, the ...'
-        r"|(?<=[a-z.])\s+(?=[A-Z][a-z]+\s*:)"  # a title block's next field: 'Address:'
+        # a title block's next field: 'Address:', 'Legal Representative:'; the next party's:
+        # '... County Party B:'
+        r"|(?<=[a-z.])\s+(?=[A-Z][a-z]+(?:\s+[A-Za-z][a-z]+)?\s*:)|(?<=[a-z])\s+(?=(?i:party)\s+[A-Z1-9]\s*:)"
         r"|\b(?i:Inc|LLC|L\.L\.C|Ltd|Limited|LLP|L\.P|LP|PLC|Corp|Corporation|Co|N\.A|S\.A|B\.V"
         r"|S\.p\.A|S\.r\.l|S\.?A\.?R\.?L|Pty|A/S|Oy|KK"
-        r"|N\.V|AG|GmbH|PTE|MHC|Company|Incorporated)\b\.?(?=\s*(?:$|[^\w\s,.(\"“']|[,.]?\s+"
+        r"|N\.V|AG|GmbH|PTE|MHC|Company|Incorporated|a\.s|s\.r\.o)\b\.?(?=\s*(?:$|[^\w\s,.(\"“']|[,.]?\s+"
         r"(?!(?i:Inc|LLC|Ltd|L\.P|LP|PLC|Co\b|N\.A|S\.A|B\.V|AG\b|Limited|Incorporated|MHC))))"
     ),
     examples=(
@@ -366,6 +370,8 @@ PARTY_NAME_END = rule(
         'Blue Harbor Trading, hereinafter referred to as the "Seller"',
         "Jane Doe, in her individual capacity",
         "NORTHWIND SERVICES OF 12 HARBOR ROAD",
+        'Blue Harbor Trading hereinafter referred to as ("Seller")',
+        "People's Government of Northwind County Party B: Blue River Energy Co., Ltd.",
     ),
     counter=("the parties hereto agree", "Acme (Beijing) Trading", "Gadget (R) modules"),
 )
@@ -388,14 +394,17 @@ _ADDRESS = re.compile(
 # A company form closing a name: "Acme Inc. and Beta LLC" are two names.
 _FORM_WORD = (
     r"(?i:inc|llc|l\.l\.c|ltd|limited|llp|l\.p|lp|plc|corp|corporation|co|n\.a|s\.a|b\.v"
-    r"|n\.v|ag|s\.p\.a|s\.r\.l|sarl|pty|pte|a/s|oy|kk)\.?,?"
+    r"|n\.v|ag|s\.p\.a|s\.r\.l|sarl|pty|pte|a/s|oy|kk|a\.s|s\.r\.o)\.?,?"
 )
 # Not one party's name: a date, or two short names together ("Acme and Beta").
 _NOT_ONE_NAME = re.compile(
     r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
     r"|\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|\bcopyright\b"
     r"|\b(?:but|not|including)\b|[a-z]{4,}\.\s"  # a sentence, not a name
-    r"|^[A-Z][\w.-]*\s+(?:and|&)\s+(?:the\s+)?[A-Z][\w.-]*$",
+    r"|^[A-Z][\w.-]*\s+(?:and|&)\s+(?:the\s+)?[A-Z][\w.-]*$"
+    # a month alone: 'as of the 1st day of December, (the "Effective Date")'
+    r"|^(?:january|february|march|april|may|june|july|august|september|october|november"
+    r"|december)$",
     re.IGNORECASE,
 )
 _DOCUMENT_WORD = re.compile(r"^(?:AGREEMENT|CONTRACT|LEASE|LICEN[CS]E|AMENDMENT|ADDENDUM)$")
@@ -539,6 +548,7 @@ def _one_by_one(name: str | None) -> list[str]:
     return pieces if len(pieces) > 1 and whole else [name]
 
 
+_PERSON_FIELD = re.compile(r"(?i:representative):")
 # Words that stand before the parties' names, never in them: a cue, a heading ("PREAMBLE").
 _BEFORE_NAMES = ("BETWEEN", "AMONG", "BY", "PREAMBLE", "PARTIES")
 # A document's name, not a party's: 'entered into this Supply Contract (the "Contract")'.
@@ -554,7 +564,8 @@ def _name_before(text: str) -> str | None:
         lambda m: "(" + m.group(1).replace(" ", "\u00a0") + ")",
         text,
     )
-    words = text.rstrip(" ,").split(" ")
+    # a letter's salutation after the addressee's name: 'Jane Roe Dear Jane:'
+    words = re.sub(r"\s+Dear$", "", text.rstrip(" ,")).split(" ")
     taken: list[str] = []
     stop = ""
     for i in range(len(words) - 1, -1, -1):
@@ -563,7 +574,16 @@ def _name_before(text: str) -> str | None:
         if re.fullmatch(r"\([A-Z][\w.\u00a0]*\)", bare):  # "Acme (Beijing) Co., Ltd."
             taken.append(words[i])
             continue
-        if not bare or re.search(r"[()\"“”:;]", bare) or bare.upper() in _BEFORE_NAMES:
+        if (
+            not bare
+            or re.search(r"[()\"“”:;]", bare)
+            or bare.upper() in _BEFORE_NAMES
+            # a date's year before the name: '... on April 22, 2000 Acme Media, Inc.'
+            or (
+                re.fullmatch(r"(?:19|20)\d\d", bare)
+                and re.fullmatch(r"\d{1,2}\w{0,2},", words[i - 1] if i else "")
+            )
+        ):
             break
         if len(taken) >= 2 and words[i].endswith(",") and re.fullmatch(_FORM_WORD, bare):
             break  # "... Fund, L.P., Cibelli Research LLC": the form closes the name before
@@ -609,6 +629,10 @@ def _name_before(text: str) -> str | None:
     if (
         not name
         or stop in _PLACE_BEFORE  # "residing in Ohio", "organized under the laws of Texas"
+        # a person's field in a title block: 'Legal Representative: Jane Roe Party B: ...'
+        or _PERSON_FIELD.fullmatch(stop)
+        # the close of the name before and the label after it: '... Co., Ltd. Legal'
+        or re.match(r"(?:(?i:ltd|inc|llc)\.?|(?i:corp|co)\.),?\s", name)
         or len(taken) > 12
         or _NOT_A_PARTY.match(name)
         or re.fullmatch(r"(?i:incorporated|company|corporation|limited)", name)

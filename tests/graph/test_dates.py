@@ -216,6 +216,31 @@ def test_dates_of_the_dev_contracts_match_cuad():
             None,
             (dt.date(2016, 3, 31), "day"),
         ),
+        # effective once both parties sign; signatures dated but for their day date it to
+        # the month; another document's date, its parties between its name and its date
+        (
+            "DEVELOPMENT AGREEMENT\nThis Agreement refers to the Supply Agreement between Acme "
+            "Inc. and Beta LLC dated as of April 8, 1993.\n7.1 This Agreement will be effective "
+            "when signed by both Parties.\nIN WITNESS WHEREOF, the Parties have signed.\n"
+            "Rockaway, April ____, 2003 Ballerup, April ____, 2003",
+            (dt.date(2003, 4, 1), "month"),
+            (dt.date(2003, 4, 1), "month"),
+        ),
+        # a form's fields: the contract's start, not its end; a dashed date after another
+        # field's label is no signature's
+        (
+            "CONTENT LICENSE AGREEMENT\nSignature: /s/ A. Roe\n2 TERMS\n"
+            "2.1 Contract start: 04-01-06\n2.2 Contract end: 04-01-08",
+            (dt.date(2006, 4, 1), "day"),
+            None,
+        ),
+        # a joint venture the document forms commences on a date
+        (
+            "JOINT VENTURE AGREEMENT\n8. Term. The Joint Venture shall commence on the 1st of "
+            "March, 2003, and shall be effective until February 28, 2004.",
+            (dt.date(2003, 3, 1), "day"),
+            None,
+        ),
         # no signature date to take: no effective date is made up
         (
             "This Agreement is effective as of the last date signed below.\n"
@@ -246,11 +271,23 @@ def test_a_date_in_a_clause_or_of_another_document_dates_no_document():
     assert document_dates(text.splitlines()).one is None
     text = "Under the Supply Agreement dated as of June 1, 2010, the parties agree as follows."
     assert document_dates([text]).one is None
+    text = "Under the Supply Agreement between Acme Inc. and Beta LLC dated as of June 1, 2010."
+    assert document_dates([text]).one is None
     # past the opening, a sentence whose subject is the document itself
     text = "SUPPLY AGREEMENT\nJuly 20, 2018\n" + filler + "This letter agreement will be "
     found = document_dates((text + "effective as of July 1, 2018.").splitlines())
     assert found.effective and found.effective.date == dt.date(2018, 7, 1)
     assert found.agreement and found.agreement.date == dt.date(2018, 7, 20)
+    # "It" after a sentence whose subject is the document; another document's date first
+    text = (
+        "SUPPLY AGREEMENT\n" + filler + "This contract replaces the annex of the original "
+        "License Contract, made effective on 06 April 1998. It shall be effective on 06 October "
+        "2000 and shall have a duration of two years."
+    )
+    found = document_dates(text.splitlines())
+    assert found.effective and found.effective.date == dt.date(2000, 10, 6)
+    text = filler + "The Services begin soon. It shall be effective on 06 October 2000."
+    assert document_dates(text.splitlines()).one is None
     # a document dated only in its closing words
     text = "SUPPLY AGREEMENT\n" + filler + "This Agreement is dated April 29, 2010."
     found = document_dates(text.splitlines())
@@ -297,6 +334,23 @@ def test_a_date_in_a_clause_or_of_another_document_dates_no_document():
             "DISTRIBUTION AGREEMENT",
         ),
         ([f"Northwind Holdings Ltd, Report {n}" for n in range(10)] + ["PAYMENT TERMS"], None),
+        # a title in title case that begins with what the document is, before a quoted
+        # short name; before what the agreement is about; a contract's number is no title
+        (
+            [
+                'Exhibit 10.14 License and Development Agreement "Agreement" between Acme AG and '
+                "Beta S.A."
+            ],
+            "License and Development Agreement",
+        ),
+        (
+            [
+                "Exhibit 10.47 Cooperation Agreement of the Solar Power Project in Northwind "
+                "County Party A: Northwind County Party B: Blue River Energy Co., Ltd."
+            ],
+            "Cooperation Agreement",
+        ),
+        (["Contract No. 017 between Acme and Beta"], None),
         # a schedule issued under an agreement names itself
         (
             ["SCHEDULE A", "This Product License Schedule is issued under the Supply Agreement."],
@@ -313,6 +367,14 @@ def test_the_document_names_itself(lines: list[str], name: str | None):
     }
     wanted = name or next((v for k, v in expected.items() if any(k in t for t in lines)), None)
     assert document_name(lines) == wanted
+
+
+def test_a_title_without_the_parties_names_set_before_it():
+    """Each party's name a title sets before the document's name is left out, not only the
+    first ('ACME - BETA CO-BRANDING AGREEMENT')."""
+    lines = ["ACME - BETA CO-BRANDING AGREEMENT", "This agreement is entered into by the parties."]
+    assert document_name(lines, ["Acme", "Beta"]) == "CO-BRANDING AGREEMENT"
+    assert document_name(lines, ["Acme"]) == "BETA CO-BRANDING AGREEMENT"
 
 
 def test_every_date_edge_names_its_form(tmp_path: Path) -> None:

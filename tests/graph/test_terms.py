@@ -413,6 +413,48 @@ def test_a_term_labelled_in_passing_and_defined_in_full_is_judged_by_its_definit
             "the products furnished by BLUE RIVER SYSTEMS, INC. OF 5 MAIN STREET (BRS) work.",
             ["NORTHWIND TECHNICAL SERVICES", "BLUE RIVER SYSTEMS, INC."],
         ),
+        # a name without a company form ends where the next party's label begins; a person's
+        # field is no party ('Legal Representative: Jane Roe')
+        (
+            "Party A: People's Government of Northwind County Party B: Blue River Energy Co., "
+            "Ltd. Party A welcomes Party B.",
+            ["People's Government of Northwind County", "Blue River Energy Co., Ltd."],
+        ),
+        (
+            "Party A: Northwind Technology Co., Ltd. Legal Representative: Jane Roe Party B: "
+            "Blue River Leasing Co., Ltd. Legal Representative: John Doe",
+            ["Northwind Technology Co., Ltd.", "Blue River Leasing Co., Ltd."],
+        ),
+        # 'hereinafter' without a comma; a month alone is no name; a Slovak company form
+        (
+            'THIS AGREEMENT, made as of the 1st day of December, (the "Effective Date") by and '
+            'between: Northwind Trading Co Ltd hereinafter referred to as ("Northwind") and '
+            'Blue River Repair hereinafter referred to as ("DISTRIBUTOR")',
+            ["Northwind Trading Co Ltd", "Blue River Repair"],
+        ),
+        (
+            "concluded between: Northwind Telecom a.s., Main Street 17, Bratislava, Slovakia "
+            "and Blue River Ltd, Harbor Road 34, Bern, Switzerland.",
+            ["Northwind Telecom a.s.", "Blue River Ltd"],
+        ),
+        # a date before a name where the text opens with it; a letter's salutation after it
+        (
+            "SPONSORSHIP AGREEMENT for the Event, on April 22, 2000 Northwind Media, Inc. "
+            '("NM"), a Delaware company, hosts the Event. This Agreement is made by and between '
+            'Blue River Trading Ltd ("BRT") and NM.',
+            ["Blue River Trading Ltd", "Northwind Media, Inc."],
+        ),
+        (
+            "CONSULTING AGREEMENT July 20, 2018 Jane Roe Dear Jane: Northwind Bio, Inc, a Delaware "
+            'corporation (the "Company"), offers this Agreement to Jane Roe ("Consultant").',
+            ["Jane Roe", "Northwind Bio, Inc"],
+        ),
+        # a company form another law gives, named in words
+        (
+            "This Agreement is made by and between Northwind Systemes, a societe anonyme "
+            "organized under the laws of France, and Blue River Inc., a Delaware corporation.",
+            ["Northwind Systemes", "Blue River Inc."],
+        ),
     ],
 )
 def test_the_parties_full_names_as_introduced(front: str, names: list[str]) -> None:
