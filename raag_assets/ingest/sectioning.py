@@ -46,7 +46,8 @@ from raag_assets.ingest.outline import key as outline_key
 # 7: a cited number run in a few numbers on, a second subsection whose first lost its number,
 #    a bare number over a run-in title, a page number before a keyword heading
 # 8: units cited in capitals or quoted open after page furniture; three-level schedules
-SECTIONER_VERSION = "8"
+# 9: an underlined heading with no text before its first sub-heading stays a section
+SECTIONER_VERSION = "9"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -1401,13 +1402,16 @@ def _drop_empty_names(
     lines: list[Line], headings: list[_Heading], toc: _Contents | None
 ) -> list[_Heading]:
     """Within the numbered text, a name that heads no prose is not a section but a line of
-    the one before it: a signature block's party, an address, a table's column heading."""
+    the one before it: a signature block's party, an address, a table's column heading. Not a
+    name its author underlined: a part's heading over its first sub-heading ("INTERNALS" over
+    "On-disk state")."""
     kept: list[_Heading] = []
     numbered = False
     for n, head in enumerate(headings):
         end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
         listed = toc is not None and head.heading.lower() in toc.names
-        if numbered and not (head.numbered or listed or _has_prose(lines[head.body_from : end])):
+        marked = listed or head.rule == UNDERLINED.id
+        if numbered and not (head.numbered or marked or _has_prose(lines[head.body_from : end])):
             continue
         numbered = numbered or (head.numbered and not head.contents)
         kept.append(head)

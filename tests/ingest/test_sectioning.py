@@ -80,6 +80,19 @@ def test_keyword_numbering(text: str, label: str, heading: str):
     assert (sections[-1].label, sections[-1].heading) == (label, heading)
 
 
+def test_an_underlined_part_heading_over_its_first_sub_heading_is_a_section():
+    # a specification's part, underlined, with no text before its first sub-heading, after a
+    # numbered list has started the numbered text (where an unmarked name heading no prose is
+    # a line of the section before: a party in a signature block)
+    text = (
+        "EXAMPLE\n=======\n\nThe steps:\n\n1. Install the package.\n\n2. Run the tool.\n\n"
+        "INTERNALS\n=========\n\nOn-disk state\n-------------\n\nThe state is kept on disk.\n\n"
+        "ACME INC.\n\nBy: Jane Doe\n"
+    )
+    labels = [s.label for s in build_sections("doc", _lines(text), "text")]
+    assert labels[-2:] == ["Internals", "On-disk state"]
+
+
 def test_numbered_sentence_in_body_is_not_a_heading():
     text = (
         "1. Scope\nThis applies to staff.\n\n"
