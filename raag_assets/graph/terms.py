@@ -391,10 +391,14 @@ _ADDRESS = re.compile(
     r"|p\.\s?o\.|box|district|highway|\d{5})\b",
     re.IGNORECASE,
 )
+# The company forms that close a name, in two runs the lists below share: in lower case, as
+# the case-insensitive _FORM_WORD reads them, upper-cased for SIGNATORY_CAPS.
+_FORMS_HEAD = r"inc|llc|l\.l\.c|ltd|limited|llp|l\.p|lp|plc|corp|corporation"
+_FORMS_MID = r"n\.a|s\.a|b\.v|n\.v|ag"
 # A company form closing a name: "Acme Inc. and Beta LLC" are two names.
 _FORM_WORD = (
-    r"(?i:inc|llc|l\.l\.c|ltd|limited|llp|l\.p|lp|plc|corp|corporation|co|n\.a|s\.a|b\.v"
-    r"|n\.v|ag|s\.p\.a|s\.r\.l|sarl|pty|pte|a/s|oy|kk|a\.s|s\.r\.o)\.?,?"
+    rf"(?i:{_FORMS_HEAD}|co|{_FORMS_MID}"
+    r"|s\.p\.a|s\.r\.l|sarl|pty|pte|a/s|oy|kk|a\.s|s\.r\.o)\.?,?"
 )
 # Not one party's name: a date, or two short names together ("Acme and Beta").
 _NOT_ONE_NAME = re.compile(
@@ -442,8 +446,8 @@ SIGNATORY_CAPS = rule(
     "a party's name in capitals closed by its company form, in its signature block",
     pattern=(
         r"(?<![\w&'’./-])[A-Z][A-Z0-9&'’.-]*(?:,?[ ]+(?:[A-Z][A-Z0-9&'’./-]*|of|and|&))*"
-        r",?[ ]+(?:INC|LLC|L\.L\.C|LTD|LIMITED|LLP|L\.P|LP|PLC|CORP|CORPORATION|COMPANY|TRUST"
-        r"|N\.A|S\.A|B\.V|N\.V|AG|GMBH|PTE|PTY|S\.P\.A|S\.R\.L)\b\.?(?![\w&-])"
+        rf",?[ ]+(?:{_FORMS_HEAD.upper()}|COMPANY|TRUST"
+        rf"|{_FORMS_MID.upper()}|GMBH|PTE|PTY|S\.P\.A|S\.R\.L)\b\.?(?![\w&-])"
     ),
     examples=(
         "IN WITNESS WHEREOF ... NORTHWIND TRADING LP By: Blue Harbor LLC, its general partner",

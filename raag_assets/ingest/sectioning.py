@@ -1027,7 +1027,8 @@ def _numbered_heading(
     paragraph. A number the document cites ("Section 4.2") may stand a few numbers ahead of
     the outline (headings the text lost: outline.ahead); a second subsection whose first lost
     its number ("11.2" after "11."), when the next numbered paragraph continues it."""
-    lost_first = second_child(numbering.key or (), last_key) and _next_continues(lines, i)
+    key = numbering.key or ()
+    lost_first = second_child(key, last_key) and _next_continues(lines, i, key)
     if not (_heads(numbering, lines[i].text, last_key, emphasised, listed, outline) or lost_first):
         return None
     if emphasised:  # the font marks exactly one line as the heading
@@ -1070,17 +1071,14 @@ def _numbered_heading(
 _NEXT_LINES = 60
 
 
-def _next_continues(lines: list[Line], i: int) -> bool:
-    """Whether the next numbered paragraph after line i continues the number on it (its next
+def _next_continues(lines: list[Line], i: int, here: tuple[int, ...]) -> bool:
+    """Whether the next numbered paragraph after line i continues its number `here` (its next
     sibling or its first child): "11.2" is a heading when "11.3" or "11.2.1" comes next."""
-    here = _numbering(lines[i].text, markdown=False)
-    if here is None or here.key is None:
-        return False
     for j in range(i + 1, min(len(lines), i + _NEXT_LINES)):
         if lines[j].text and not lines[j - 1].text:
             numbering = _numbering(lines[j].text, markdown=False)
             if numbering and numbering.key is not None:
-                return follows(numbering.key, here.key) and len(numbering.key) >= len(here.key)
+                return follows(numbering.key, here) and len(numbering.key) >= len(here)
     return False
 
 
