@@ -7,7 +7,8 @@ evidence string occurs, whitespace-normalised and case-sensitive, in the text of
 section. Sections are located in the source file by their headings, in list order; a section's
 text runs from its heading to the next one. A document without a structure list is checked
 against its whole text. Sources are relative to the shared folder ($RAAG_SHARED, else
-../shared beside the checkout) or absolute (/usr/share/common-licenses/GPL-3).
+../shared beside the checkout), to the checkout (golden/graph/standards3/docs/...) or absolute
+(/usr/share/common-licenses/GPL-3).
 
 Usage: python3 scripts/check_gold.py [JSONL ...]   (default: every golden/graph/**/*.jsonl)
        python3 scripts/check_gold.py --sections DOC_ID   (show where each section starts)
@@ -59,8 +60,13 @@ class Doc:
 
 
 def resolve_source(source: str) -> Path:
+    """Absolute, else relative to the shared folder, else to the checkout (gold documents
+    copied into golden/)."""
     path = Path(source)
-    return path if path.is_absolute() else shared_root() / path
+    if path.is_absolute():
+        return path
+    shared = shared_root() / path
+    return shared if shared.exists() or not (ROOT / path).exists() else ROOT / path
 
 
 def find_source(doc_id: str) -> Path | None:

@@ -443,6 +443,8 @@ def structure_source(repo: Path, doc_id: str) -> Path | None:
     if not source:
         return None
     path = Path(source) if Path(source).is_absolute() else shared_root(repo) / source
+    if not path.is_file() and not Path(source).is_absolute():
+        path = repo / source  # a gold document copied into golden/
     return path if path.is_file() else None
 
 
