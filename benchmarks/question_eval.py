@@ -55,6 +55,8 @@ CORPORA: dict[str, Callable[[], list[Path]]] = {
         *sorted(p for p in Path(DPKG_SPECS).glob("*.txt") if p.is_file()),
         SHARED / "data" / "dev_legal" / "rfc" / "rfc3501.txt",
     ],
+    # ten X.Org protocol extension specifications (copied into the gold folder, MIT)
+    "x11": lambda: sorted((ROOT / "golden" / "graph" / "standards3" / "docs").glob("*.txt")),
 }
 METHODS = (
     "bm25 500-char",
