@@ -812,14 +812,16 @@ NOT_A_CLASS_OF_PERSONS = rule(
     "a single word defined as a class of persons ('Holder. The registered owner of a Note'): who "
     "someone is, not a coined thing",
     pattern=r"^\s*(?:(?:shall\s+)?means?\s*,?\s+)?"
-    r"(?:(?:with\s+respect\s+to|in\s+relation\s+to|as\s+to)\s[^,;:]{1,80},\s+)?"
+    r"(?:(?:when\s+used\s+)?(?:with\s+respect\s+to|in\s+relation\s+to|as\s+to)\s[^,;:]{1,80},\s+)?"
     r"(?:\((?:[ivx]{1,4}|[a-z]|\d{1,2})\)\s*)?"  # an item marker: '(i) the employees, ...'
     r"(?i:the|a|an|any|each|every|all)?\s*(?:[a-z-]+\s+){0,2}?"
-    r"(?:persons?|individuals?|owners?|holders?|purchasers?|entity|entities|employees|officers|"
-    r"directors|agents|representatives|personnel)\b",
+    # the head may be a defined word itself ('a Person that controls ...')
+    r"(?:[Pp]ersons?|individuals?|owners?|holders?|purchasers?|[Ee]ntity|[Ee]ntities|employees|"
+    r"officers|directors|agents|representatives|personnel)\b",
     examples=(
         "Any person who buys a ticket",
         " means, with respect to a company, the employees and agents of that company",
+        " means, when used with respect to any specified Person, a Person that controls",
         "The registered owner of any share",
     ),
     counter=(" means the price paid for a unit", "Any software delivered"),
@@ -1013,8 +1015,10 @@ def _instrument(d: _Definition) -> bool:
 
 
 def _party_role(d: _Definition) -> bool:
-    # "Receiving Party": each Party in one of its roles, not a third party
-    return bool(re.fullmatch(r"part(?:y|ies)", d.folded[-1]) and _PARTY_ROLE.match(d.body))
+    # "Receiving Party": each Party in one of its roles, not a third party; so is a single
+    # word defined as one ('"Buyer" shall mean the party ordering shipment')
+    role = len(d.words) == 1 or re.fullmatch(r"part(?:y|ies)", d.folded[-1])
+    return bool(role and _PARTY_ROLE.match(d.body))
 
 
 def _statute(d: _Definition) -> bool:
@@ -1068,8 +1072,12 @@ NOT_A_COMPANY_SHORT_NAME = rule(
     "term",
     "a word given in passing as the short name of the company named just before it",
     pattern=r"(?<!\b[Tt]he)\s(?:Inc|Incorporated|Ltd|Limited|LLC|L\.L\.C|LLP|PLC|plc|GmbH|AG|"
-    r"Corp|Corporation|Company|S\.A|N\.V|B\.V)\.?[\s,(“\"']*$",
-    examples=("Netscape Communications Corporation (", "published by Acme Widgets, Inc., ("),
+    r"Corp|Corporation|Company|Co(?=\.)|S\.A|N\.V|B\.V)\.?[\s,(“\"']*$",
+    examples=(
+        "Netscape Communications Corporation (",
+        "published by Acme Widgets, Inc., (",
+        "Beijing Internet Information Service Co. (",
+    ),
     counter=("the software (", "not limited to (", "the board of directors of the Company ("),
 )
 
@@ -1081,8 +1089,10 @@ def _named_company(d: _Definition) -> bool:
     if not m or d.term.strip().casefold().startswith("the "):
         return False
     name = re.findall(r"[A-Za-z][\w&-]*", d.before[max(0, m.start() - 120) : m.start()])[-8:]
-    word = d.words[0].casefold()
     initials = "".join(w[0] for w in name if w[0].isupper()).casefold()
+    if len(d.words) > 1:  # every word of it from the full name ('"Beijing SINA"')
+        return set(d.folded) <= {w.casefold() for w in name}
+    word = d.folded[0]
     return word in {w.casefold() for w in name} or (len(word) > 1 and word in initials)
 
 
@@ -1102,6 +1112,7 @@ _ANY_TERM: tuple[Check, ...] = (
     (NOT_A_STATUTE_NAME, _statute),
 )
 _PHRASE: tuple[Check, ...] = (
+    (NOT_A_COMPANY_SHORT_NAME, _named_company),
     (NOT_A_NOUN_PHRASE, _not_noun_phrase),
     (NOT_A_SHORTENED_NAME, _shortened_name),
     (NOT_AN_ENTITY, _entity_name),

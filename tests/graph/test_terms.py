@@ -164,6 +164,22 @@ TERMS = ["Services", "Fees", "Deliverables", "Statement of Work"]
             False,
             "term.not_a_party_role",
         ),
+        # a single word defined as a party in a role: the parties under another name
+        (
+            "Buyer",
+            '"Buyer" shall mean',
+            "shall mean the party ordering shipment of the goods",
+            False,
+            "term.not_a_party_role",
+        ),
+        # a class of persons under a qualifier, the head itself a defined word
+        (
+            "Affiliate",
+            '"Affiliate" means',
+            "means, when used with respect to any specified Person, a Person that controls it",
+            False,
+            "term.not_a_class_of_persons",
+        ),
         # an instrument named by the noun before "of"
         (
             "Deed of Subscription",
@@ -210,6 +226,13 @@ def test_a_short_name_given_after_a_company_name_is_a_name():
     # a role the company plays is no short name of it
     role = "licensed by Acme Software Corp. (the "
     assert exclusion("Licensor", '(the "Licensor")', PARTIES, "", TERMS, True, role) is None
+    # several words of the full name, after "Co.", are a short name too; a label that adds a
+    # word of its own is not
+    co = "by and between Harbin Northwind Trading Service Co. ("
+    found = exclusion("Harbin Northwind", '("Harbin Northwind")', PARTIES, "", TERMS, True, co)
+    assert found is not None and found.id == "term.not_a_company_short_name"
+    label = '("Northwind Products")'
+    assert exclusion("Northwind Products", label, PARTIES, "", TERMS, True, co) is None
 
 
 def _real_corpus() -> tuple[list[DocInfo], list[SectionInfo]]:
