@@ -50,24 +50,25 @@ _RULE_SUBJECT = (
     r"they|services?|warrant(?:y|ies)|covenants?|exclusions?|conditions?|rights?|licen[cs]es?|"
     r"policy|procedures?|standards?|benefits?|foregoing|aforementioned|process(?:es)?|"
     r"indemnit(?:y|ies)|indemnification|waivers?|grants?|paragraphs?|subsections?|"
-    r"exclusivity|confidentiality|remed(?:y|ies)|disclaimers?)"
+    r"exclusivity|confidentiality|disclaimers?)"
 )
 # A section number inside a clause ("the warranty granted in this Section 10.2 will not apply
 # to ...") is no sentence end.
 _GAP = r"(?:[^.;]|\.(?=\d|[A-Za-z]\b))"
-_SCOPE_TEXT = r"(?P<scope>(?:[^;.:()]|\.(?=\d|[A-Za-z]\b)){3,400})"
+_SCOPE_TEXT = r"(?P<scope>(?:[^;.:()•]|\.(?=\d|[A-Za-z]\b)){3,400})"
 # Where a scope's phrase ends inside its sentence: a condition, an exception, a relative
 # clause ("that", "which": not after a preposition, "code to which the developer attached
 # the notice" is all scope), or a new clause with its own verb.
 _SOFT_END = re.compile(
     r",\s*(?:regardless|provided|except|unless|if|whether|subject|or|notwithstanding|"
     r"and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided\s+(?:that|however)|"
-    r"regardless|except|when|where|to\s+the\s+extent|and\s+(?:shall|will|may|is|are))\b|"
+    r"regardless|except|when|where|to\s+the\s+extent|in\s+accordance\s+with|subject\s+to|"
+    r"and\s+(?:shall|will|may|is|are))\b|"
     r"(?<!\bto)(?<!\bof)(?<!\bin)(?<!\bfor)(?<!\bby)(?<!\bwith)\s(?:that|which|who)\b|"
     r"\s(?:and|but|or)\s+(?:the|such|each|any|it|its|this|that)\s+(?:\w+\s+){0,2}"
     r"(?:shall|will|may|must|is|are)\b|"
     # a new clause: "provided Entrust agrees", ", NTL may obtain"
-    r"\sprovided\b(?!\s+(?:by|in|for|under|to|with|on|herein)\b)|"
+    r"\sprovided(?:\s+that\b|,|(?-i:\s+[A-Z]))|"
     r",\s*(?:[\w'’-]+\s+){1,3}(?:may|shall|will|must|agrees?)\b",
     re.IGNORECASE,
 )
@@ -85,7 +86,8 @@ APPLIES_TO = rule(
     confidence=0.75,
     pattern=(
         rf"\b{_RULE_SUBJECT}\b{_GAP}{{0,80}}?(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)"
-        r"\b(?P<verb>appl(?:y|ies)|(?:is|are)\s+applicable|"
+        # "to the same extent as is applicable to the Parties" compares, it does not scope
+        r"\b(?P<verb>appl(?:y|ies)|(?<!\bas\s)(?:is|are)\s+applicable|"
         r"extends?|(?:is|are|shall\s+be|will\s+be|being)\s+limited)"
         r"(?:\s+(?:also|only|solely|equally|therefore|fully|in\s+full))*"
         r"(?:\s*,[^,;.]{1,80},)?\s+(?:only\s+|solely\s+|also\s+|equally\s+)?"
@@ -216,6 +218,28 @@ LICENSE_FOR = rule(
     examples=("The owner grants a non-exclusive license for the listed products.",),
     counter=("The owner grants a license for the term of the lease.",),
 )
+# What a grant or a use is limited to: "to use the Marks solely in connection with the
+# advertisement of the Services", "will only be used by TDA in connection with its products",
+# "for use solely in connection with the operation of the Center".
+ONLY_IN_CONNECTION = rule(
+    "applies_to_scope.only_in_connection",
+    "scope",
+    "solely / only / exclusively (used) in connection with X: what a grant or use is limited to",
+    edge_type="applies_to_scope",
+    confidence=0.75,
+    pattern=(
+        r"\b(?:solely|only|exclusively)\s+(?:(?:be\s+)?used\s+(?:by\s+[\w'’-]+\s+)?)?"
+        r"(?:in\s+connection\s+with|in\s+conjunction\s+with|"
+        r"for\s+use\s+(?:in\s+connection\s+with|in|with))\s+"
+        rf"(?:or\s+directly\s+related\s+to\s+)?{_SCOPE_TEXT}"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "The Licensee may use the Marks solely in connection with the sale of the Products.",
+        "The likeness will only be used by Acme in connection with its golf products.",
+    ),
+    counter=("The Licensee shall cooperate in connection with any audit.",),
+)
 # the general forms, in the order they are tried: a match takes its text from the later ones
 _FORMS = (
     APPLIES_TO,
@@ -226,6 +250,7 @@ _FORMS = (
     NO_GRANT_RESPECT,
     NO_GRANT,
     LICENSE_FOR,
+    ONLY_IN_CONNECTION,
 )
 REPORTED = rule(
     "scope.reported",
@@ -259,6 +284,16 @@ PERIOD = rule(
     pattern=r"\b\d{4}\b",
     examples=("leave taken in 2021",),
     counter=("all employees",),
+)
+# "the Supplier's sole remedy under this warranty is limited to repair": a remedy, not a scope
+REMEDY = rule(
+    "scope.remedy",
+    "scope",
+    "a sole or exclusive remedy limited to X: the remedy, not what the rule covers",
+    pattern=r"\b(?:sole|exclusive|only)\s+(?:and\s+exclusive\s+)?remed(?:y|ies)\b",
+    flags=re.IGNORECASE,
+    examples=("the Buyer's sole remedy under this warranty is limited to",),
+    counter=("this warranty is limited to",),
 )
 # "liability shall be limited to an amount not to exceed the fees": a cap, not what is covered
 AMOUNT = rule(
@@ -323,6 +358,8 @@ def _scope(text: str, m: re.Match[str]) -> str | None:
     if REPORTED.search(text[max(0, verb - 40) : verb]) or REPORTED.search(
         text[max(0, m.start() - 40) : m.start()]
     ):
+        return None
+    if REMEDY.search(text[m.start() : verb]):
         return None
     scope = re.sub(r"\s+(?:that|which|who)$", "", _clean_scope(_cut(m.group("scope"))))
     if PRONOUN.search(scope) or AMOUNT.search(scope):
