@@ -227,10 +227,10 @@ CONDITION_MARK = rule(
     pattern=(
         r"\b(?:if|unless|provided\s+that|on\s+condition\s+that|so\s+long\s+as|until|only|except|"
         r"subject\s+to|requires?|required|conditional|conditioned|contingent|in\s+the\s+event|"
-        r"to\s+the\s+extent)\b"
+        r"in\s+the\s+absence\s+of|to\s+the\s+extent)\b"
     ),
     flags=re.I,
-    examples=("unless terminated earlier",),
+    examples=("unless terminated earlier", "in the absence of a timely cure"),
     counter=("the Licensee shall pay",),
 )
 # "under X" conditions a permission or duty the clause grants or imposes: "You may convey a
