@@ -77,7 +77,17 @@ _SCOPE_MAX = 150
 # the licenses extend to X", "no rights are granted in X". The phrase says so ("does not
 # apply to x", "not x"): a reader, and a search for X, must not take it for what the rule
 # covers.
-_NEGATION = re.compile(r"\b(?:not|never|no|neither|nor)\b", re.IGNORECASE)
+_NO_EVENT = re.compile(r"\b(?:in\s+no\s+event|under\s+no\s+circumstances?)\b", re.I)
+LEFT_OUT = rule(
+    "scope.left_out",
+    "scope",
+    "the words of a scope form, or the start of its sentence, deny it ('shall not apply to', "
+    "'in no event will the licenses extend to'): the scope is one the rule leaves out",
+    pattern=r"\b(?:not|never|no|neither|nor)\b",
+    flags=re.IGNORECASE,
+    examples=("shall not apply to", "in no event will the licenses extend to"),
+    counter=("shall apply to", "the notice applies to"),
+)
 APPLIES_TO = rule(
     "applies_to_scope.applies_to",
     "scope",
@@ -366,9 +376,13 @@ def _scope(text: str, m: re.Match[str]) -> str | None:
         return None
     if len(scope) < 3 or not re.search(r"[a-z]", scope) or PERIOD.search(scope):
         return None
-    # the words of the form around its scope: "shall not apply to", "are not covered by"
+    # the words of the form around its scope ("shall not apply to", "are not covered by"), and
+    # the start of its sentence ("in no event will the licenses extend to")
+    opening = re.split(r"[.;:]", text[max(0, m.start() - 30) : m.start()])[-1]
     said = text[m.start() : m.start("scope")] + text[m.end("scope") : m.end()]
-    if m.re is NOT_APPLY_IF.pattern or not _NEGATION.search(said):
+    if _NO_EVENT.search(opening):
+        said = f"{opening} {said}"
+    if m.re is NOT_APPLY_IF.pattern or not LEFT_OUT.search(said):
         return scope
     return f"does not apply to {scope}" if m.re is APPLIES_TO.pattern else f"not {scope}"
 

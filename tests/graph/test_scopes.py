@@ -85,3 +85,15 @@ def test_a_scope_ends_where_its_sentence_moves_on_not_at_a_length() -> None:
     # a scope with no end in sight is cut after a whole word, not dropped
     assert found[3][1].startswith("warehouse 1, warehouse 2") and len(found[3][1]) <= 150
     assert len(found) == 4  # a sum is a cap, and a reported scope is no scope
+
+
+def test_a_denial_at_the_start_of_the_sentence_leaves_the_scope_out_a_condition_does_not() -> None:
+    text = (
+        "Upon assignment, in no event will the licenses granted in this Agreement extend to "
+        "products of the assignee. If the Licensee does not pay, this License applies to all "
+        "copies made."
+    )
+    assert _scopes(text) == [
+        ("applies_to", "does not apply to products of the assignee"),
+        ("applies_to", "copies made"),
+    ]
