@@ -295,6 +295,35 @@ PERIOD = rule(
     examples=("leave taken in 2021",),
     counter=("all employees",),
 )
+# "rights of other persons that may apply to the Work": the verb of a relative clause says
+# what something else applies to
+RELATIVE = rule(
+    "scope.relative",
+    "scope",
+    "the verb of a relative clause ('rights that may apply to'): another thing's scope, "
+    "not the clause's",
+    pattern=(
+        r"(?:\b(?:that|which|who)\s+(?:may|might|will|would|shall|could|can|do|does|also|only)"
+        r"\s+(?:not\s+)?)$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("rights of other persons that may ", "the terms which shall not "),
+    counter=("the provisions of this clause shall not ",),
+)
+# "shall not apply to the terms and conditions of this Agreement": the document itself, as
+# "this Agreement" (a pronoun scope) is
+SELF = rule(
+    "scope.self",
+    "scope",
+    "a scope that is the document itself ('the terms and conditions of this Agreement')",
+    pattern=(
+        r"^(?:the\s+)?(?:terms|provisions)(?:\s+and\s+(?:conditions|provisions))?\s+(?:of\s+)?"
+        r"this\s+(?:agreement|license|licence|contract|policy)$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("the terms and conditions of this agreement", "the provisions of this license"),
+    counter=("the terms of the supply agreement", "the products under this agreement"),
+)
 # "the Supplier's sole remedy under this warranty is limited to repair": a remedy, not a scope
 REMEDY = rule(
     "scope.remedy",
@@ -369,10 +398,10 @@ def _scope(text: str, m: re.Match[str]) -> str | None:
         text[max(0, m.start() - 40) : m.start()]
     ):
         return None
-    if REMEDY.search(text[m.start() : verb]):
+    if REMEDY.search(text[m.start() : verb]) or RELATIVE.search(text[max(0, verb - 60) : verb]):
         return None
     scope = re.sub(r"\s+(?:that|which|who)$", "", _clean_scope(_cut(m.group("scope"))))
-    if PRONOUN.search(scope) or AMOUNT.search(scope):
+    if PRONOUN.search(scope) or AMOUNT.search(scope) or SELF.search(scope):
         return None
     if len(scope) < 3 or not re.search(r"[a-z]", scope) or PERIOD.search(scope):
         return None
