@@ -35,7 +35,8 @@ _DOC_SELF = r"(?:Agreement|License|Licence|Contract|Policy|Amendment|Addendum|do
 # provisions of Section 4"), and the document itself narrowed to the citation ("subject to
 # the terms of this Agreement and in particular Section 4"); not "the license set forth in".
 _TAIL = (
-    r"(?:\s|,|\x00|\b(?:and|or|for|the|other|provisions?|terms?|conditions?|sections?|articles?|"
+    r"(?:\s|,|\x00|\b(?:and|or|either|both|for|the|other|provisions?|terms?|conditions?|sections?|"
+    r"articles?|"
     r"clauses?|subsections?|paragraphs?|of|in|this|such|hereof|herein|hereunder|any|all|"
     r"applicable|relevant|set\s+forth|contained|foregoing|preceding|to|requirements?|"
     rf"restrictions?|procedures?|limitations?|in\s+particular|particularly|this\s+{_DOC_SELF})\b"
@@ -91,8 +92,8 @@ OVERRIDE_LIST_ENDS = rule(
 # (DEPENDS_WEAK). "subject to the escalation procedure specified in Section 2.8": the
 # condition is the procedure the citation holds.
 _HELD_IN = (
-    r"(?:the|any|such)\s+(?:[\w-]+\s+){1,4}?(?:set\s+(?:forth|out)|specified|described|provided|"
-    r"contained|stated|established)\s+(?:for\s+)?(?:in|under|by)"
+    r"(?:the|any|such|its|their)\s+(?:[\w-]+\s+){1,4}?(?:set\s+(?:forth|out)|specified|described|"
+    r"provided|contained|stated|established|defined)\s+(?:for\s+)?(?:in|under|by)"
 )
 DEPENDS_CUE = rule(
     "depends_on.subject_to",
@@ -102,9 +103,13 @@ DEPENDS_CUE = rule(
     confidence=0.85,
     pattern=(
         rf"\b(?:(?:subject\s+to|in\s+accord(?:ance)?\s+with|in\s+compliance\s+with)\s+{_HELD_IN}|"
-        r"subject\s+(?:always\s+|only\s+|further\s+)?to|conditional\s+(?:up)?on|"
+        r"subject\s+(?:always\s+|only\s+|further\s+|in\s+all\s+respects\s+)?to|"
+        r"conditional\s+(?:up)?on|"
         r"contingent\s+(?:up)?on|conditioned\s+(?:up)?on|"
-        r"in\s+accord(?:ance)?\s+with|according\s+to|under\s+the\s+terms\s+of|"
+        r"in\s+accord(?:ance)?\s+with|according\s+to|"
+        # "under the conditions of sections 2 and 3", "under the terms defined in section 4"
+        r"under\s+the\s+(?:terms|conditions)\s+(?:of|(?:defined|set\s+(?:forth|out)|stated|"
+        r"specified)\s+in)|"
         r"to\s+the\s+extent\s+(?:permitted|required|provided|allowed|authori[sz]ed)\s+"
         r"(?:by|under|in)|"
         r"save\s+(?:as\s+(?:otherwise\s+|expressly\s+)?(?:provided|set\s+(?:out|forth)|stated|"
@@ -122,6 +127,10 @@ DEPENDS_CUE = rule(
         "Subject to ",
         "The fee is paid in accordance with the procedure set forth in ",
         "except as otherwise stated in ",
+        "subject in all respects to ",
+        "in accordance with its duties specified in ",
+        "You may copy the Document under the conditions of ",
+        "in accordance with either ",
     ),
     counter=("The Supplier shall deliver the goods ",),
 )
@@ -159,10 +168,14 @@ COMPLIES = rule(
     confidence=0.85,
     pattern=(
         r"(?<![\w-])(?<!non-\s)(?:(?:compl(?:y|ies|ying|iance)|conform(?:s|ing|ity|ance)?)\s+with|"
-        r"(?:meets?|meeting|satisf(?:y|ies|ying)|fulfil(?:l|ls|s|ling)?)\b)" + _TAIL
+        r"(?:meets?|meeting|satisf(?:y|ies|ying)|fulfil(?:l|ls|s|ling)?|follows?)\b)" + _TAIL
     ),
     flags=re.IGNORECASE,
-    examples=("provided that the Licensee complies with the terms of ", "only if it meets "),
+    examples=(
+        "provided that the Licensee complies with the terms of ",
+        "only if it meets ",
+        "if you distribute copies you must also follow the conditions in ",
+    ),
     counter=("in case of non-compliance with ",),
 )
 STATED_CONDITION = rule(
@@ -214,10 +227,10 @@ CONDITION_MARK = rule(
     pattern=(
         r"\b(?:if|unless|provided\s+that|on\s+condition\s+that|so\s+long\s+as|until|only|except|"
         r"subject\s+to|requires?|required|conditional|conditioned|contingent|in\s+the\s+event|"
-        r"to\s+the\s+extent)\b"
+        r"in\s+the\s+absence\s+of|to\s+the\s+extent)\b"
     ),
     flags=re.I,
-    examples=("unless terminated earlier",),
+    examples=("unless terminated earlier", "in the absence of a timely cure"),
     counter=("the Licensee shall pay",),
 )
 # "under X" conditions a permission or duty the clause grants or imposes: "You may convey a

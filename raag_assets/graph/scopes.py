@@ -42,19 +42,51 @@ APPLIES_TO_PEOPLE = rule(
 # What a document or clause applies to, in general: "this License will apply ... to the whole
 # of the work", "it applies also to any other work", "the definitions are applicable to the
 # singular", "does not apply if ...", "X is covered by this License", "a license for X".
+# A contract's rule is often named by what it is or where it stands: "the foregoing
+# indemnification", "the aforementioned", "the request/approval process", "the grant of rights".
 _RULE_SUBJECT = (
     r"(?:License|Licence|Agreement|Contract|Policy|Section|Article|Clause|Schedule|provisions?|"
     r"terms?|obligations?|restrictions?|requirements?|limitations?|definitions?|rules?|it|this|"
     r"they|services?|warrant(?:y|ies)|covenants?|exclusions?|conditions?|rights?|licen[cs]es?|"
-    r"policy|procedures?|standards?|benefits?)"
+    r"policy|procedures?|standards?|benefits?|foregoing|aforementioned|process(?:es)?|"
+    r"indemnit(?:y|ies)|indemnification|waivers?|grants?|paragraphs?|subsections?|"
+    r"exclusivity|confidentiality|disclaimers?)"
 )
-_SCOPE_END = (
-    r"(?=\s*(?:[;.:()]|,\s*(?:regardless|provided|except|unless|if|whether|subject|or|"
-    r"notwithstanding|and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided\s+(?:that|however)|"
-    r"regardless|"
-    r"except|when|where|that|which|who|and\s+(?:shall|will|may|is|are))\b|"
+# A section number inside a clause ("the warranty granted in this Section 10.2 will not apply
+# to ...") is no sentence end.
+_GAP = r"(?:[^.;]|\.(?=\d|[A-Za-z]\b))"
+_SCOPE_TEXT = r"(?P<scope>(?:[^;.:()•]|\.(?=\d|[A-Za-z]\b)){3,400})"
+# Where a scope's phrase ends inside its sentence: a condition, an exception, a relative
+# clause ("that", "which": not after a preposition, "code to which the developer attached
+# the notice" is all scope), or a new clause with its own verb.
+_SOFT_END = re.compile(
+    r",\s*(?:regardless|provided|except|unless|if|whether|subject|or|notwithstanding|"
+    r"and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided\s+(?:that|however)|"
+    r"regardless|except|when|where|to\s+the\s+extent|in\s+accordance\s+with|subject\s+to|"
+    r"and\s+(?:shall|will|may|is|are))\b|"
+    r"(?<!\bto)(?<!\bof)(?<!\bin)(?<!\bfor)(?<!\bby)(?<!\bwith)\s(?:that|which|who)\b|"
     r"\s(?:and|but|or)\s+(?:the|such|each|any|it|its|this|that)\s+(?:\w+\s+){0,2}"
-    r"(?:shall|will|may|must|is|are)\b)|$)"
+    r"(?:shall|will|may|must|is|are)\b|"
+    # a new clause: "provided Entrust agrees", ", NTL may obtain"
+    r"\sprovided(?:\s+that\b|,|(?-i:\s+[A-Z]))|"
+    r",\s*(?:[\w'’-]+\s+){1,3}(?:may|shall|will|must|agrees?)\b",
+    re.IGNORECASE,
+)
+_SCOPE_MAX = 150
+# A rule that does not apply: "shall not apply to X", "does not cover X", "in no event will
+# the licenses extend to X", "no rights are granted in X". The phrase says so ("does not
+# apply to x", "not x"): a reader, and a search for X, must not take it for what the rule
+# covers.
+_NO_EVENT = re.compile(r"\b(?:in\s+no\s+event|under\s+no\s+circumstances?)\b", re.I)
+LEFT_OUT = rule(
+    "scope.left_out",
+    "scope",
+    "the words of a scope form, or the start of its sentence, deny it ('shall not apply to', "
+    "'in no event will the licenses extend to'): the scope is one the rule leaves out",
+    pattern=r"\b(?:not|never|no|neither|nor)\b",
+    flags=re.IGNORECASE,
+    examples=("shall not apply to", "in no event will the licenses extend to"),
+    counter=("shall apply to", "the notice applies to"),
 )
 APPLIES_TO = rule(
     "applies_to_scope.applies_to",
@@ -63,17 +95,21 @@ APPLIES_TO = rule(
     edge_type="applies_to_scope",
     confidence=0.75,
     pattern=(
-        rf"\b{_RULE_SUBJECT}\b[^.;]{{0,80}}?(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)"
-        r"\b(?P<verb>appl(?:y|ies)|(?:is|are)\s+applicable|"
-        r"extends?|(?:is|are|shall\s+be|will\s+be)\s+limited)"
+        rf"\b{_RULE_SUBJECT}\b{_GAP}{{0,80}}?(?<!\bthat\s)(?<!\bwhich\s)(?<!\bwho\s)"
+        # "to the same extent as is applicable to the Parties" compares, it does not scope
+        r"\b(?P<verb>appl(?:y|ies)|(?<!\bas\s)(?:is|are)\s+applicable|"
+        r"extends?|(?:is|are|shall\s+be|will\s+be|being)\s+limited)"
         r"(?:\s+(?:also|only|solely|equally|therefore|fully|in\s+full))*"
-        r"(?:\s*,[^,;.]{1,80},)?\s+(?:only\s+|solely\s+|also\s+|equally\s+)?to\s+"
-        rf"(?!the\s+extent\b|(?:any|such)\s+extent\b)(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}"
+        r"(?:\s*,[^,;.]{1,80},)?\s+(?:only\s+|solely\s+|also\s+|equally\s+)?"
+        r"(?:to|with\s+respect\s+to|in\s+respect\s+of|(?<=apply\s)during|(?<=applies\s)during)\s+"
+        rf"(?!the\s+extent\b|(?:any|such)\s+extent\b){_SCOPE_TEXT}"
     ),
     flags=re.IGNORECASE,
     examples=(
         "This warranty applies only to goods bought from an authorised dealer.",
         "The restrictions are limited to the territory of the grant.",
+        "The foregoing process shall also apply during the launch of any new product.",
+        "The warranty in Section 10.2 will not apply to units that were misused.",
     ),
     counter=("The fee is reduced to the extent permitted by law.",),
 )
@@ -85,7 +121,7 @@ NOT_APPLY_IF = rule(
     confidence=0.75,
     pattern=(
         r"\b(?:does|do|shall|will)\s+not\s+apply\s+(?:if|where|when)\s+"
-        rf"(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}"
+        rf"{_SCOPE_TEXT}"
     ),
     flags=re.IGNORECASE,
     examples=("This clause does not apply where the goods are perishable.",),
@@ -98,10 +134,14 @@ COVERED_BY = rule(
     edge_type="applies_to_scope",
     confidence=0.75,
     pattern=(
-        r"(?:^|(?<=[.;:]\s)|\b(?:The|the|A|a|An|an|Any|any)\s+)(?P<scope>(?:[\w-]+,?\s+){1,7}?)"
+        r"(?:^|(?<=[.;:]\s)|(?<=\n)|\b(?:The|the|A|a|An|an|Any|any)\s+)"
+        r"(?P<scope>(?:[\w-]+,?\s+){1,7}?)"
         r"(?:is|are)\s+(?:not\s+)?covered\s+by\s+this\s+(?:License|Licence|Agreement|Policy)"
     ),
-    examples=("Any derived work is covered by this License.",),
+    examples=(
+        "Any derived work is covered by this License.",
+        "of the library.\n\nActivities other than copying are not covered by this License",
+    ),
     counter=("Any derived work is covered by insurance.",),
 )
 # "This Policy covers all personal data ...", "the warranty does not cover damage caused by ...":
@@ -113,11 +153,15 @@ COVERS = rule(
     edge_type="applies_to_scope",
     confidence=0.75,
     pattern=(
-        rf"\b{_RULE_SUBJECT}\b[^.;]{{0,60}}?\b(?:covers|(?:does|shall|will)\s+not\s+cover)\s+"
-        rf"(?P<scope>[^;.:()]{{3,120}}?){_SCOPE_END}"
+        rf"\b{_RULE_SUBJECT}\b{_GAP}{{0,60}}?\b(?:covers|(?:does|shall|will)\s+not\s+cover|"
+        r"(?:is|are)\s+not\s+(?:be\s+)?deemed\s+to\s+cover)\s+"
+        rf"{_SCOPE_TEXT}"
     ),
     flags=re.IGNORECASE,
-    examples=("The warranty does not cover normal wear and tear.",),
+    examples=(
+        "The warranty does not cover normal wear and tear.",
+        "This Agreement is not deemed to cover hardware maintenance.",
+    ),
     counter=("The roof covers the whole yard.",),
 )
 # "For Customers in the European Union, the following terms apply": a scope stated before the
@@ -152,7 +196,7 @@ NO_GRANT_RESPECT = rule(
     confidence=0.75,
     pattern=(
         rf"{_NO_GRANT_HEAD}[^.;:()]{{0,80}}?\s(?:with\s+respect\s+to|in\s+respect\s+of)\s+"
-        rf"(?:any\s+)?(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}"
+        rf"(?:any\s+)?{_SCOPE_TEXT}"
     ),
     flags=re.IGNORECASE,
     examples=("No rights are granted to the buyer with respect to any patents.",),
@@ -164,10 +208,7 @@ NO_GRANT = rule(
     "does not grant any rights to / in / under X",
     edge_type="applies_to_scope",
     confidence=0.75,
-    pattern=(
-        rf"{_NO_GRANT_HEAD}\s+(?:to|in|under)\s+(?:any\s+)?"
-        rf"(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}"
-    ),
+    pattern=(rf"{_NO_GRANT_HEAD}\s+(?:to|in|under)\s+(?:any\s+)?{_SCOPE_TEXT}"),
     flags=re.IGNORECASE,
     examples=("This Section does not grant any rights in the source code.",),
     counter=("This Section grants rights in the source code.",),
@@ -181,11 +222,33 @@ LICENSE_FOR = rule(
     pattern=(
         r"\b(?:a|an)\s+(?:[\w-]+,?\s+){0,8}?licen[cs]e\s+for\s+"
         r"(?!the\s+(?:purpose|term|period|duration)\b)"
-        rf"(?P<scope>[^;.:()]{{3,100}}?){_SCOPE_END}"
+        rf"{_SCOPE_TEXT}"
     ),
     flags=re.IGNORECASE,
     examples=("The owner grants a non-exclusive license for the listed products.",),
     counter=("The owner grants a license for the term of the lease.",),
+)
+# What a grant or a use is limited to: "to use the Marks solely in connection with the
+# advertisement of the Services", "will only be used by TDA in connection with its products",
+# "for use solely in connection with the operation of the Center".
+ONLY_IN_CONNECTION = rule(
+    "applies_to_scope.only_in_connection",
+    "scope",
+    "solely / only / exclusively (used) in connection with X: what a grant or use is limited to",
+    edge_type="applies_to_scope",
+    confidence=0.75,
+    pattern=(
+        r"\b(?:solely|only|exclusively)\s+(?:(?:be\s+)?used\s+(?:by\s+[\w'’-]+\s+)?)?"
+        r"(?:in\s+connection\s+with|in\s+conjunction\s+with|"
+        r"for\s+use\s+(?:in\s+connection\s+with|in|with))\s+"
+        rf"(?:or\s+directly\s+related\s+to\s+)?{_SCOPE_TEXT}"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "The Licensee may use the Marks solely in connection with the sale of the Products.",
+        "The likeness will only be used by Acme in connection with its golf products.",
+    ),
+    counter=("The Licensee shall cooperate in connection with any audit.",),
 )
 # the general forms, in the order they are tried: a match takes its text from the later ones
 _FORMS = (
@@ -197,15 +260,24 @@ _FORMS = (
     NO_GRANT_RESPECT,
     NO_GRANT,
     LICENSE_FOR,
+    ONLY_IN_CONNECTION,
 )
 REPORTED = rule(
     "scope.reported",
     "scope",
     "a scope reported, not said ('notices stating that this License applies to ...'): the "
-    "text before the match ends in 'that'",
-    pattern=r"\bthat\s+$",
-    examples=("keep the notices stating that ",),
-    counter=("keep the notices ",),
+    "text before the form, or before its verb, ends in 'that', or in 'stating' / 'saying' "
+    "and at most two words",
+    pattern=(
+        r"(?:\b(?:stat(?:es|ing)|say(?:s|ing)|indicat(?:es|ing))\s+(?:that\s+)?"
+        r"(?:[\w-]+\s+){0,2}|\bthat\s+)$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("keep the notices stating that ", "the license notice saying this License "),
+    counter=(
+        "keep the notices ",
+        "the parties agree that the provisions of this clause shall not ",
+    ),
 )
 PRONOUN = rule(
     "scope.pronoun",
@@ -222,6 +294,54 @@ PERIOD = rule(
     pattern=r"\b\d{4}\b",
     examples=("leave taken in 2021",),
     counter=("all employees",),
+)
+# "rights of other persons that may apply to the Work": the verb of a relative clause says
+# what something else applies to
+RELATIVE = rule(
+    "scope.relative",
+    "scope",
+    "the verb of a relative clause ('rights that may apply to'): another thing's scope, "
+    "not the clause's",
+    pattern=(
+        r"(?:\b(?:that|which|who)\s+(?:may|might|will|would|shall|could|can|do|does|also|only)"
+        r"\s+(?:not\s+)?)$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("rights of other persons that may ", "the terms which shall not "),
+    counter=("the provisions of this clause shall not ",),
+)
+# "shall not apply to the terms and conditions of this Agreement": the document itself, as
+# "this Agreement" (a pronoun scope) is
+SELF = rule(
+    "scope.self",
+    "scope",
+    "a scope that is the document itself ('the terms and conditions of this Agreement')",
+    pattern=(
+        r"^(?:the\s+)?(?:terms|provisions)(?:\s+and\s+(?:conditions|provisions))?\s+(?:of\s+)?"
+        r"this\s+(?:agreement|license|licence|contract|policy)$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("the terms and conditions of this agreement", "the provisions of this license"),
+    counter=("the terms of the supply agreement", "the products under this agreement"),
+)
+# "the Supplier's sole remedy under this warranty is limited to repair": a remedy, not a scope
+REMEDY = rule(
+    "scope.remedy",
+    "scope",
+    "a sole or exclusive remedy limited to X: the remedy, not what the rule covers",
+    pattern=r"\b(?:sole|exclusive|only)\s+(?:and\s+exclusive\s+)?remed(?:y|ies)\b",
+    flags=re.IGNORECASE,
+    examples=("the Buyer's sole remedy under this warranty is limited to",),
+    counter=("this warranty is limited to",),
+)
+# "liability shall be limited to an amount not to exceed the fees": a cap, not what is covered
+AMOUNT = rule(
+    "scope.amount",
+    "scope",
+    "a scope that is a sum ('limited to an amount not to exceed ...'): a cap, not a scope",
+    pattern=r"^(?:an?|the)\s+(?:\w+\s+)?(?:amount|sum)\b",
+    examples=("an amount not to exceed the fees paid", "the aggregate amount of the fees"),
+    counter=("amounts paid in settlement of any claim",),
 )
 
 
@@ -242,26 +362,58 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
             edges.append(_edge(section, APPLIES_TO_PEOPLE, m.start(), m.group(0), scope))
     for form in _FORMS:
         for m in form.finditer(text):
-            if overlaps(m.start(), m.end(), taken):
+            end = _end(m)
+            if overlaps(m.start(), end, taken):
                 continue
             kept = _scope(text, m)
             if kept is None:
                 continue
-            taken.append(m.span())
-            edges.append(_edge(section, form, m.start("scope"), m.group(0), kept))
+            taken.append((m.start(), end))
+            edges.append(_edge(section, form, m.start("scope"), text[m.start() : end], kept))
     return edges
 
 
+def _end(m: re.Match[str]) -> int:
+    """Where a form's match ends once its scope is cut: a scope that ends the match ends it."""
+    if m.end("scope") < m.end():
+        return m.end()
+    return m.start("scope") + len(_cut(m.group("scope")))
+
+
+def _cut(scope: str) -> str:
+    """A scope's text up to where its phrase ends in the sentence (`_SOFT_END`), and at most
+    `_SCOPE_MAX` characters, cut after a whole word."""
+    end = _SOFT_END.search(scope, 3)
+    scope = scope[: end.start()] if end else scope
+    if len(scope) > _SCOPE_MAX:
+        scope = scope[: scope.rfind(" ", 0, _SCOPE_MAX)]
+    return scope
+
+
 def _scope(text: str, m: re.Match[str]) -> str | None:
-    """The scope a general form matched, unless a veto rule says it is none."""
-    if REPORTED.search(text[max(0, m.start() - 12) : m.start()]):
+    """The phrase of the scope a general form matched ("not x" when the rule excludes x),
+    unless a veto rule says it is none."""
+    verb = m.start("verb") if "verb" in m.re.groupindex else m.start()
+    if REPORTED.search(text[max(0, verb - 40) : verb]) or REPORTED.search(
+        text[max(0, m.start() - 40) : m.start()]
+    ):
         return None
-    scope = re.sub(r"\s+(?:that|which|who)$", "", _clean_scope(m.group("scope")))
-    if PRONOUN.search(scope):
+    if REMEDY.search(text[m.start() : verb]) or RELATIVE.search(text[max(0, verb - 60) : verb]):
+        return None
+    scope = re.sub(r"\s+(?:that|which|who)$", "", _clean_scope(_cut(m.group("scope"))))
+    if PRONOUN.search(scope) or AMOUNT.search(scope) or SELF.search(scope):
         return None
     if len(scope) < 3 or not re.search(r"[a-z]", scope) or PERIOD.search(scope):
         return None
-    return scope
+    # the words of the form around its scope ("shall not apply to", "are not covered by"), and
+    # the start of its sentence ("in no event will the licenses extend to")
+    opening = re.split(r"[.;:]", text[max(0, m.start() - 30) : m.start()])[-1]
+    said = text[m.start() : m.start("scope")] + text[m.end("scope") : m.end()]
+    if _NO_EVENT.search(opening):
+        said = f"{opening} {said}"
+    if m.re is NOT_APPLY_IF.pattern or not LEFT_OUT.search(said):
+        return scope
+    return f"does not apply to {scope}" if m.re is APPLIES_TO.pattern else f"not {scope}"
 
 
 def _edge(section: SectionInfo, by: Rule, position: int, evidence: str, scope: str) -> Edge:

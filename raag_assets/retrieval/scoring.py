@@ -74,8 +74,16 @@ def calibrate(sections: Sequence[ScoredSection], exponent: float) -> None:
         c.base = (c.base / top) ** exponent
 
 
+# A scope the rule leaves out, as the graph writes it ("does not apply to contractors", "not
+# hardware maintenance"): it excludes what it names, never matches it.
+_NEGATED = re.compile(r"^(?:does\s+)?not\s+(?:apply\s+to\s+)?", re.IGNORECASE)
+
+
 def scope_matches(scope: str, context: str) -> bool:
-    """'full-time employee' matches the context 'full-time' (and the reverse)."""
+    """'full-time employee' matches the context 'full-time' (and the reverse); a scope the
+    rule leaves out matches nothing."""
+    if _NEGATED.match(scope):
+        return False
     a, b = set(normalize_scope(scope).split()), set(normalize_scope(context).split())
     return bool(a) and bool(b) and (a <= b or b <= a)
 
@@ -91,7 +99,10 @@ def _scope_words(scope: str) -> set[str]:
 def scope_excludes(scope: str, context: str) -> bool:
     """'part-time employee' excludes the context 'full-time': the two speak of one thing
     (a word in common, "time") and neither contains the other. 'employee who is pregnant'
-    speaks of something else and neither matches nor excludes 'full-time'."""
+    speaks of something else and neither matches nor excludes 'full-time'. 'does not apply
+    to contractors' excludes what 'contractors' would match."""
+    if negated := _NEGATED.match(scope):
+        return scope_matches(scope[negated.end() :], context)
     a, b = _scope_words(scope), _scope_words(context)
     return bool(a & b) and not (a <= b or b <= a)
 

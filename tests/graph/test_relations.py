@@ -132,3 +132,32 @@ def test_a_section_number_of_a_statutes_form_is_another_texts_not_dangling_in_th
     corpus, sections = _contract({"Compliance": text, "Term": "The term is two years."})
     _, parked, _ = section_edges(sections[0], corpus)
     assert not [u for u in parked if u.target_doc]
+
+
+def test_a_condition_on_a_section_in_the_words_contracts_and_licences_use() -> None:
+    texts = {
+        "1": "Supply. The Seller shall deliver, subject in all respects to Section 6 hereof.",
+        "2": "Repair. The Seller shall fix the issue in accordance with either Section 4 or 5.",
+        "3": "Title. The Seller acts in accordance with its duties specified in Section 6.",
+        "4": "Copies. You may copy a Modified Version under the conditions of sections 5 and 6.",
+        "5": "Bulk. If you ship many copies you must also follow the conditions in section 6.",
+        "6": "Terms. You may combine it under the terms defined in section 4 above.",
+        "7": "Notes. The notes in section 6 describe the goods.",
+    }
+    corpus, sections = _contract(texts)
+    found = {
+        (s.label, e.dst_section_id.removeprefix("deal-"))
+        for s in sections
+        for e in section_edges(s, corpus)[0]
+        if e.edge_type == "depends_on" and e.dst_section_id
+    }
+    assert found == {
+        ("1", "6"),
+        ("2", "4"),
+        ("2", "5"),
+        ("3", "6"),
+        ("4", "5"),
+        ("4", "6"),
+        ("5", "6"),
+        ("6", "4"),
+    }

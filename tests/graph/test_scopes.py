@@ -24,7 +24,11 @@ def test_every_scope_in_licences_and_a_policy_names_its_form(tmp_path: Path) -> 
             "applies_to_scope.covered_by",
             "applies_to_scope.does_not_apply_if",
         },
-        "MPL-2.0": {"applies_to_scope.no_grant", "applies_to_scope.license_for"},
+        "MPL-2.0": {
+            "applies_to_scope.no_grant",
+            "applies_to_scope.license_for",
+            "applies_to_scope.applies_to",
+        },
         "policy": {
             "applies_to_scope.applies_to_people",
             "applies_to_scope.does_not_apply_if",
@@ -39,4 +43,57 @@ def test_a_scope_of_people_takes_its_text_from_the_general_forms() -> None:
     # the general form does not read "applies to all employees" again, and a period is no scope
     assert [(e.rule, e.scope) for e in edges] == [
         ("applies_to_scope.applies_to_people", "employee")
+    ]
+
+
+def _scopes(text: str) -> list[tuple[str, str]]:
+    edges = scope_edges(SectionInfo("c-1", "c", 0, "9", "Warranty", 1, None, text))
+    return [(e.rule.split(".")[-1], e.scope or "") for e in edges]
+
+
+def test_a_rule_that_does_not_apply_says_so_in_its_phrase() -> None:
+    text = (
+        "The warranty granted in this Section 9.2 will not apply to goods that were misused "
+        "(by anyone). The foregoing indemnity shall not apply with respect to any claim based "
+        "on a modification of the goods. This Agreement is not deemed to cover maintenance of "
+        "hardware. Components other than the goods are not covered by this Agreement."
+    )
+    assert _scopes(text) == [
+        ("applies_to", "does not apply to goods"),
+        ("applies_to", "does not apply to any claim based on a modification of the goods"),
+        ("covered_by", "not components other than the goods"),
+        ("covers", "not maintenance of hardware"),
+    ]
+
+
+def test_a_scope_ends_where_its_sentence_moves_on_not_at_a_length() -> None:
+    long_place = ", ".join(f"warehouse {n}" for n in range(1, 30))
+    text = (
+        "The process shall also apply during the launch of any new product. "
+        "This License applies to code to which the owner has attached the notice. "
+        "The restrictions shall not apply to shares held by the Seller, provided the Seller "
+        "gives notice. The covenant extends to " + long_place + ". "
+        "The liability of each party shall be limited to an amount not to exceed the fees. "
+        "Keep the notice saying this License applies to the Work."
+    )
+    found = _scopes(text)
+    assert found[:3] == [
+        ("applies_to", "the launch of any new product"),
+        ("applies_to", "code to which the owner has attached the notice"),
+        ("applies_to", "does not apply to shares held by the seller"),
+    ]
+    # a scope with no end in sight is cut after a whole word, not dropped
+    assert found[3][1].startswith("warehouse 1, warehouse 2") and len(found[3][1]) <= 150
+    assert len(found) == 4  # a sum is a cap, and a reported scope is no scope
+
+
+def test_a_denial_at_the_start_of_the_sentence_leaves_the_scope_out_a_condition_does_not() -> None:
+    text = (
+        "Upon assignment, in no event will the licenses granted in this Agreement extend to "
+        "products of the assignee. If the Licensee does not pay, this License applies to all "
+        "copies made."
+    )
+    assert _scopes(text) == [
+        ("applies_to", "does not apply to products of the assignee"),
+        ("applies_to", "copies made"),
     ]

@@ -101,6 +101,16 @@ def test_conflicts_are_found_between_overrides_amendments_and_versions():
     ]
 
 
+def test_a_scope_the_rule_leaves_out_excludes_the_context_it_names():
+    assert not scoring.scope_matches("does not apply to contractors", "contractor")
+    assert scoring.scope_excludes("does not apply to contractors", "contractor")
+    assert scoring.scope_excludes("not hardware maintenance", "hardware maintenance")
+    assert not scoring.scope_excludes("not hardware maintenance", "software updates")
+    left_out = hit(section("n", scopes=("does not apply to contractors",)), 0.03)
+    scoring.score([left_out], [], None, "contractor")
+    assert kinds(left_out) == ["scope_mismatch"]
+
+
 def test_a_scope_of_another_kind_neither_matches_nor_excludes_the_context():
     assert scoring.scope_excludes("part-time employee", "full-time")
     assert not scoring.scope_excludes("employee who is pregnant", "full-time")

@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "16"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "17"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -36,6 +36,8 @@ EDGES_VERSION = "16"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 16: not terms of art: a short name of several words after a company's name ("... Co.
 # ("Beijing SINA")"), a single word defined as a party ('"Buyer" shall mean the party ...'), a
 # class of persons under "when used with respect to" ('a Person that controls ...')
+# 17: scopes a rule leaves out say so ('does not apply to x', 'not x'), end where their
+# sentence moves on (not at 120 characters), cross section numbers; more rule subjects
 
 
 @dg.asset(
