@@ -25,8 +25,7 @@ FORMS: dict[str, re.Pattern[str]] = {
         r"(?:shall\s+|will\s+)?(?:has|have)\s+the\s+meanings?\b)"
     ),
     "parenthesis": re.compile(
-        # not a section's title after its number: 'Section 6.0 ("Payment") is amended'
-        r"(?<!\d\s)(?<!\d)\(\s*(?i:(?:hereinafter|hereafter)\s+(?:(?:referred\s+to|called)\s+as\s+)?)?"
+        r"\(\s*(?i:(?:hereinafter|hereafter)\s+(?:(?:referred\s+to|called)\s+as\s+)?)?"
         r"(?i:(?:collectively|together|each|individually|jointly)\s*,?\s*)?"
         rf"{_ARTICLE}{_TERM}\s*[),;]"
     ),
@@ -43,6 +42,10 @@ FORMS: dict[str, re.Pattern[str]] = {
         re.MULTILINE,
     ),
 }
+
+
+# a section's title after its number is no definition: 'Section 6.0 ("Payment") is amended'
+_SECTION_BEFORE = re.compile(r"(?i)\b(?:section|article|clause|paragraph)\s+[\d.]+\s*$")
 
 
 @dataclass(frozen=True)
@@ -71,6 +74,10 @@ def visible_definitions(text: str) -> list[Visible]:
             key = fold(term)
             if not key or len(key.split()) > 6 or not re.match(r"[a-z]", key):
                 continue  # "(1)", "($)": a number or a sign, no term
+            if form == "parenthesis" and _SECTION_BEFORE.search(
+                text[max(0, m.start() - 30) : m.start()]
+            ):
+                continue
             at = m.start("term")
             if key not in first or at < first[key].position:
                 snippet = " ".join(text[max(0, at - 80) : at + 100].split())

@@ -13,6 +13,7 @@ from raag_assets.quality.visible_terms import fold, visible_definitions
         ('"Affiliate" refers to any entity.', "Affiliate", "means"),
         ('Acme Inc. (the "Supplier") and', "Supplier", "parenthesis"),
         ('Acme Inc. (hereinafter "Acme") and', "Acme", "parenthesis"),
+        ('dated May 1, 2020 (the "Effective Date")', "Effective Date", "parenthesis"),
         ('costs (collectively, the "Costs");', "Costs", "parenthesis"),
         ('is referred to herein as the "Buyer".', "Buyer", "referred"),
         ('(xxv) "SHIPMENT DATE" - the date of delivery', "SHIPMENT DATE", "entry"),
