@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from raag_assets.core.model import FRONT_LABEL, DocInfo, Edge, SectionInfo, Term, Unresolved, dedupe
 from raag_assets.graph import nlp as layer2
 from raag_assets.graph.dates import date_edges
-from raag_assets.graph.definitions import definition_text, definitions
+from raag_assets.graph.definitions import DEFINED_ELSEWHERE, definition_text, definitions
 from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.references import DOC_NAME, Corpus, Mention, find_mentions, is_contents
 from raag_assets.graph.relations import resolve, section_edges
@@ -107,9 +107,31 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
         for e in section_level
         if e.edge_type != "defines" or not _points_inside(e, _definition_body(e, corpus), corpus)
     ]
+    section_level = _first_borrowed(section_level, corpus)
     out.edges = dedupe([*doc_level, *section_level, *step_sequences(ok)])
     out.terms = borne_out(terms_of_art(out.edges, corpus), out.edges, ok)
     return out
+
+
+def _first_borrowed(edges: list[Edge], corpus: Corpus) -> list[Edge]:
+    """A term borrowed from another document ('the Common Stock (as defined in the Purchase
+    Agreement)') is defined where the document first borrows it, and only when the document
+    does not define it itself: its later mentions, and a borrowing of a term of its own, are
+    uses of the term."""
+    own = {
+        (e.src_doc_id, e.normalized_target)
+        for e in edges
+        if e.edge_type == "defines" and e.rule != DEFINED_ELSEWHERE.id
+    }
+    borrowed = sorted(
+        (e for e in edges if e.rule == DEFINED_ELSEWHERE.id),
+        key=lambda e: (_source(e, corpus).ordinal, e.position),
+    )
+    first: dict[tuple[str, str], Edge] = {}
+    for e in borrowed:
+        first.setdefault((e.src_doc_id, e.normalized_target), e)
+    keep = {id(e) for key, e in first.items() if key not in own}
+    return [e for e in edges if e.rule != DEFINED_ELSEWHERE.id or id(e) in keep]
 
 
 def borne_out(

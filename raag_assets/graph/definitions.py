@@ -223,6 +223,7 @@ PARENTHESIS_LABEL = rule(
         r"(?:[,;]\s*(?:(?:and|or)\s+)?"
         r"(?:(?:collectively|together|individually|jointly|severally|each|respectively)\s*,?\s*)*"
         r"|\b(?:each|collectively|together|individually|jointly|severally|respectively)\s*,?\s*"
+        r"|\bin\s+(?:each|either|any)\s+(?:such\s+)?case\s*,?\s*"
         r"|\b(?:together|collectively|along)\s+with\b[^“”\"()]{1,80}?,?\s*"
         r"|\b(?:referred\s+to|known|designated)\b[^“”\".;]{0,60}?\bas\s+"
         r"|\b(?:hereinafter|hereafter|hereunder)\s+)"
@@ -234,6 +235,7 @@ PARENTHESIS_LABEL = rule(
         '(Acme and Beta each a "Party")',
         '(together with its successors and assigns, the "Lender")',
         '(each such period is referred to here as a "Renewal Term")',
+        '(in each case an "Indemnified Party")',
     ),
     counter=('(see Exhibit "B")', '(for example "Standard" or "Premium")'),
 )
@@ -436,7 +438,9 @@ DEFINED_ELSEWHERE = rule(
     edge_type="defines",
     confidence=0.9,
     pattern=(
-        r"(?<![\w'’&-])(?P<term>[A-Z][\w'’&-]*(?:\s+(?:of\s+)?[A-Z][\w'’&-]*){0,4})\s+"
+        # a determiner opening a sentence is no part of the term ('No Common Stock (as ...')
+        r"(?<![\w'’&-])(?:(?:The|A|An|No|Each|Any|All|Such|Every|Its|Their|Our|Your|Certain)\s+)?"
+        r"(?P<term>[A-Z][\w'’&-]*(?:\s+(?:of\s+)?[A-Z][\w'’&-]*){0,4})\s+"
         r"\(as\s+defined\s+(?:in|under|by)\s+"
         r"(?!(?i:this|these|such|said|the\s+(?:next|preceding|following|foregoing))\b)"
         r"(?!(?i:sections?|articles?|clauses?|paragraphs?|exhibits?|schedules?|appendix|"

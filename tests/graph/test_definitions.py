@@ -225,3 +225,31 @@ def test_numbered_entries_of_a_definitions_section() -> None:
         ("defines.headed_entry", "PRC Laws"),
         ("defines.headed_entry", "Trade Secrets"),
     ]
+
+
+def test_a_borrowed_term_is_defined_where_first_borrowed_unless_defined_here() -> None:
+    from raag_assets.core.model import DocInfo
+    from raag_assets.graph.build import extract
+    from resources.nlp import load_pipeline
+
+    blocks = [
+        ("1", "Definitions", '"Affiliate" means any entity under common control.'),
+        ("2", "Shares", "The Common Stock (as defined in the Purchase Agreement) is issued."),
+        ("3", "Transfer", "No Common Stock (as defined in the Purchase Agreement) is sold."),
+        ("4", "Use", "Each Affiliate (as defined in the Master Agreement) may buy Products."),
+    ]
+    sections = [
+        SectionInfo(f"d-{n}", "d", n, label, heading, 1, None, text)
+        for n, (label, heading, text) in enumerate(blocks)
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    out = extract([DocInfo("d", "d.txt")], sections, lambda texts: list(nlp.pipe(texts)))
+    defines = sorted(
+        (e.src_section_id, e.normalized_target, e.rule)
+        for e in out.edges
+        if e.edge_type == "defines"
+    )
+    assert defines == [
+        ("d-0", "affiliate", "defines.quoted_means"),
+        ("d-1", "common stock", "defines.defined_elsewhere"),
+    ]
