@@ -118,8 +118,8 @@ def _first_borrowed(edges: list[Edge], corpus: Corpus) -> list[Edge]:
     Agreement)') is defined where the document first borrows it, and only when the document
     does not define it itself: its later mentions, and a borrowing of a term of its own, are
     uses of the term."""
-    own = {
-        (e.src_doc_id, e.normalized_target)
+    own = {  # in either number: 'Affiliates (as defined in ...)' where "Affiliate" is defined
+        (e.src_doc_id, _singular(e.normalized_target))
         for e in edges
         if e.edge_type == "defines" and e.rule != DEFINED_ELSEWHERE.id
     }
@@ -130,8 +130,12 @@ def _first_borrowed(edges: list[Edge], corpus: Corpus) -> list[Edge]:
     first: dict[tuple[str, str], Edge] = {}
     for e in borrowed:
         first.setdefault((e.src_doc_id, e.normalized_target), e)
-    keep = {id(e) for key, e in first.items() if key not in own}
+    keep = {id(e) for (doc, key), e in first.items() if (doc, _singular(key)) not in own}
     return [e for e in edges if e.rule != DEFINED_ELSEWHERE.id or id(e) in keep]
+
+
+def _singular(key: str) -> str:
+    return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
 
 
 def borne_out(

@@ -237,6 +237,7 @@ def test_a_borrowed_term_is_defined_where_first_borrowed_unless_defined_here() -
         ("2", "Shares", "The Common Stock (as defined in the Purchase Agreement) is issued."),
         ("3", "Transfer", "No Common Stock (as defined in the Purchase Agreement) is sold."),
         ("4", "Use", "Each Affiliate (as defined in the Master Agreement) may buy Products."),
+        ("5", "Resale", "Its Affiliates (as defined in the Master Agreement) may resell."),
     ]
     sections = [
         SectionInfo(f"d-{n}", "d", n, label, heading, 1, None, text)
