@@ -3,6 +3,9 @@ total, for the half we may look at and the half we only score (quality.cuad.part
 
 - sections; numbering gaps (a number skipped or out of order among siblings: 1.1, 1.2, 1.4);
 - in-document section citations that resolve / that point at no section;
+- visible definitions: of the terms the text visibly defines (quality.visible_terms: a quoted
+  capitalised term in a defining frame, found without raag's extractor), the share raag gives
+  a `defines` edge (case-folded), per form; --show-misses lists the look half's misses;
 - defined terms never used (a definition raag connects to no use); the terms of art and
   their uses (uses_term edges);
 - against CUAD's answers: the effective date (Effective Date, 286 contracts), the agreement
@@ -19,6 +22,7 @@ term uses, as `graph-eval --offline` runs them.
 
 Run: make corpus-audit   (or .venv/bin/python benchmarks/corpus_audit.py [-v] [--part scored])
   -v  one line per contract;  --limit N  the first N contracts of each half (a quick look)
+  --show-misses  the visible definitions raag has no edge for (look half only: never the scored)
 Shared data: ../shared beside the checkout, or RAAG_SHARED.
 """
 
@@ -39,6 +43,7 @@ from raag_assets.graph.lexicon import UNIT_NOUNS  # noqa: E402
 from raag_assets.graph.terms import term_uses  # noqa: E402
 from raag_assets.quality import cuad  # noqa: E402
 from raag_assets.quality.graph_gold import read_file  # noqa: E402
+from raag_assets.quality.visible_terms import Visible, fold, visible_definitions  # noqa: E402
 from resources.nlp import load_pipeline  # noqa: E402
 
 SHARED = Path(os.environ.get("RAAG_SHARED") or ROOT.parent / "shared")
@@ -65,6 +70,10 @@ class Audit:
     terms_unused: int = 0
     terms_of_art: int = 0
     uses: int = 0
+    # the visibly defined terms (per form), those raag has a defines edge for, and the rest
+    visible: Counter = field(default_factory=Counter)
+    visible_found: Counter = field(default_factory=Counter)
+    misses: list[Visible] = field(default_factory=list)
     # per CUAD check: None when CUAD gives no usable answer, else right or not
     right: dict[str, bool | None] = field(default_factory=dict)
     found: dict[str, str] = field(default_factory=dict)
@@ -125,6 +134,7 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
     out.terms_unused = len(defined - used)
     out.terms_of_art = len(result.terms)
     out.uses = len(uses)
+    check_definitions(out, path, {fold(key) for key in defined})
     if result.errors:
         out.error = "extraction: " + next(iter(result.errors.values()))
     if labels is None:
@@ -151,6 +161,27 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
     )
     out.found["parties"] = "; ".join(found_parties)
     return out
+
+
+def check_definitions(out: Audit, path: Path, defined: set[str]) -> None:
+    """Count the terms the raw text visibly defines, and which of them raag defines."""
+    for v in visible_definitions(path.read_text(encoding="utf-8", errors="replace")):
+        out.visible[v.form] += 1
+        if fold(v.term) in defined:
+            out.visible_found[v.form] += 1
+        else:
+            out.misses.append(v)
+
+
+def definitions_line(rows: list[Audit], name: str) -> str:
+    visible = sum((r.visible for r in rows), Counter())
+    found = sum((r.visible_found for r in rows), Counter())
+    total, hit = sum(visible.values()), sum(found.values())
+    forms = ", ".join(f"{form} {found[form]}/{n}" for form, n in visible.most_common())
+    return (
+        f"   visible definitions{name}: {hit}/{total} with a defines edge "
+        f"({hit / max(1, total):.3f}); {forms}"
+    )
 
 
 def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
@@ -182,6 +213,10 @@ def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
         f"{sum(r.terms_unused for r in done)}; terms of art {sum(r.terms_of_art for r in done)}, "
         f"uses_term edges {sum(r.uses for r in done)}"
     )
+    print(definitions_line(done, ""))
+    if part == cuad.LOOK:  # the halves a rule is built on (A) and checked on (B)
+        for half in ("A", "B"):
+            print(definitions_line([r for r in done if cuad.look_half(r.file) == half], f" {half}"))
     for check in CHECKS:
         scored = [r.right[check] for r in rows if r.right.get(check) is not None]
         # a refused contract that CUAD answers counts as wrong
@@ -196,6 +231,7 @@ def main() -> None:
     ap.add_argument("-v", "--verbose", action="store_true")
     ap.add_argument("--part", choices=(cuad.LOOK, cuad.SCORED))
     ap.add_argument("--limit", type=int)
+    ap.add_argument("--show-misses", action="store_true")
     args = ap.parse_args()
     labels = cuad.load_labels(CUAD / "labels.jsonl")
     labelled: dict[str, set[str]] = {}  # per check, the contracts CUAD answers
@@ -231,6 +267,11 @@ def main() -> None:
                     f"{r.terms - r.terms_unused}/{r.terms} {marks} {r.error}"
                 )
         report(rows, part, labelled)
+        if args.show_misses and part == cuad.LOOK:  # never the scored half's text
+            for r in rows:
+                for v in r.misses:
+                    where = f"{cuad.look_half(r.file)} {r.file[:40]}"
+                    print(f"   miss {where} {v.form:<11} {v.term!r:<36} | {v.snippet}")
     print(f"\n({time.perf_counter() - started:.0f} s)")
 
 

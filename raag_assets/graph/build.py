@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from raag_assets.core.model import FRONT_LABEL, DocInfo, Edge, SectionInfo, Term, Unresolved, dedupe
 from raag_assets.graph import nlp as layer2
 from raag_assets.graph.dates import date_edges
-from raag_assets.graph.definitions import definitions
+from raag_assets.graph.definitions import DEFINED_ELSEWHERE, definition_text, definitions
 from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.references import DOC_NAME, Corpus, Mention, find_mentions, is_contents
 from raag_assets.graph.relations import resolve, section_edges
@@ -107,9 +107,35 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
         for e in section_level
         if e.edge_type != "defines" or not _points_inside(e, _definition_body(e, corpus), corpus)
     ]
+    section_level = _first_borrowed(section_level, corpus)
     out.edges = dedupe([*doc_level, *section_level, *step_sequences(ok)])
     out.terms = borne_out(terms_of_art(out.edges, corpus), out.edges, ok)
     return out
+
+
+def _first_borrowed(edges: list[Edge], corpus: Corpus) -> list[Edge]:
+    """A term borrowed from another document ('the Common Stock (as defined in the Purchase
+    Agreement)') is defined where the document first borrows it, and only when the document
+    does not define it itself: its later mentions, and a borrowing of a term of its own, are
+    uses of the term."""
+    own = {  # in either number: 'Affiliates (as defined in ...)' where "Affiliate" is defined
+        (e.src_doc_id, _singular(e.normalized_target))
+        for e in edges
+        if e.edge_type == "defines" and e.rule != DEFINED_ELSEWHERE.id
+    }
+    borrowed = sorted(
+        (e for e in edges if e.rule == DEFINED_ELSEWHERE.id),
+        key=lambda e: (_source(e, corpus).ordinal, e.position),
+    )
+    first: dict[tuple[str, str], Edge] = {}
+    for e in borrowed:
+        first.setdefault((e.src_doc_id, e.normalized_target), e)
+    keep = {id(e) for (doc, key), e in first.items() if (doc, _singular(key)) not in own}
+    return [e for e in edges if e.rule != DEFINED_ELSEWHERE.id or id(e) in keep]
+
+
+def _singular(key: str) -> str:
+    return key[:-1] if key.endswith("s") and not key.endswith("ss") else key
 
 
 def borne_out(
@@ -232,7 +258,7 @@ def _source(e: Edge, corpus: Corpus) -> SectionInfo:
 def _definition_body(e: Edge, corpus: Corpus) -> str:
     """What a `defines` edge's term is said to mean: the text after the quoted term."""
     term = e.term or ""
-    text = _source(e, corpus).text
+    text = definition_text(_source(e, corpus))  # where the edge's position counts
     at = text.find(term, e.position)
     body = text[at + len(term) :][:500].lstrip("”\"’').:; ") if at >= 0 else ""
     body = re.sub(r"^or\s+[^.;:]{1,40}[.:]\s*", "", body)  # "Commission or SEC. The ..."
@@ -263,7 +289,7 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
     standards = {d for d, secs in corpus.by_doc.items() if is_standard(secs)}
     sites: dict[tuple[str, str], list[tuple[Edge, str, str]]] = {}  # (edge, body, evidence)
     for e in defines:
-        text = _source(e, corpus).text
+        text = definition_text(_source(e, corpus))
         body = _definition_body(e, corpus)
         evidence = text[max(0, e.position - 4) : e.position + len(e.matched_text) + 40]
         sites.setdefault((e.src_doc_id, e.normalized_target), []).append((e, body, evidence))
@@ -303,7 +329,7 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         alias = _DOC_ALIAS.match(body)
         if alias and corpus.find_doc(alias.group("name"))[0] not in (None, doc_id):
             continue  # '"GNU GPL" refers to the GNU General Public License': a document's name
-        text = _source(e, corpus).text
+        text = definition_text(_source(e, corpus))
         before = text[max(0, e.position - 300) : e.position] if in_passing else ""
         # a standard's terms of art are judged by its own forms (standards.standard_term)
         doc_parties = parties.get(doc_id, set())

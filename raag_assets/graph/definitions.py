@@ -16,7 +16,10 @@ QUOTED_MEANS = rule(
     edge_type="defines",
     confidence=1.0,
     pattern=(
-        r"(?:^|(?<=[\s(]))(?:(?:To|A|An|The|Each)\s+)?[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"]"
+        # the term may wrap onto the next line ('"Competing Computer Products\n\nRetailer"
+        # means': a flattened line split back, or a hard-wrapped one)
+        r"(?:^|(?<=[\s(.;:]))(?:(?:To|A|An|The|Each)\s+)?[“\"]"
+        r"(?P<term>[^“”\"\n]{1,60}?(?:\s*\n\s*[^“”\"\n]{1,40}?)?)[”\"]"
         r"(?:\s*\((?:or|and)\s+[“\"](?P<alias>[^“”\"\n]{1,40})[”\"]\))?"
         # words between ('as used in Section 3.01'), or an aside ('(including "Controlled")')
         r"(?P<between>(?:,?\s+[\w'’-]+(?:\.\d+)*){0,7}?(?:\s*\([^()\n]{1,120}\))?)\s*,?\s*"
@@ -37,6 +40,8 @@ QUOTED_MEANS = rule(
         '"Gross Sales" as used in this Section 3.01 shall mean all amounts invoiced.',
         '"Control" (including the terms "Controlling" and "Controlled") shall mean the power.',
         '"Sales Territory" shall be any country in which the Distributor has an office.',
+        '"Competing Computer Products\n\nRetailer" means any retailer of computers.',
+        'any Integra Affiliates."Integra Products" means any implantable device.',
         'The "Shortfall" shall be the amount by which the orders fall short of the forecast.',
     ),
     counter=(
@@ -218,6 +223,7 @@ PARENTHESIS_LABEL = rule(
         r"(?:[,;]\s*(?:(?:and|or)\s+)?"
         r"(?:(?:collectively|together|individually|jointly|severally|each|respectively)\s*,?\s*)*"
         r"|\b(?:each|collectively|together|individually|jointly|severally|respectively)\s*,?\s*"
+        r"|\bin\s+(?:each|either|any)\s+(?:such\s+)?case\s*,?\s*"
         r"|\b(?:together|collectively|along)\s+with\b[^“”\"()]{1,80}?,?\s*"
         r"|\b(?:referred\s+to|known|designated)\b[^“”\".;]{0,60}?\bas\s+"
         r"|\b(?:hereinafter|hereafter|hereunder)\s+)"
@@ -229,6 +235,7 @@ PARENTHESIS_LABEL = rule(
         '(Acme and Beta each a "Party")',
         '(together with its successors and assigns, the "Lender")',
         '(each such period is referred to here as a "Renewal Term")',
+        '(in each case an "Indemnified Party")',
     ),
     counter=('(see Exhibit "B")', '(for example "Standard" or "Premium")'),
 )
@@ -348,13 +355,19 @@ HEADED_ENTRY = rule(
     edge_type="defines",
     confidence=1.0,
     pattern=(
-        r"(?:^|\n\s*\n|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+)?"
+        # the entry may be numbered ("(a)", "1.", "1.1.1")
+        r"(?:^|\n\s*\n|;\s+|(?<=[.:]\s))\s*(?:\(?[a-z0-9]{1,4}[.)]\s+|\d{1,3}(?:\.\d{1,3})+\.?\s+)?"
         r"(?!(?:The|A|An|This|That|These|Any|Each|All|No|In|If|For)\s)"
         r"(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,6})"
         # the spaces after the stop are left to the next entry's anchor ("Authority.  Note ...")
-        r"(?:\s*(?:\.|:|—|–)(?=\s+[A-Z(“\"])|\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
+        # then a stop and the meaning, or the defining verb ("PRC Laws: means any law")
+        r"(?:\s*(?:\.|:|—|–)(?=\s+[A-Z(“\"])|\s*[.:]?\s+(?=(?:means|shall\s+mean|refers\s+to)\b))"
     ),
-    examples=("Business Day. Any day other than a Sunday.", "Affiliate: Any entity it controls."),
+    examples=(
+        "Business Day. Any day other than a Sunday.",
+        "Affiliate: Any entity it controls.",
+        "1.1.2 Trade Secrets: means any technical information.",
+    ),
     counter=("the goods are delivered on time",),
 )
 # Several terms given one meaning: '"Authority" and "Authorities" means', 'The terms "hereof",
@@ -396,16 +409,55 @@ QUOTED_ENTRY = rule(
     edge_type="defines",
     confidence=1.0,
     pattern=(
-        r"(?:^|(?<=[.;:])[ \t]+|\n)[ \t]*(?:\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,3})[.)][ \t]+)?"
-        r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"][ \t]*(?:-{1,2}|–|—|:)[ \t]+(?=[A-Z(“\"])"
+        r"(?:^|(?<=[.;:])[ \t]+|\n)[ \t]*(?P<item>\(?(?:[a-z]{1,2}|[ivx]{1,5}|\d{1,3})[.)][ \t]+)?"
+        # an item of a numbered list may give its meaning in lower case ('(xxv) "SHIPMENT
+        # DATE" - the date of delivery'); a bare quoted word before a dash needs a capital
+        r"[“\"](?P<term>[^“”\"\n]{1,60}?)[”\"][ \t]*(?:-{1,2}|–|—|:)[ \t]+"
+        r"(?(item)(?=[A-Za-z(“\"])|(?=[A-Z(“\"]))"
     ),
     flags=re.MULTILINE,
     examples=(
         '"Kiosk" - A free-standing unit in a mall.',
         'for the stores.  "Owner" - Each person holding an interest.',
         '(iii) "SOW": The statement of work attached.',
+        '(xxv) "SHIPMENT DATE" - the date of delivery of Products.',
     ),
     counter=('Schedule "2" - Development Plan', 'He wrote "Stop" - and left.'),
+)
+
+# A term borrowed from another document or a rule, which only that one defines: 'the Common
+# Stock (as defined in the Securities Purchase Agreement)', 'Beneficial Ownership (as defined
+# in Rule 13d-3 under the Exchange Act)'. This document's anchor for the term is here (GRAPH_GOLD:
+# a definition); defined in a part of this document ('(as defined in Section 2.1)', '(as
+# defined below)', '(as defined in Exhibit A)') it is a use of the term, not a definition.
+DEFINED_ELSEWHERE = rule(
+    "defines.defined_elsewhere",
+    "definition",
+    "a capitalised term followed by '(as defined in' another document or a rule, not a part of "
+    "this one",
+    edge_type="defines",
+    confidence=0.9,
+    pattern=(
+        # a determiner opening a sentence is no part of the term ('No Common Stock (as ...')
+        r"(?<![\w'’&-])(?:(?:The|A|An|No|Each|Any|All|Such|Every|Its|Their|Our|Your|Certain)\s+)?"
+        r"(?P<term>[A-Z][\w'’&-]*(?:\s+(?:of\s+)?[A-Z][\w'’&-]*){0,4})\s+"
+        r"\(as\s+defined\s+(?:in|under|by)\s+"
+        r"(?!(?i:this|these|such|said|the\s+(?:next|preceding|following|foregoing))\b)"
+        r"(?!(?i:sections?|articles?|clauses?|paragraphs?|exhibits?|schedules?|appendix|"
+        r"appendices|annex|annexes|attachments?|addend\w*|sub\w*|part|recitals?|preamble|"
+        r"herein|hereunder|hereof|hereto|below|above|§))"
+        r"(?:the\s+)?[A-Z0-9]"
+    ),
+    examples=(
+        "the Common Stock (as defined in the Securities Purchase Agreement) is issued",
+        "any Beneficial Ownership (as defined in Rule 13d-3 under the Exchange Act)",
+    ),
+    counter=(
+        "the Net Revenue (as defined in Section 1e.) is paid",
+        "all Proprietary Information (as defined below)",
+        "the Purchase Schedule (as defined in this next Section)",
+        "the Equipment (as defined in Exhibit A) is delivered",
+    ),
 )
 
 Found = tuple[int, str, str, Rule]  # (position, term, evidence, the rule that found it)
@@ -419,10 +471,28 @@ def states_definition(sentence: str) -> bool:
     return QUOTED_MEANS.search(sentence) is not None
 
 
+# a heading that names a term in passing: 'APPENDIX N - Return Material Authorization ("RMA")'
+_NAMED = re.compile(r"\((?:the\s+|a\s+|an\s+)?[“\"][^“”\"\n]{1,60}[”\"]\)")
+
+
+def definition_text(section: SectionInfo) -> str:
+    """The text a section's definitions are read in, which their positions count in: its
+    text, after its heading when the heading states a definition itself. A numbered
+    definition wrapped over lines may lose its first line to the heading ('1.10 "IND" means
+    the Investigational New Drug Application, as defined by the' over 'United States Federal
+    Food, Drug and Cosmetic Act ...'); a heading the text repeats is read once."""
+    heading = section.heading.strip()
+    if not heading or heading == section.label or heading in section.text[: len(heading) + 16]:
+        return section.text
+    if not (QUOTED_MEANS.search(heading) or TERM_LIST.search(heading) or _NAMED.search(heading)):
+        return section.text
+    return f"{heading}\n{section.text}"
+
+
 def definitions(section: SectionInfo) -> list[Edge]:
     """'"Force Majeure" means ...', '"X" refers to', '"X" shall mean', and a definition
     section whose heading is the quoted term and whose text starts with "means"."""
-    text = section.text
+    text = definition_text(section)
     found = [
         *_by_heading(section),
         *_by_verb(text),
@@ -431,7 +501,8 @@ def definitions(section: SectionInfo) -> list[Edge]:
         *_by_entry(text),
         *_by_reference_name(text),
         *_in_parentheses(text),
-        *_headed_entries(section),
+        *_borrowed(text),
+        *_headed_entries(section, text),
     ]
     return [e for f in found if (e := _edge(section, f)) is not None]
 
@@ -506,10 +577,21 @@ def _by_reference_name(text: str) -> list[Found]:
     return found
 
 
+def _borrowed(text: str) -> list[Found]:
+    return [
+        (m.start("term"), m.group("term"), m.group(0), DEFINED_ELSEWHERE)
+        for m in DEFINED_ELSEWHERE.finditer(text)
+    ]
+
+
 def _in_parentheses(text: str) -> list[Found]:
     found: list[Found] = []
     for m in PARENTHETICAL.finditer(text):
         inner = m.group("inner")
+        # a name given inside a parenthesis of its own: '(End User License Agreement
+        # ("EULA"))', '(including the Americans with Disabilities Act ("ADA"))'
+        for nested in re.finditer(r"\(([^()]{2,12})\)", inner):
+            found.extend((m.start(), term, m.group(0), by) for term, by in _named_in(nested[1]))
         # a run of quoted tokens ('("CHARSET" "US-ASCII")') is a syntax example, and a
         # parenthesis of examples names nothing
         if re.search(r"[”\"]\s*[“\"]", inner) or _EXEMPLIFYING.match(inner):
@@ -548,18 +630,18 @@ def _named_in(inner: str) -> list[tuple[str, Rule]]:
     return out
 
 
-def _headed_entries(section: SectionInfo) -> list[Found]:
+def _headed_entries(section: SectionInfo, text: str) -> list[Found]:
     """The entries of a definitions section, marked by its heading or by the sentence that
     opens the list (the entries follow it)."""
-    marker = DEFINITIONS_SECTION.search(section.heading) or DEFINITIONS_LEAD.search(section.text)
+    marker = DEFINITIONS_SECTION.search(section.heading) or DEFINITIONS_LEAD.search(text)
     if not marker:
         return []
     start = 0 if marker.string is section.heading else marker.end()
     found: list[Found] = []
     last_end = -1
-    for m in HEADED_ENTRY.finditer(section.text, start):
+    for m in HEADED_ENTRY.finditer(text, start):
         term = m.group("term")
-        if not section.text[last_end : m.start("term")].strip(" .:;\n") and last_end >= 0:
+        if not text[last_end : m.start("term")].strip(" .:;\n") and last_end >= 0:
             # a name right after an entry is its definition: "FINRA. Financial Industry
             # Regulatory Authority."; the name after that definition is the next entry
             last_end = -1
@@ -581,7 +663,7 @@ def _edge(section: SectionInfo, found: Found) -> Edge | None:
     position, term, evidence, by = found
     # '"Component(s)"': the drafter's optional plural; the term is "Component", whose
     # pattern finds both numbers
-    term = re.sub(r"(?<=\w)\((?:s|es)\)\s*$", "", term.strip())
+    term = re.sub(r"(?<=\w)\((?i:s|es)\)\s*$", "", term.strip())  # "CUSTOMER(S)" too
     # a file type keeps its dot ('(".pdf")'); other stops and commas around a term go
     term = " ".join(re.sub(r"-{2,}", " ", term).split()).strip(" ,:;")
     term = term if re.fullmatch(r"\.[A-Za-z]{2,5}", term) else term.strip(" ,.:;")

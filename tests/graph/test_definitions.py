@@ -164,6 +164,27 @@ def _terms(text: str, heading: str = "Terms") -> list[tuple[str, str]]:
             '"Business" or "Business of Acme" includes its trade.',
             [("defines.term_list", "Business"), ("defines.term_list", "Business of Acme")],
         ),
+        # a term wrapped onto the next line by the parser
+        (
+            'For purposes of this agreement "Competing Computer Products\n\nRetailer" means a '
+            "retailer.",
+            [("defines.quoted_means", "Competing Computer Products Retailer")],
+        ),
+        ('1.6 "CUSTOMER(S)" means one or more customers.', [("defines.quoted_means", "CUSTOMER")]),
+        # a name given inside a parenthesis of its own, even among examples
+        (
+            'terms contained in Exhibit C (End User License Agreement ("EULA")).',
+            [("defines.parenthetical", "EULA")],
+        ),
+        (
+            'the laws (including, without limitation, the Disabilities Act ("ADA")).',
+            [("defines.parenthetical", "ADA")],
+        ),
+        (
+            'Agreement. (xxv) "SHIPMENT DATE" - the date of delivery of Products.',
+            [("defines.quoted_entry", "SHIPMENT DATE")],
+        ),
+        ('He wrote "Stop" - and left.', []),
     ],
 )
 def test_definition_forms_of_contracts(text: str, found: list[tuple[str, str]]) -> None:
@@ -179,3 +200,57 @@ def test_a_section_headed_by_its_term_defines_it() -> None:
     ]
     other = SectionInfo("s-3", "s", 2, "1.3", "Payment", 2, None, "The fee is due in May.")
     assert definitions(other) == []
+
+
+def test_a_definition_the_heading_took_is_read_in_the_heading() -> None:
+    # '1.10 "IND" means the Investigational New Drug Application, as defined by the' / 'United
+    # States ...': the sectioner took the first line of the wrapped definition as the heading
+    heading = '"IND" means the Investigational New Drug Application, as defined by the'
+    section = SectionInfo("s-1", "s", 0, "1.10", heading, 2, None, "United States Act.")
+    assert [(e.rule, e.term) for e in definitions(section)] == [("defines.quoted_means", "IND")]
+    # a heading the text repeats is read once; a plain heading not at all
+    repeated = SectionInfo("s-2", "s", 1, "1.2", '"Fee"', 2, None, '"Fee" means the fee.')
+    assert [e.term for e in definitions(repeated)] == ["Fee"]
+    plain = SectionInfo("s-3", "s", 2, "2", "Payment", 1, None, "The fee is due in May.")
+    assert definitions(plain) == []
+
+
+def test_numbered_entries_of_a_definitions_section() -> None:
+    text = (
+        "the terms shall have the following designated meanings:\n\n1.1.1 PRC Laws: means any "
+        "law in force.\n\n1.1.2 Trade Secrets: means any technical information."
+    )
+    section = SectionInfo("s-1", "s", 0, "1", "Definitions", 1, None, text)
+    assert [(e.rule, e.term) for e in definitions(section)] == [
+        ("defines.headed_entry", "PRC Laws"),
+        ("defines.headed_entry", "Trade Secrets"),
+    ]
+
+
+def test_a_borrowed_term_is_defined_where_first_borrowed_unless_defined_here() -> None:
+    from raag_assets.core.model import DocInfo
+    from raag_assets.graph.build import extract
+    from resources.nlp import load_pipeline
+
+    blocks = [
+        ("1", "Definitions", '"Affiliate" means any entity under common control.'),
+        ("2", "Shares", "The Common Stock (as defined in the Purchase Agreement) is issued."),
+        ("3", "Transfer", "No Common Stock (as defined in the Purchase Agreement) is sold."),
+        ("4", "Use", "Each Affiliate (as defined in the Master Agreement) may buy Products."),
+        ("5", "Resale", "Its Affiliates (as defined in the Master Agreement) may resell."),
+    ]
+    sections = [
+        SectionInfo(f"d-{n}", "d", n, label, heading, 1, None, text)
+        for n, (label, heading, text) in enumerate(blocks)
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    out = extract([DocInfo("d", "d.txt")], sections, lambda texts: list(nlp.pipe(texts)))
+    defines = sorted(
+        (e.src_section_id, e.normalized_target, e.rule)
+        for e in out.edges
+        if e.edge_type == "defines"
+    )
+    assert defines == [
+        ("d-0", "affiliate", "defines.quoted_means"),
+        ("d-1", "common stock", "defines.defined_elsewhere"),
+    ]

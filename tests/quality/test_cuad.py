@@ -60,3 +60,11 @@ def test_the_parties_named_one_by_one() -> None:
         "Fitness Media, Inc.",
         "Beta Corp.",
     ]
+
+
+def test_look_half_splits_the_look_half_about_evenly() -> None:
+    names = [f"contract-{i}.txt" for i in range(400)]
+    look = [n for n in names if cuad.part_of(n) == cuad.LOOK]
+    a = [n for n in look if cuad.look_half(n) == "A"]
+    assert 0.35 < len(a) / len(look) < 0.65
+    assert {cuad.look_half(n) for n in look} == {"A", "B"}

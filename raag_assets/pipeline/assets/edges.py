@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "17"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "18"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -38,6 +38,9 @@ EDGES_VERSION = "17"  # 3: terms of art, citation forms, cue families; 4: sectio
 # class of persons under "when used with respect to" ('a Person that controls ...')
 # 17: scopes a rule leaves out say so ('does not apply to x', 'not x'), end where their
 # sentence moves on (not at 120 characters), cross section numbers; more rule subjects
+# 18: definitions read in a heading that took a wrapped definition's first line, quoted terms
+# wrapped over lines, nested parentheses, "(as defined in" another document
+# (defines.defined_elsewhere), numbered "Term: means" entries
 
 
 @dg.asset(
