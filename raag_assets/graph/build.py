@@ -10,6 +10,7 @@ from raag_assets.graph import nlp as layer2
 from raag_assets.graph.dates import date_edges
 from raag_assets.graph.definitions import definitions
 from raag_assets.graph.documents import document_edges, text_document_edges
+from raag_assets.graph.protocol import type_definitions
 from raag_assets.graph.references import DOC_NAME, Corpus, Mention, find_mentions, is_contents
 from raag_assets.graph.relations import resolve, section_edges
 from raag_assets.graph.scopes import scope_edges
@@ -191,6 +192,7 @@ def layer1(
         return definitions(section), [], []  # a table of contents cites nothing
     edges, parked, mentions = section_edges(section, corpus)
     edges.extend(definitions(section))
+    edges.extend(type_definitions(section))
     edges.extend(date_edges(section))
     edges.extend(scope_edges(section))
     edges.extend(step_mentions(section, corpus))
