@@ -34,3 +34,28 @@ def test_protocol_and_data_types_headings_count_too():
 def test_the_same_paragraphs_under_another_heading_define_nothing():
     assert type_definitions(_section("Requests", TYPES)) == []
     assert type_definitions(_section("Types of Services", TYPES)) == []
+
+
+def test_a_specification_cites_another_by_the_extension_it_specifies():
+    from raag_assets.core.model import DocInfo
+    from raag_assets.graph.build import layer1
+    from raag_assets.graph.references import Corpus
+
+    widget = DocInfo("widgetproto", "widgetproto.txt", "The WIDGET Extension")
+    gadget = DocInfo("gadgetproto", "gadgetproto.txt", "Gadget Extension")
+    cite = SectionInfo(
+        "g3",
+        "gadgetproto",
+        3,
+        "3",
+        "Model",
+        1,
+        None,
+        "Watching for changes may be done with the Widget extension. The extension of the "
+        "window tree is left to the Sprocket extension.",
+    )
+    head = SectionInfo("w1", "widgetproto", 1, "1", "Introduction", 1, None, "Widgets.")
+    edges, parked, _ = layer1(cite, Corpus([widget, gadget], [cite, head]))
+    refs = [e for e in edges if e.edge_type == "references"]
+    assert [(e.dst_doc_id, e.rule) for e in refs] == [("widgetproto", "references.extension_name")]
+    assert [u.target_doc for u in parked] == ["Sprocket Extension"]  # no such document: parked
