@@ -188,6 +188,35 @@ LICENSE_FOR = rule(
     counter=("The owner grants a license for the term of the lease.",),
 )
 # the general forms, in the order they are tried: a match takes its text from the later ones
+# "The details of how drivers submit requests is outside the scope of this specification",
+# "Such a work falls outside the scope of this License": the subject is what the document
+# leaves out.
+OUTSIDE_SCOPE = rule(
+    "applies_to_scope.outside_scope",
+    "scope",
+    "X is / falls outside (beyond) the scope of this specification / License / Agreement: X is "
+    "excluded",
+    edge_type="applies_to_scope",
+    confidence=0.75,
+    pattern=(
+        r"(?:^|(?<=[.;:!?]\s)|(?<=\n))(?:(?:The|the|Any|any|Such|such)\s+)?"
+        r"(?P<scope>[A-Za-z][^.;:\n]{2,160}?)"
+        # "Such a work is not a derivative work, and therefore falls outside": the subject
+        r"(?:,?\s+(?:is|are)\s+[^.;:\n]{0,100}?,?\s+and\s+(?:therefore|thus|hence|so))?"
+        r"\s+(?:is|are|falls?|lies?|remains?)\s+"
+        r"(?:(?:entirely|wholly|therefore|thus)\s+)?(?P<beyond>(?:outside|beyond)\s+(?:of\s+)?the\s+"
+        r"scope\s+of\s+this\s+(?:specification|extension|document|standard|protocol|License|"
+        r"Licence|Agreement|Policy))\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "The details of how a driver submits requests is outside the scope of this specification.",
+        "Training of staff is beyond the scope of this Agreement.",
+        "Such a tool, alone, is not a part of the Work, and therefore falls outside the scope of "
+        "this License.",
+    ),
+    counter=("The work is outside the territory.", "This is within the scope of this License."),
+)
 _FORMS = (
     APPLIES_TO,
     NOT_APPLY_IF,
@@ -197,6 +226,7 @@ _FORMS = (
     NO_GRANT_RESPECT,
     NO_GRANT,
     LICENSE_FOR,
+    OUTSIDE_SCOPE,
 )
 REPORTED = rule(
     "scope.reported",
@@ -247,6 +277,8 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
             kept = _scope(text, m)
             if kept is None:
                 continue
+            if form is OUTSIDE_SCOPE:  # an exclusion reads as one: "X outside the scope of ..."
+                kept = f"{kept} {' '.join(m['beyond'].split())}"
             taken.append(m.span())
             edges.append(_edge(section, form, m.start("scope"), m.group(0), kept))
     return edges

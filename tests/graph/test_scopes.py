@@ -40,3 +40,17 @@ def test_a_scope_of_people_takes_its_text_from_the_general_forms() -> None:
     assert [(e.rule, e.scope) for e in edges] == [
         ("applies_to_scope.applies_to_people", "employee")
     ]
+
+
+def test_what_falls_outside_the_scope_of_the_document_is_an_exclusion():
+    text = (
+        "Widgets are drawn by the server. How a client caches the widgets is outside the scope "
+        "of this specification.\n\nSuch a plug-in, alone, is not a part of the Program, and "
+        "therefore falls outside the scope of this License. The work is outside the territory."
+    )
+    section = SectionInfo("s1", "spec", 1, "2", "Model", 1, None, text)
+    scopes = [e.scope for e in scope_edges(section) if e.rule == "applies_to_scope.outside_scope"]
+    assert scopes == [
+        "how a client caches the widgets outside the scope of this specification",
+        "a plug-in, alone outside the scope of this License",
+    ]

@@ -33,7 +33,8 @@ EDGES_VERSION = "16"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 14: a part of an attachment not headed apart ("Exhibit A-1") resolves to the attachment
 # 15: document dates (effective_on) and parties' names (hence their short names) read in more
 # documents: another document's date with its parties, 'Party B:' ending a name
-# 16: the entries of a protocol standard's Types section define their types (type_entry)
+# 16: the entries of a protocol standard's Types section define their types (type_entry); a
+# specification cited by its extension's name; what falls outside the scope of this document
 
 
 @dg.asset(
