@@ -48,7 +48,8 @@ from raag_assets.ingest.outline import key as outline_key
 # 8: units cited in capitals or quoted open after page furniture; three-level schedules
 # 9: an underlined heading with no text before its first sub-heading stays a section
 # 10: plain-text standards: a title line over an indented block is an item (request blocks),
-#    "1. Introduction" right under the title block, "contents." and "Schedule a copy" in prose
+#    the next numbered heading right under the title block or a block's closing line ("]"),
+#    "contents." and "Schedule a copy" in prose
 SECTIONER_VERSION = "10"
 BODY_LABEL = "Body"
 
@@ -965,7 +966,7 @@ def _layout_heading(
     """A heading of plain text or a PDF: only a line that opens a paragraph, is underlined or
     is set in a heading's font may be one."""
     emphasised = _emphasised(lines[i], fonts.body)
-    para_start = para_start or (scan.last_key is None and _under_title_block(lines, i))
+    para_start = para_start or _under_title_block(lines, i, scan.last_key)
     if not (emphasised or para_start or i in underlined):
         return None
     return _text_heading(
@@ -983,28 +984,36 @@ def _layout_heading(
 
 
 # A plain text's title block may run straight into its first heading, no blank line between
-# ("Intel Corporation" / "1. Introduction"): the first numbered title standing alone above a
-# blank line under a line that is no sentence opens the outline all the same.
+# ("Intel Corporation" / "1. Introduction"), and a standard's block may end right above the
+# next heading ("        ]" or a line of ornaments / "7. Standard PictFormats"). A numbered
+# title standing alone above a blank line opens its section all the same when it is exactly
+# the outline's next number and the line above is no sentence: under the title block (the
+# first number), or a block's closing bracket or ornament (a line ending in no letter).
 UNDER_TITLE_BLOCK = rule(
     "heading.under_title_block",
     "heading",
-    "the first numbered heading, a title alone above a blank line, set right under the "
-    "title block's last line (a name, not a sentence)",
-    pattern=r"^1\.?\s+[A-Z]",
-    examples=("1. Introduction", "1 Scope"),
-    counter=("1.5 per cent", "2. Acknowledgements"),
+    "the outline's next numbered heading, a title alone above a blank line, set right under the "
+    "title block's last line (a name) or under a block's closing line (no letter at its end)",
+    pattern=r"^(?P<n>\d{1,3}(?:\.\d{1,3})*)\.?\s+[A-Z]",
+    examples=("1. Introduction", "1 Scope", "7. Standard Formats"),
+    counter=("1.5 per cent", "the 2. Acknowledgements"),
 )
 
 
-def _under_title_block(lines: list[Line], i: int) -> bool:
-    """Whether line i is the outline's first heading right under the title block
-    (UNDER_TITLE_BLOCK): "1. Introduction" alone, a blank line after it, a title above it."""
+def _under_title_block(lines: list[Line], i: int, last: Key | None) -> bool:
+    """Whether line i is the outline's next heading right under a line that is no sentence
+    (UNDER_TITLE_BLOCK): "1. Introduction" under the title block, "7. Types" under "]"."""
     if i == 0 or i + 1 >= len(lines) or lines[i + 1].text:
         return False
     text, above = lines[i].text, lines[i - 1].text
-    if not UNDER_TITLE_BLOCK.search(text) or not _is_title(_tidy(text.split(None, 1)[1])):
+    m = UNDER_TITLE_BLOCK.search(text)
+    if not m or not follows(outline_key(m["n"]), last) or not above:
         return False
-    return bool(above) and not TERMINAL.search(above) and not above[:1].islower()
+    if not _is_title(_tidy(text[m.end() - 1 :])):
+        return False
+    if last is not None and re.search(r"[^\W_]\W*$", above) and not above.endswith(("]", "}")):
+        return False  # inside the outline, only after a line that ends in no letter or digit
+    return not TERMINAL.search(above) and not above[:1].islower()
 
 
 def _markdown_heading(lines: list[Line], i: int, underlined: set[int]) -> _Heading | None:

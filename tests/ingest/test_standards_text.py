@@ -79,3 +79,18 @@ def test_a_sentence_opening_with_contents_is_no_table_of_contents():
 def test_schedule_a_opening_a_sentence_is_no_schedule():
     labels = [s.label for s in _sections(SPEC)]
     assert not any(label.startswith("Schedule") for label in labels)
+
+
+def test_next_heading_right_under_a_blocks_closing_line_opens_its_section():
+    text = SPEC.replace("\n3. Types\n", "\tWIDGETLIST\t[\n\t\twidget:\tWIDGET\n\t]\n3. Types\n")
+    assert [s.label for s in _sections(text)] == ["Title", "1", "2", "3"]
+
+
+def test_a_number_under_a_wrapped_sentence_stays_its_text():
+    text = SPEC.replace(
+        "The client must ask for the version before anything else.",
+        "The client must ask for the version of the extension as set out in section\n"
+        "3. Types\n\nof this document.",
+    )
+    labels = [s.label for s in _sections(text)]
+    assert labels.count("3") == 1
