@@ -10,7 +10,7 @@ from raag_assets.graph import nlp as layer2
 from raag_assets.graph.dates import date_edges
 from raag_assets.graph.definitions import definitions
 from raag_assets.graph.documents import document_edges, text_document_edges
-from raag_assets.graph.protocol import type_definitions
+from raag_assets.graph.protocol import TYPE_ENTRY, type_definitions
 from raag_assets.graph.references import DOC_NAME, Corpus, Mention, find_mentions, is_contents
 from raag_assets.graph.relations import resolve, section_edges
 from raag_assets.graph.scopes import scope_edges
@@ -309,7 +309,9 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         before = text[max(0, e.position - 300) : e.position] if in_passing else ""
         # a standard's terms of art are judged by its own forms (standards.standard_term)
         doc_parties = parties.get(doc_id, set())
-        if (
+        # a type a protocol's Types section lists is a term of art by its form ("DAMAGE  32-bit
+        # value" is the type, no acronym naming a body): protocol.TYPE_ENTRY
+        if e.rule == TYPE_ENTRY.id or (
             standard_term(term, e.matched_text)
             if doc_id in standards
             else distinctive(

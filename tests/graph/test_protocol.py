@@ -59,3 +59,50 @@ def test_a_specification_cites_another_by_the_extension_it_specifies():
     refs = [e for e in edges if e.edge_type == "references"]
     assert [(e.dst_doc_id, e.rule) for e in refs] == [("widgetproto", "references.extension_name")]
     assert [u.target_doc for u in parked] == ["Sprocket Extension"]  # no such document: parked
+
+
+def test_a_type_in_capitals_is_a_term_of_art_and_its_extension_name_no_use():
+    from raag_assets.core.model import DocInfo
+    from raag_assets.graph.build import extract
+    from resources.nlp import load_pipeline
+
+    doc = DocInfo("widgetproto", "widgetproto.txt", "The WIDGET Extension")
+    sections = [
+        SectionInfo(
+            "w1",
+            "widgetproto",
+            1,
+            "1",
+            "Introduction",
+            1,
+            None,
+            "The WIDGET extension lets a client watch a drawable.",
+        ),
+        SectionInfo(
+            "w5",
+            "widgetproto",
+            2,
+            "5",
+            "Errors",
+            1,
+            None,
+            "Widget A value for a WIDGET argument does not name a defined WIDGET.",
+        ),
+        SectionInfo(
+            "w6",
+            "widgetproto",
+            3,
+            "6",
+            "Types",
+            1,
+            None,
+            "WIDGET 32-bit value (top bit always zero)",
+        ),
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    result = extract([doc], sections, lambda texts: list(nlp.pipe(texts)))
+    assert [t.term for t in result.terms] == ["WIDGET"]  # no acronym naming a body
+    from raag_assets.graph.terms import term_uses
+
+    uses = term_uses(sections, result.terms, {}, set())
+    assert [u.src_section_id for u in uses] == ["w5"]  # "The WIDGET extension" names the spec

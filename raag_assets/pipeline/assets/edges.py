@@ -35,6 +35,7 @@ EDGES_VERSION = "16"  # 3: terms of art, citation forms, cue families; 4: sectio
 # documents: another document's date with its parties, 'Party B:' ending a name
 # 16: the entries of a protocol standard's Types section define their types (type_entry); a
 # specification cited by its extension's name; what falls outside the scope of this document
+# (an exclusion); such a type is a term of art even in capitals, 'the X extension' no use of X
 
 
 @dg.asset(
