@@ -170,7 +170,9 @@ class Line:
     `start`/`end` locate the line's text (without surrounding whitespace) in the document's
     raw text: for text and Markdown the file as `open(path).read()` gives it (front matter
     and BOM included, newlines universal), for PDFs the extracted text (pages joined by form
-    feeds). Lines made up by parsing (paragraph breaks) have none."""
+    feeds). Lines made up by parsing (paragraph breaks) have none. `indent` is the columns of
+    whitespace before a plain-text line (tabs to 8; None where unknown: PDFs, split lines):
+    a plain-text standard sets its headings flush left and indents the blocks inside them."""
 
     text: str
     page: int | None = None
@@ -178,6 +180,7 @@ class Line:
     bold: bool = False
     start: int | None = None
     end: int | None = None
+    indent: int | None = None
 
 
 @dataclass(frozen=True)

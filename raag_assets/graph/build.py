@@ -10,6 +10,7 @@ from raag_assets.graph import nlp as layer2
 from raag_assets.graph.dates import date_edges
 from raag_assets.graph.definitions import DEFINED_ELSEWHERE, definition_text, definitions
 from raag_assets.graph.documents import document_edges, text_document_edges
+from raag_assets.graph.protocol import TYPE_ENTRY, type_definitions
 from raag_assets.graph.references import DOC_NAME, Corpus, Mention, find_mentions, is_contents
 from raag_assets.graph.relations import resolve, section_edges
 from raag_assets.graph.scopes import scope_edges
@@ -217,6 +218,7 @@ def layer1(
         return definitions(section), [], []  # a table of contents cites nothing
     edges, parked, mentions = section_edges(section, corpus)
     edges.extend(definitions(section))
+    edges.extend(type_definitions(section))
     edges.extend(date_edges(section))
     edges.extend(scope_edges(section))
     edges.extend(step_mentions(section, corpus))
@@ -333,7 +335,9 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         before = text[max(0, e.position - 300) : e.position] if in_passing else ""
         # a standard's terms of art are judged by its own forms (standards.standard_term)
         doc_parties = parties.get(doc_id, set())
-        if (
+        # a type a protocol's Types section lists is a term of art by its form ("DAMAGE  32-bit
+        # value" is the type, no acronym naming a body): protocol.TYPE_ENTRY
+        if e.rule == TYPE_ENTRY.id or (
             standard_term(term, e.matched_text)
             if doc_id in standards
             else distinctive(

@@ -606,6 +606,36 @@ def _named_documents(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
         yield (m.start(), end), mention
 
 
+# A protocol specification cites another by the extension it specifies: "may be done with the
+# Damage extension", "specified in the Xfixes extension version 2" (the specification of that
+# extension is titled "The DAMAGE Extension").
+EXTENSION_NAME = rule(
+    "references.extension_name",
+    "citation",
+    "another specification by the name of the protocol extension it specifies ('the Damage "
+    "extension')",
+    edge_type="references",
+    confidence=0.9,
+    pattern=r"\b[Tt]he\s+(?P<name>[A-Z][A-Za-z0-9_]*[A-Za-z0-9])\s+extension\b",
+    examples=("may be done with the Damage extension", "specified in the Xfixes extension"),
+    counter=("the extension of the Term", "the Damage Extension Fee", "The extension is optional"),
+)
+
+
+def _extension_names(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
+    for m in EXTENSION_NAME.finditer(fixed):
+        name = f"{m['name']} Extension"
+        mention = Mention(
+            m.start(),
+            m.end(),
+            fixed[m.start() : m.end()],
+            "document",
+            doc_name=name,
+            rule=EXTENSION_NAME.id,
+        )
+        yield (m.start(), m.end()), mention
+
+
 _FORMS: tuple[Form, ...] = (
     _section_labels,
     _annexes,
@@ -615,6 +645,7 @@ _FORMS: tuple[Form, ...] = (
     _parts(UNLETTERED_APPENDIX),
     _numbered_documents,
     _named_documents,
+    _extension_names,
 )
 
 

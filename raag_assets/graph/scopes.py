@@ -251,6 +251,35 @@ ONLY_IN_CONNECTION = rule(
     counter=("The Licensee shall cooperate in connection with any audit.",),
 )
 # the general forms, in the order they are tried: a match takes its text from the later ones
+# "The details of how drivers submit requests is outside the scope of this specification",
+# "Such a work falls outside the scope of this License": the subject is what the document
+# leaves out.
+OUTSIDE_SCOPE = rule(
+    "applies_to_scope.outside_scope",
+    "scope",
+    "X is / falls outside (beyond) the scope of this specification / License / Agreement: X is "
+    "excluded",
+    edge_type="applies_to_scope",
+    confidence=0.75,
+    pattern=(
+        r"(?:^|(?<=[.;:!?]\s)|(?<=\n))(?:(?:The|the|Any|any|Such|such)\s+)?"
+        r"(?P<scope>[A-Za-z][^.;:\n]{2,160}?)"
+        # "Such a work is not a derivative work, and therefore falls outside": the subject
+        r"(?:,?\s+(?:is|are)\s+[^.;:\n]{0,100}?,?\s+and\s+(?:therefore|thus|hence|so))?"
+        r"\s+(?:is|are|falls?|lies?|remains?)\s+"
+        r"(?:(?:entirely|wholly|therefore|thus)\s+)?(?P<beyond>(?:outside|beyond)\s+(?:of\s+)?the\s+"
+        r"scope\s+of\s+this\s+(?:specification|extension|document|standard|protocol|License|"
+        r"Licence|Agreement|Policy))\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "The details of how a driver submits requests is outside the scope of this specification.",
+        "Training of staff is beyond the scope of this Agreement.",
+        "Such a tool, alone, is not a part of the Work, and therefore falls outside the scope of "
+        "this License.",
+    ),
+    counter=("The work is outside the territory.", "This is within the scope of this License."),
+)
 _FORMS = (
     APPLIES_TO,
     NOT_APPLY_IF,
@@ -261,6 +290,7 @@ _FORMS = (
     NO_GRANT,
     LICENSE_FOR,
     ONLY_IN_CONNECTION,
+    OUTSIDE_SCOPE,
 )
 REPORTED = rule(
     "scope.reported",
@@ -368,6 +398,8 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
             kept = _scope(text, m)
             if kept is None:
                 continue
+            if form is OUTSIDE_SCOPE and not kept.startswith("not "):
+                kept = f"not {kept}"  # what the document leaves out, as every exclusion reads
             taken.append((m.start(), end))
             edges.append(_edge(section, form, m.start("scope"), text[m.start() : end], kept))
     return edges

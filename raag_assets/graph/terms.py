@@ -1524,6 +1524,17 @@ NOT_USED_IN_A_COMPANY_NAME = rule(
     examples=("Northwind Trading Inc. shall deliver", "Acme, Ltd."),
     counter=("the Licensed Product shall be delivered", "the Company shall pay"),
 )
+# "The DAMAGE extension", "the Damage extension": the protocol extension (its specification)
+# named by the word, not a use of the type or concept the word also defines.
+NOT_USED_IN_AN_EXTENSION_NAME = rule(
+    "term.not_used_in_an_extension_name",
+    "term",
+    "a match followed by 'extension' ('the DAMAGE extension'): the protocol extension named, "
+    "not the term",
+    pattern=r"\s+[Ee]xtension\b",
+    examples=("The DAMAGE extension is designed", "the Damage Extension"),
+    counter=("a DAMAGE argument", "the DAMAGE extensions list"),
+)
 NOT_USED_WHEN_QUOTED = rule(
     "term.not_used_when_quoted",
     "term",
@@ -1668,10 +1679,11 @@ def _as_drafted(text: str, match: Match) -> bool:
 
 
 def _no_use(text: str, start: int, end: int, term: str) -> bool:
-    """A match that is no use of the term: part of a company's name, in mixed case, or
-    quoted (NOT_USED_*)."""
+    """A match that is no use of the term: part of a company's or an extension's name, in
+    mixed case, or quoted (NOT_USED_*)."""
     return (
         bool(_COMPANY_AFTER.match(text, end))
+        or bool(NOT_USED_IN_AN_EXTENSION_NAME.regex.match(text, end))
         or _mixed_case(text[start:end], term)
         or _quoted(text, start, end)
     )

@@ -183,7 +183,8 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
     (a whole page on one line, its line breaks turned into runs of spaces) is split back into
     its lines, dropping the underline art between them. `base` is where `text` starts in the
     raw text: each line keeps its offsets there."""
-    spans: list[tuple[str, int, tuple[int, int] | None]] = []  # (raw line, page, its span)
+    # (raw line, page, its span, its indent)
+    spans: list[tuple[str, int, tuple[int, int] | None, int | None]] = []
     page = 1
     marked = False  # a "[Page N]" footer just ended the page: its form feed is no new one
     pos = 0
@@ -194,11 +195,13 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
             if n:
                 page += 0 if marked else 1
                 marked = False
-                spans.append(("", page, None))  # a page break ends a paragraph
+                spans.append(("", page, None, None))  # a page break ends a paragraph
             cursor = at
-            for piece in _unflatten(part):
+            pieces = _unflatten(part)
+            indent = _indent(part) if len(pieces) == 1 else None
+            for piece in pieces:
                 span = _locate(text, piece, cursor, at + len(part))
-                spans.append((piece, page, span))
+                spans.append((piece, page, span, indent))
                 cursor = span[1] if span else cursor
             at += len(part) + 1
             if _PAGE_MARK.search(normalize_line(part)):
@@ -208,11 +211,11 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
                 marked = False
         pos += len(raw) + 1
     paged = page > 1
-    texts = [normalize_line(t) for t, _, _ in spans]
+    texts = [normalize_line(t) for t, _, _, _ in spans]
     drop = _furniture(texts)
     lines: list[Line] = []
     pending_break = False
-    for (_, pg, span), t, dropped in zip(spans, texts, drop, strict=True):
+    for (_, pg, span, indent), t, dropped in zip(spans, texts, drop, strict=True):
         if dropped:
             pending_break = True
             continue
@@ -225,9 +228,15 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
                 lines.append(Line("", pg if paged else None))
             pending_break = False
         start, end = (base + span[0], base + span[1]) if span else (None, None)
-        lines.append(Line(t, pg if paged else None, start=start, end=end))
+        lines.append(Line(t, pg if paged else None, start=start, end=end, indent=indent))
     last = max((ln.page or 1 for ln in lines if ln.text), default=1)
     return tuple(lines), (last if paged else None)
+
+
+def _indent(raw: str) -> int:
+    """Columns of whitespace before a raw line's text (tabs to 8)."""
+    wide = raw.expandtabs(8)
+    return len(wide) - len(wide.lstrip())
 
 
 def _locate(text: str, piece: str, lo: int, hi: int) -> tuple[int, int] | None:
@@ -306,7 +315,9 @@ def _text_lines(text: str, base: int) -> list[Line]:
         lead = len(body) - len(body.lstrip())
         stripped = body.strip()
         start = pos + lead
-        out.append(Line(normalize_line(body), start=start, end=start + len(stripped)))
+        out.append(
+            Line(normalize_line(body), start=start, end=start + len(stripped), indent=_indent(body))
+        )
         pos += len(raw)
     return out
 

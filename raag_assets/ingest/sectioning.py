@@ -47,7 +47,10 @@ from raag_assets.ingest.outline import key as outline_key
 #    a bare number over a run-in title, a page number before a keyword heading
 # 8: units cited in capitals or quoted open after page furniture; three-level schedules
 # 9: an underlined heading with no text before its first sub-heading stays a section
-SECTIONER_VERSION = "9"
+# 10: plain-text standards: a title line over an indented block is an item (request blocks),
+#    the next numbered heading right under the title block or a block's closing line ("]"),
+#    "contents." and "Schedule a copy" in prose
+SECTIONER_VERSION = "10"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -117,7 +120,9 @@ APPENDIX = rule(
     "heading.appendix",
     "heading",
     "an exhibit, appendix, annex, schedule or attachment with its letter or number",
-    pattern=r"^(exhibit|appendix|annex|schedule|attachment)\s+[\"“]?([A-Z](?:-\d{1,2})?(?!\w)"
+    # a letter in lower case before a word in lower case is an article: "Schedule a copy of"
+    pattern=r"^(exhibit|appendix|annex|schedule|attachment)\s+[\"“]?((?!(?-i:[a-z]\s+[a-z]))"
+    r"[A-Z](?:-\d{1,2})?(?!\w)"
     r"|\d{1,2}(?!\w|\.\d)|(?<!exhibit )(?<!EXHIBIT )(?<!Exhibit )\d{1,2}\.\d{1,2}(?:\.\d{1,2})?"
     r"(?:\([a-z0-9]{1,3}\))?(?![\w.]))[\"”]?\.?\s*[-–—:.]?\s*(.*)$",
     flags=re.IGNORECASE,
@@ -130,7 +135,12 @@ APPENDIX = rule(
         'SCHEDULE "B" - DESCRIPTION OF SERVICES',
         "Schedule 2.3.2: Service Levels",
     ),
-    counter=("Exhibit 10.6", "Schedules are published weekly", "Exhibit Alpha"),
+    counter=(
+        "Exhibit 10.6",
+        "Schedules are published weekly",
+        "Exhibit Alpha",
+        "Schedule a copy from one buffer to another.",
+    ),
 )
 # The one appendix of a document, set in capitals ("APPENDIX: How to apply ...", "ANNEX",
 # "ADDENDUM: How to use this License"): labelled by its keyword (GRAPH_GOLD: `Appendix`); in
@@ -188,10 +198,11 @@ CONTENTS = rule(
     "heading.contents",
     "heading",
     "the heading of a table of contents",
-    pattern=r"^(?:table\s+of\s+contents|contents)\b",
+    # not the word ending a sentence that wrapped ("contents." / "contents of the box")
+    pattern=r"^(?:table\s+of\s+contents|contents)\b(?!\s*[.,;]|\s+(?!page\b)(?-i:[a-z]))",
     flags=re.IGNORECASE,
-    examples=("Table of Contents", "CONTENTS"),
-    counter=("The contents of the box", "Summary"),
+    examples=("Table of Contents", "CONTENTS", "Contents page", "CONTENTS 1. Scope"),
+    counter=("The contents of the box", "Summary", "contents.", "Contents of the box are"),
 )
 # Dot leaders may run straight into the page number ("A.1 Licence.........24") or be set
 # spaced (". . . . 24").
@@ -424,7 +435,7 @@ def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
             if UNDERLINED.search(text) and out and out[-1].text:
                 underlined.add(len(out) - 1)
                 continue
-        out.append(Line(text, line.page, line.size, line.bold, line.start, line.end))
+        out.append(Line(text, line.page, line.size, line.bold, line.start, line.end, line.indent))
     return out, underlined
 
 
@@ -755,9 +766,10 @@ def _cut(line: Line, cuts: list[int]) -> list[Line]:
             span = line.end - line.start
             start = line.start + a * span // n
             end = line.start + (a + len(piece)) * span // n
+        indent = line.indent if not out else None  # a piece run in after text: none of its own
         if out:
             out.append(Line("", line.page))
-        out.append(Line(piece, line.page, line.size, line.bold, start, end))
+        out.append(Line(piece, line.page, line.size, line.bold, start, end, indent))
     return out
 
 
@@ -785,6 +797,7 @@ class _Scan:
     amending: bool = False  # inside an amendment filed after the agreement
     signed: bool = False  # past the signature block: what follows is filed with the agreement
     in_fence: bool = False  # inside a Markdown code fence
+    margin: int | None = None  # where the text under the last numbered heading stands
 
     def took(self, head: _Heading, text: str, fmt: str) -> None:
         """Move past a heading (its line `text`): its label and numbering are used up."""
@@ -896,9 +909,49 @@ def _heading_at(
         head = _markdown_heading(lines, i, underlined)
     else:
         head = _layout_heading(lines, i, underlined, para_start, scan, toc, fonts)
+    if head is not None and _indented_item(lines, head, scan.margin):
+        return None
     if head is not None:
         scan.took(head, text, fmt)
+        if head.numbered and not head.contents:
+            scan.margin = _body_indent(lines, head)
     return head
+
+
+# A plain-text standard indents the blocks its sections hold deeper than their prose: a
+# request or type named on a line of its own over its indented fields ("QueryVersion" /
+# "        client-major-version: CARD32"), a formula, a table's column headings. A title line
+# over such a block is an item of its section, not a heading; a first-line indent is no block.
+INDENTED_ITEM = rule(
+    "heading.not_indented_item",
+    "heading",
+    "in plain text, a title line over a paragraph of lines all indented deeper than the "
+    "prose under the numbered headings: an item of its section (a request block), no heading",
+)
+
+
+# A request's field and its type ("region: Region", "x, y: CARD16"): a one-line block.
+_FIELD = re.compile(r"[a-z][\w-]*(?:,\s*[a-z][\w-]*)*:\s+\S")
+
+
+def _body_indent(lines: list[Line], head: _Heading) -> int | None:
+    """Where the text under a heading stands: the indent of its first line of text."""
+    if head.lead:
+        return lines[head.line].indent
+    return next((ln.indent for ln in lines[head.body_from :] if ln.text), None)
+
+
+def _indented_item(lines: list[Line], head: _Heading, margin: int | None) -> bool:
+    """Whether a title line heads an indented block inside the numbered text (INDENTED_ITEM):
+    every line of the paragraph under it stands deeper than `margin`."""
+    if head.rule != TITLE_LINE.id or margin is None:
+        return False
+    j = next((k for k in range(head.body_from, len(lines)) if lines[k].text), None)
+    if j is None:
+        return False
+    block = _paragraph(lines, j)
+    fields = len(block) > 1 or bool(_FIELD.match(block[0].text))
+    return fields and all(ln.indent is not None and ln.indent > margin for ln in block)
 
 
 def _layout_heading(
@@ -913,6 +966,7 @@ def _layout_heading(
     """A heading of plain text or a PDF: only a line that opens a paragraph, is underlined or
     is set in a heading's font may be one."""
     emphasised = _emphasised(lines[i], fonts.body)
+    para_start = para_start or _under_title_block(lines, i, scan.last_key)
     if not (emphasised or para_start or i in underlined):
         return None
     return _text_heading(
@@ -927,6 +981,39 @@ def _layout_heading(
         scan.item,
         scan.outline(),
     )
+
+
+# A plain text's title block may run straight into its first heading, no blank line between
+# ("Intel Corporation" / "1. Introduction"), and a standard's block may end right above the
+# next heading ("        ]" or a line of ornaments / "7. Standard PictFormats"). A numbered
+# title standing alone above a blank line opens its section all the same when it is exactly
+# the outline's next number and the line above is no sentence: under the title block (the
+# first number), or a block's closing bracket or ornament (a line ending in no letter).
+UNDER_TITLE_BLOCK = rule(
+    "heading.under_title_block",
+    "heading",
+    "the outline's next numbered heading, a title alone above a blank line, set right under the "
+    "title block's last line (a name) or under a block's closing line (no letter at its end)",
+    pattern=r"^(?P<n>\d{1,3}(?:\.\d{1,3})*)\.?\s+[A-Z]",
+    examples=("1. Introduction", "1 Scope", "7. Standard Formats"),
+    counter=("1.5 per cent", "the 2. Acknowledgements"),
+)
+
+
+def _under_title_block(lines: list[Line], i: int, last: Key | None) -> bool:
+    """Whether line i is the outline's next heading right under a line that is no sentence
+    (UNDER_TITLE_BLOCK): "1. Introduction" under the title block, "7. Types" under "]"."""
+    if i == 0 or i + 1 >= len(lines) or lines[i + 1].text:
+        return False
+    text, above = lines[i].text, lines[i - 1].text
+    m = UNDER_TITLE_BLOCK.search(text)
+    if not m or not follows(outline_key(m["n"]), last) or not above:
+        return False
+    if not _is_title(_tidy(text[m.end() - 1 :])):
+        return False
+    if last is not None and re.search(r"[^\W_]\W*$", above) and not above.endswith(("]", "}")):
+        return False  # inside the outline, only after a line that ends in no letter or digit
+    return not TERMINAL.search(above) and not above[:1].islower()
 
 
 def _markdown_heading(lines: list[Line], i: int, underlined: set[int]) -> _Heading | None:

@@ -132,7 +132,7 @@ def _document_row(
         "raw_text": doc.raw_text,
         "text": doc.text,
         "lines": Jsonb(
-            [[ln.text, ln.page, ln.size, ln.bold, ln.start, ln.end] for ln in doc.lines]
+            [[ln.text, ln.page, ln.size, ln.bold, ln.start, ln.end, ln.indent] for ln in doc.lines]
         ),
         "effective_evidence": doc.effective.evidence if doc.effective else None,
         "version": version,

@@ -97,3 +97,17 @@ def test_a_denial_at_the_start_of_the_sentence_leaves_the_scope_out_a_condition_
         ("applies_to", "does not apply to products of the assignee"),
         ("applies_to", "copies made"),
     ]
+
+
+def test_what_falls_outside_the_scope_of_the_document_is_an_exclusion():
+    text = (
+        "Widgets are drawn by the server. How a client caches the widgets is outside the scope "
+        "of this specification.\n\nSuch a plug-in, alone, is not a part of the Program, and "
+        "therefore falls outside the scope of this License. The work is outside the territory."
+    )
+    section = SectionInfo("s1", "spec", 1, "2", "Model", 1, None, text)
+    scopes = [e.scope for e in scope_edges(section) if e.rule == "applies_to_scope.outside_scope"]
+    assert scopes == [
+        "not how a client caches the widgets",
+        "not a plug-in, alone",
+    ]

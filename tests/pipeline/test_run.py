@@ -299,3 +299,23 @@ def test_concurrent_ingests_of_one_tenant_take_turns(make_store, tmp_path: Path)
         assert store.rows(
             "SELECT count(*) FROM chunks WHERE tenant_id = %s AND embedding IS NOT NULL", tenant
         ) == [(reference.counts["chunks"],)]
+
+
+def test_a_plain_text_standard_keeps_its_indent_through_the_store(make_store, tmp_path: Path):
+    """Lines are stored with their indent and the sections stage reads them back: a request
+    named over its indented fields stays an item of its section, as build_sections finds."""
+    spec = tmp_path / "widgetproto.txt"
+    spec.write_text(
+        "The WIDGET Extension\nVersion 1.0\n\n1. Introduction\n\nWidgets watch drawables.\n\n"
+        "2. Requests\n\nA client asks for its widgets.\n\nListWidgets\n\n"
+        "\t\tdrawable:\tDrawable\n\t\tmask:\t\tCARD32\n\n\tReturns the widgets.\n"
+    )
+    store = make_store()
+    assert store.ingest([spec], "spec").success
+    [(lines,)] = store.rows("SELECT lines FROM documents WHERE tenant_id = 'spec'")
+    assert [ln[6] for ln in lines if ln[0].startswith("drawable:")] == [16]
+    labels = [
+        r[0]
+        for r in store.rows("SELECT label FROM sections WHERE tenant_id = 'spec' ORDER BY ordinal")
+    ]
+    assert labels == ["Title", "1", "2"]
