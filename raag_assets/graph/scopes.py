@@ -398,8 +398,9 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
             kept = _scope(text, m)
             if kept is None:
                 continue
-            if form is OUTSIDE_SCOPE and not kept.startswith("not "):
-                kept = f"not {kept}"  # what the document leaves out, as every exclusion reads
+            if form is OUTSIDE_SCOPE:  # an exclusion reads as one: "not X, outside the scope"
+                beyond = " ".join(m["beyond"].split())
+                kept = f"{kept if kept.startswith('not ') else 'not ' + kept}, {beyond}"
             taken.append((m.start(), end))
             edges.append(_edge(section, form, m.start("scope"), text[m.start() : end], kept))
     return edges

@@ -108,6 +108,6 @@ def test_what_falls_outside_the_scope_of_the_document_is_an_exclusion():
     section = SectionInfo("s1", "spec", 1, "2", "Model", 1, None, text)
     scopes = [e.scope for e in scope_edges(section) if e.rule == "applies_to_scope.outside_scope"]
     assert scopes == [
-        "not how a client caches the widgets",
-        "not a plug-in, alone",
+        "not how a client caches the widgets, outside the scope of this specification",
+        "not a plug-in, alone, outside the scope of this License",
     ]
