@@ -47,7 +47,9 @@ from raag_assets.ingest.outline import key as outline_key
 #    a bare number over a run-in title, a page number before a keyword heading
 # 8: units cited in capitals or quoted open after page furniture; three-level schedules
 # 9: an underlined heading with no text before its first sub-heading stays a section
-SECTIONER_VERSION = "9"
+# 10: PDFs with a table of contents: headings before it it does not list are the Title's, and
+#     candidates it does not list, set no larger than listed headings, are items (not sections)
+SECTIONER_VERSION = "10"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -402,8 +404,10 @@ def _headings(lines: Sequence[Line], fmt: str) -> tuple[list[Line], list[_Headin
     clean, underlined = _clean(lines, fmt)
     headings = _find_headings(clean, underlined, fmt, cited)
     name = None
-    if fmt in ("text", "pdf"):  # a PDF's title page sets its name and authors as headings
-        headings, name = _absorb_title(clean, headings, pdf=fmt == "pdf")
+    if fmt == "text":
+        headings, name = _absorb_title(clean, headings)
+    elif fmt == "pdf":  # a PDF's title page sets its name and authors as headings
+        headings, name = _absorb_title(clean, headings, pdf=True, toc=_table_of_contents(clean))
     return clean, headings, name
 
 
@@ -767,6 +771,9 @@ class _Fonts:
 
     body: float | None
     headings: list[float]
+    # the smallest size of a heading the table of contents lists (None: no contents, or none
+    # of its entries found as a heading): what is set no larger and unlisted is no section
+    listed: float | None = None
 
 
 @dataclass
@@ -834,8 +841,12 @@ def _find_headings(
     lines: list[Line], underlined: set[int], fmt: str, cited: frozenset[str]
 ) -> list[_Heading]:
     body_size = _body_font_size(lines) if fmt == "pdf" else None
-    fonts = _Fonts(body_size, _heading_sizes(lines, body_size) if body_size else [])
     toc = _table_of_contents(lines) if fmt != "markdown" else None
+    fonts = _Fonts(
+        body_size,
+        _heading_sizes(lines, body_size) if body_size else [],
+        _listed_size(lines, toc) if body_size and toc else None,
+    )
     scan = _Scan(set(toc.labels) if toc else set(), cited)
     headings: list[_Heading] = []
     i = 0
@@ -915,7 +926,7 @@ def _layout_heading(
     emphasised = _emphasised(lines[i], fonts.body)
     if not (emphasised or para_start or i in underlined):
         return None
-    return _text_heading(
+    head = _text_heading(
         lines,
         i,
         underlined,
@@ -927,6 +938,65 @@ def _layout_heading(
         scan.item,
         scan.outline(),
     )
+    if head and toc and _unlisted_item(head, lines[i], toc, fonts.listed, scan.taken):
+        return None
+    return head
+
+
+# A PDF whose table of contents lists its outline: a line set like a heading that the
+# contents do not list, and no larger than the headings they do, is an item of the section it
+# stands in (a function's entry in a reference manual, an index's letter, a licence's
+# clause "2. VERBATIM COPYING" or ADDENDUM printed inside an appendix).
+UNLISTED_ITEM = rule(
+    "heading.not_unlisted_pdf_item",
+    "heading",
+    "in a PDF whose contents list its outline, a heading candidate the contents do not list "
+    "(no number, or a number already used), set no larger than the listed headings: an item "
+    "of its section, not a section",
+)
+
+
+def _listed_size(lines: list[Line], toc: _Contents) -> float | None:
+    """The smallest font size of a line after the contents that one of their entries lists:
+    the smallest size the document sets a section's heading in."""
+    if len(toc.labels) < 3:  # a few labels are no outline
+        return None
+    sizes = [
+        ln.size for ln in lines[toc.end :] if ln.size and ln.text and _in_contents(ln.text, toc)
+    ]
+    return min(sizes) if sizes else None
+
+
+def _in_contents(text: str, toc: _Contents) -> bool:
+    """Whether a heading line is an entry of the contents (as printed, or the start of an
+    entry the contents wrapped over two lines)."""
+    text = " ".join(text.lower().split()).rstrip(". ")
+    if len(text) < 3:
+        return False
+    names = (" ".join(name.split()) for name in toc.names)
+    return any(name == text or (name.startswith(text) and len(text) >= 8) for name in names)
+
+
+def _unlisted_item(
+    head: _Heading, line: Line, toc: _Contents, listed: float | None, taken: set[str]
+) -> bool:
+    """A heading candidate of a PDF that the contents do not list (UNLISTED_ITEM): no number
+    and set no larger than the listed headings; a number used already; or a number at a
+    depth the contents go down to, set smaller than any listed heading."""
+    if listed is None or head.contents or not line.size or line.size > listed:
+        return False
+    if _in_contents(line.text, toc) or _in_contents(head.heading, toc):
+        return False
+    if head.label in taken:
+        return True  # "2. VERBATIM COPYING" after chapter 2: a list of the text
+    if head.label in toc.labels:
+        return False
+    if not head.numbered or head.rule == UNLETTERED.id:  # a name, or "ADDENDUM"
+        return True
+    if not re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*", head.label):
+        return False  # "Appendix B", "Article IV": units the contents may leave out
+    depth = max(len(label.split(".")) for label in toc.labels if label[:1].isdigit())
+    return line.size < listed and len(head.label.split(".")) <= depth
 
 
 def _markdown_heading(lines: list[Line], i: int, underlined: set[int]) -> _Heading | None:
@@ -1353,7 +1423,7 @@ def _names_a_document(heading: str) -> bool:
 
 
 def _absorb_title(
-    lines: list[Line], headings: list[_Heading], pdf: bool = False
+    lines: list[Line], headings: list[_Heading], pdf: bool = False, toc: _Contents | None = None
 ) -> tuple[list[_Heading], str | None]:
     """The document's name and what goes with it (banner, parties, date line) belong to the
     `Title` block: leading headings that are names, up to the first numbered heading, the
@@ -1362,8 +1432,10 @@ def _absorb_title(
     it took in ("EXECUTION VERSION" / "INTELLECTUAL PROPERTY AGREEMENT": the longer) when
     at most a banner line ("Exhibit 10.4") precedes them. In a PDF, where font size already
     told the headings, a heading over any sentence heads a section; the name is the one set
-    largest."""
+    largest; up to its table of contents, a heading the contents do not list is one of the title
+    pages' (an author, a licence notice: BEFORE_CONTENTS)."""
     absorbed: list[_Heading] = []
+    contents = next((h.line for h in headings if h.contents), None) if toc else None
     for n, head in enumerate(headings):
         if head.contents:  # contents on the title pages: the title goes on after them
             absorbed.append(head)
@@ -1378,6 +1450,9 @@ def _absorb_title(
         before = " ".join(ln.text for ln in lines[: head.line]).lower()
         after_contents = bool(absorbed) and absorbed[-1].contents and head.heading.lower() in before
         body = lines[head.body_from : end]
+        if pdf and _title_page(head, contents, toc):
+            absorbed.append(head)
+            continue
         if pdf and _has_sentence(body):
             break
         if head.numbered or not (opening or after_contents or not _has_prose(body)):
@@ -1394,6 +1469,23 @@ def _absorb_title(
     elif len(front) <= 1 and names:  # the longest name without a date ("Dated as of") names it
         name = max([x for x in names if not re.search(r"\d", x)] or names[:1], key=len)
     return headings[len(absorbed) :], name
+
+
+# A PDF's cover and copyright pages before its table of contents: a heading set there (an
+# author line over the copyright notice) that the contents do not list is the Title's.
+BEFORE_CONTENTS = rule(
+    "heading.not_before_pdf_contents",
+    "heading",
+    "in a PDF, an unnumbered heading before its table of contents that the contents do not "
+    "list: part of the title pages, not a section",
+)
+
+
+def _title_page(head: _Heading, contents: int | None, toc: _Contents | None) -> bool:
+    """Whether a PDF's heading stands on the title pages (BEFORE_CONTENTS)."""
+    if toc is None or contents is None or head.line > contents or len(toc.labels) < 3:
+        return False
+    return not head.numbered and not _in_contents(head.heading, toc)
 
 
 def _drop_empty_names(
