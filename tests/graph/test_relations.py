@@ -132,3 +132,66 @@ def test_a_section_number_of_a_statutes_form_is_another_texts_not_dangling_in_th
     corpus, sections = _contract({"Compliance": text, "Term": "The term is two years."})
     _, parked, _ = section_edges(sections[0], corpus)
     assert not [u for u in parked if u.target_doc]
+
+
+def test_a_licence_printed_as_one_section_cites_its_own_clauses():
+    """The GNU FDL printed as an appendix of a manual: its clauses "0. PREAMBLE" ... "4.
+    MODIFICATIONS" are items of its one section, so "section 4" and "sections 2 and 3 above"
+    inside it cite itself (no edge), not the manual's chapters 2-4; the manual's own
+    "Section 2" from another section still resolves."""
+    licence = (
+        "Version 1.3. Everyone may copy it. 0. PREAMBLE The purpose of this License is to "
+        "make a manual free. 1. APPLICABILITY AND DEFINITIONS This License applies to any "
+        "manual. 2. VERBATIM COPYING You may copy the Document. 3. COPYING IN QUANTITY If you "
+        "publish copies, follow the conditions in sections 2 and 3 above. 4. MODIFICATIONS You "
+        "may distribute a Modified Version under the conditions of section 4."
+    )
+    chapters = {
+        "1": "Introduction. See Section 2 for the parser.",
+        "2": "Parsing. The parser reads the schema.",
+        "3": "Utilities. The tools read files.",
+        "4": "Functions. The functions build trees.",
+        "A.1": licence,
+    }
+    corpus, sections = _contract(chapters, doc_id="manual")
+    edges, parked, _ = section_edges(sections[-1], corpus)
+    assert not [e for e in edges if e.dst_doc_id == "manual"]
+    assert not parked
+    edges, _, _ = section_edges(sections[0], corpus)
+    assert [e.dst_section_id for e in edges if e.edge_type == "references"] == ["manual-2"]
+
+
+def test_texinfo_cross_references_resolve_to_a_heading_or_the_section_holding_the_entry():
+    """ "See Section 2 [Parsing], page 3" cites the section headed so; "[tree new], page 9"
+    names a function's entry, a paragraph of its own inside section 4."""
+    sections = [
+        SectionInfo(
+            "m-1",
+            "m",
+            0,
+            "1",
+            "Introduction",
+            1,
+            None,
+            "See [Parsing], page 3, and the functions • [tree new], page 9, • [tree free], page 9.",
+        ),
+        SectionInfo("m-2", "m", 1, "2", "Parsing", 1, None, "The parser reads the schema."),
+        SectionInfo(
+            "m-4",
+            "m",
+            2,
+            "4",
+            "Functions",
+            1,
+            None,
+            "tree new\n\nint tree_new (void) [Function]\n\ntree free\n\nvoid tree_free (void)",
+        ),
+    ]
+    corpus = Corpus([DocInfo("m", "m.pdf", "Manual")], sections)
+    edges, _, _ = section_edges(sections[0], corpus)
+    cited = {(e.dst_section_id, e.rule) for e in edges if e.edge_type == "references"}
+    assert cited == {("m-2", "references.texinfo_xref"), ("m-4", "references.texinfo_xref")}
+    # a section naming itself by its heading is no edge
+    own = SectionInfo("m-5", "m", 3, "5", "Notes", 1, None, "See the section entitled “Notes”.")
+    corpus = Corpus([DocInfo("m", "m.pdf", "Manual")], [*sections, own])
+    assert not section_edges(own, corpus)[0]

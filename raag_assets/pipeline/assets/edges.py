@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "15"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "16"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -33,6 +33,9 @@ EDGES_VERSION = "15"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 14: a part of an attachment not headed apart ("Exhibit A-1") resolves to the attachment
 # 15: document dates (effective_on) and parties' names (hence their short names) read in more
 # documents: another document's date with its parties, 'Party B:' ending a name
+# 16: Texinfo cross-references ("[Name], page 3"), a section's own numbered clauses and its
+# own heading cite no other section, "sections 2 and 3 above" is no positional citation,
+# contents entries led by dots to their page cite nothing
 
 
 @dg.asset(
