@@ -159,18 +159,26 @@ BARE_NUMBER = rule(
     examples=("an invoice issued pursuant to 7.2 or 7.3", "as specified in 4.1.2, the fee"),
     counter=("subject to 2.5 million units", "pursuant to 3.5 percent of the price"),
 )
-# Texinfo's printed cross-reference, in every GNU manual set from Texinfo: the node's name in
+# Texinfo's cross-reference, in every GNU manual set from Texinfo: printed, the node's name in
 # brackets and the page it starts on ("See Section 2.2 [Naming], page 3", "[asn1 der coding],
-# page 16"). The name is a section's heading, or the name of an entry inside one.
+# page 16"); in Info, "*note Naming::" or "*note the naming rules: Naming.". The name is a
+# section's heading, or the name of an entry inside one.
 TEXINFO_XREF = rule(
     "references.texinfo_xref",
     "citation",
-    "a Texinfo cross-reference: a node's name in brackets, then the page it is on",
+    "a Texinfo cross-reference: a node's name in brackets then the page it is on, or an Info "
+    "'*note' to a node",
     edge_type="references",
     confidence=0.95,
-    pattern=r"\[(?P<title>[^\[\]\n]{2,80}?)\],?\s+page\s+\d{1,4}\b",
-    examples=("See Section 2.2 [Naming], page 3.", "• [asn1 decode simple der], page 22,"),
-    counter=("Section 10.3 [ACSI Termination] and 10.4", "the array [0], page size"),
+    pattern=r"\[(?P<title>[^\[\]\n]{2,80}?)\],?\s+page\s+\d{1,4}\b"
+    r"|\*[Nn]ote\s+(?:[^:\n]{1,80}:\s+)?(?P<node>[^:.,\n]{2,80}?)(?:::|[.,])",
+    examples=(
+        "See Section 2.2 [Naming], page 3.",
+        "• [asn1 decode simple der], page 22,",
+        "see *note Naming::, for the rules",
+        "*Note the naming rules: Naming.",
+    ),
+    counter=("Section 10.3 [ACSI Termination] and 10.4", "the array [0], page size", "a note:"),
 )
 # "the preamble hereof", "the recitals": the unnumbered block before the first section.
 FRONT_MATTER = rule(
@@ -567,7 +575,7 @@ def _named_sections(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
 
 def _texinfo_xrefs(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
     for m in TEXINFO_XREF.finditer(fixed):
-        title = " ".join(m.group("title").split())
+        title = " ".join((m.group("title") or m.group("node")).split())
         mention = Mention(
             m.start(), m.end(), m.group(0), "named_section", title=title, rule=TEXINFO_XREF.id
         )

@@ -734,6 +734,8 @@ def resolve(
 ) -> tuple[list[Target], list[Unresolved]]:
     """Resolve a mention: a named document first, else the citing document."""
     doc_id, doc_conf = _cited_document(m, section, corpus)
+    if doc_id is None and m.kind == "document" and (printed := _printed_in(m, section, corpus)):
+        return [printed], []
     if doc_id is None:
         labels = ", ".join(m.labels) or None
         reason = f"no document named {m.doc_name!r} in this tenant yet"
@@ -814,6 +816,36 @@ def _resolve_heading(
         return [], []  # a section citing itself by its heading
     confidence = citation_rule(m).certainty * conf * doc_conf
     return [((found.doc_id, found.section_id), confidence, f"{found.doc_id} § {found.label}")], []
+
+
+# A document the citing one prints in full as a section headed by its name: a manual's
+# copyright page granting permission "under the terms of the GNU Free Documentation License",
+# which its appendix A.1 prints. With no document of that name in the tenant, the section is
+# what the name cites.
+PRINTED_DOCUMENT = rule(
+    "citation.printed_document",
+    "citation",
+    "a document named by a citation that no document of the tenant takes, printed in full "
+    "(4,000 characters or more) in the citing document as a section headed by that name: the "
+    "citation is of that section",
+)
+
+
+# The least text of a section that prints a whole document (the GNU FDL is some 20,000
+# characters; a definition headed by its term a few hundred).
+_PRINTED_CHARS = 4000
+
+
+def _printed_in(m: Mention, section: SectionInfo, corpus: Corpus) -> Target | None:
+    """The citing document's own section headed by the document name cited (PRINTED_DOCUMENT),
+    if there is one besides the citing section."""
+    found, conf = corpus.find_heading(section.doc_id, m.doc_name or "")
+    if found is None or conf < 0.95 or found.section_id == section.section_id:
+        return None
+    if len(found.text) < _PRINTED_CHARS:
+        return None  # a definition's entry headed "Original Code": a term, not a document
+    confidence = round(citation_rule(m).certainty * conf, 3)
+    return (found.doc_id, found.section_id), confidence, f"{found.doc_id} § {found.label}"
 
 
 def _entry_section(doc_id: str, name: str, corpus: Corpus) -> SectionInfo | None:

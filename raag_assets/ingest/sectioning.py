@@ -13,7 +13,7 @@ each heading found.
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz
 
@@ -845,7 +845,7 @@ def _find_headings(
     fonts = _Fonts(
         body_size,
         _heading_sizes(lines, body_size) if body_size else [],
-        _listed_size(lines, toc) if body_size and toc else None,
+        _listed_size(lines, toc, body_size) if body_size and toc else None,
     )
     scan = _Scan(set(toc.labels) if toc else set(), cited)
     headings: list[_Heading] = []
@@ -865,7 +865,27 @@ def _find_headings(
             continue
         headings.append(head)
         i = head.body_from
+    if fmt == "pdf":
+        return _levels_of_numbered(lines, headings)
     return _drop_empty_names(lines, headings, toc) if fmt == "text" else headings
+
+
+def _levels_of_numbered(lines: list[Line], headings: list[_Heading]) -> list[_Heading]:
+    """A PDF's unnumbered heading set in the size of numbered ones takes their level: "Concept
+    Index" set like "1 Introduction" is a chapter, not a part of the appendix before it (its
+    rank among sizes counts the title's too)."""
+    by_size: dict[float, Counter[int]] = {}
+    for h in headings:
+        size = lines[h.line].size
+        if h.numbered and size and re.match(r"\d", h.label):
+            by_size.setdefault(size, Counter())[h.level] += 1
+    out = []
+    for h in headings:
+        size = lines[h.line].size
+        if h.rule == EMPHASISED.id and size in by_size:
+            h = replace(h, level=by_size[size].most_common(1)[0][0])
+        out.append(h)
+    return out
 
 
 def _repeats_title(head: _Heading, unit: _Heading) -> bool:
@@ -956,13 +976,15 @@ UNLISTED_ITEM = rule(
 )
 
 
-def _listed_size(lines: list[Line], toc: _Contents) -> float | None:
-    """The smallest font size of a line after the contents that one of their entries lists:
-    the smallest size the document sets a section's heading in."""
+def _listed_size(lines: list[Line], toc: _Contents, body: float) -> float | None:
+    """The smallest font size of a line after the contents, set like a heading, that one of
+    their entries lists: the smallest size the document sets a section's heading in."""
     if len(toc.labels) < 3:  # a few labels are no outline
         return None
     sizes = [
-        ln.size for ln in lines[toc.end :] if ln.size and ln.text and _in_contents(ln.text, toc)
+        ln.size
+        for ln in lines[toc.end :]
+        if ln.size and _emphasised(ln, body) and _in_contents(ln.text, toc)
     ]
     return min(sizes) if sizes else None
 

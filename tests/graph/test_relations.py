@@ -195,3 +195,48 @@ def test_texinfo_cross_references_resolve_to_a_heading_or_the_section_holding_th
     own = SectionInfo("m-5", "m", 3, "5", "Notes", 1, None, "See the section entitled “Notes”.")
     corpus = Corpus([DocInfo("m", "m.pdf", "Manual")], [*sections, own])
     assert not section_edges(own, corpus)[0]
+
+
+def test_a_document_printed_as_a_section_of_the_citing_one_is_cited_there():
+    """A manual's copyright page grants permission "under the terms of the GNU Free
+    Documentation License", which its appendix A.1 prints: with no such document in the
+    tenant, the name cites A.1 (a references and a depends_on edge); an Info "*note" cites a
+    section by its node name."""
+    corpus, sections = _contract(
+        {
+            "Title": "Permission is granted to copy this document under the terms of the GNU "
+            "Free Documentation License, Version 1.3. See *note Introduction::.",
+            "Introduction": "The library parses schemas.",
+            "GNU Free Documentation License": "0. PREAMBLE The purpose of this License. " * 120,
+        },
+        doc_id="manual",
+    )
+    edges, _, _ = section_edges(sections[0], corpus)
+    found = {(e.edge_type, e.dst_section_id) for e in edges}
+    assert ("references", "manual-GNU Free Documentation License") in found
+    assert ("depends_on", "manual-GNU Free Documentation License") in found
+    assert ("references", "manual-Introduction") in found
+    # the licence as a document of the tenant is what the name cites
+    gfdl = SectionInfo("gfdl-0", "gfdl", 0, "0", "Preamble", 1, None, "The purpose.")
+    docs = [
+        DocInfo("manual", "manual.pdf", "Manual"),
+        DocInfo("gfdl", "gfdl.txt", "GNU Free Documentation License"),
+    ]
+    corpus = Corpus(docs, [*sections, gfdl])
+    edges, _, _ = section_edges(sections[0], corpus)
+    assert "gfdl" in {e.dst_doc_id for e in edges if e.edge_type == "references"}
+    assert not {e.dst_section_id for e in edges} & {"manual-GNU Free Documentation License"}
+
+
+def test_a_term_headed_as_its_definition_is_no_printed_document():
+    """ "the Original Code" names a definition's entry headed "Original Code", not a document
+    the licence prints: no edge to it."""
+    corpus, sections = _contract(
+        {
+            "1.1": "Grant. You may use the Original Code under this License.",
+            "Original Code": "means the source code described in the notice.",
+        },
+        doc_id="mpl",
+    )
+    edges, _, _ = section_edges(sections[0], corpus)
+    assert "mpl-Original Code" not in {e.dst_section_id for e in edges}

@@ -237,6 +237,9 @@ def test_pdf_contents_list_the_sections(tmp_path: Path):
     assert "Permission is granted" in by_label["Title"].text
     assert "widget close" in by_label["2.1"].text
     assert "2. TERMS" in by_label["Appendix A"].text
+    # the index, set like the chapters, is a chapter: not a part of the appendix before it
+    assert by_label["Index"].parent_id is None
+    assert by_label["2.2.1"].parent_id == by_label["2.2"].section_id
 
 
 def test_pdf_without_contents_keeps_its_font_headings(tmp_path: Path):
