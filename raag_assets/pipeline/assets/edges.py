@@ -33,9 +33,10 @@ EDGES_VERSION = "16"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 14: a part of an attachment not headed apart ("Exhibit A-1") resolves to the attachment
 # 15: document dates (effective_on) and parties' names (hence their short names) read in more
 # documents: another document's date with its parties, 'Party B:' ending a name
-# 16: Texinfo cross-references ("[Name], page 3"), a section's own numbered clauses and its
-# own heading cite no other section, "sections 2 and 3 above" is no positional citation,
-# contents entries led by dots to their page cite nothing
+# 16: Texinfo cross-references ("[Name], page 3", "*note Name::"), a section's own numbered
+# clauses and its own heading cite no other section, "sections 2 and 3 above" is no positional
+# citation, contents entries led by dots to their page cite nothing, a document printed in full
+# as a section of the citing one is cited there, a function call's arguments define nothing
 
 
 @dg.asset(
