@@ -246,6 +246,18 @@ _EXEMPLIFYING = re.compile(
     r"see\b|cf\.|translation|formerly|previously|also\s+see)",
     re.IGNORECASE,
 )
+# A function call in a manual's example ('result=asn1_write_value(cert, "name", "NEW", 1)'):
+# the parenthesis is glued to the function's name and opens with an unquoted argument and a
+# comma. Its quoted strings are arguments, not names it gives.
+CALL_ARGUMENTS = rule(
+    "defines.not_call_arguments",
+    "definition",
+    "a parenthesis glued to a word, its first item unquoted before a comma: a function call's "
+    "arguments in code, which name nothing",
+    pattern=r"(?<=\w)\((?=[^()\"“”,\n]{1,30},)",
+    examples=('result=asn1 write value(cert, "tbsCertificate.subject", "NEW", 1)',),
+    counter=('Acme Limited (the "Supplier")', 'Beta LLC("Company")', '(such date, the "Date")'),
+)
 # examples given anywhere in a parenthesis: what follows them is no name
 _EXAMPLES = re.compile(r"\b(?:e\.\s?g\.|i\.\s?e\.|such\s+as|for\s+example)", re.IGNORECASE)
 # what may follow a name given in a parenthesis: its end, a stop, or the next name
@@ -596,6 +608,8 @@ def _in_parentheses(text: str) -> list[Found]:
         # parenthesis of examples names nothing
         if re.search(r"[”\"]\s*[“\"]", inner) or _EXEMPLIFYING.match(inner):
             continue
+        if CALL_ARGUMENTS.regex.match(text, m.start()):
+            continue  # a function call's arguments
         if each := EACH_SUCH.search(inner):
             found.append((m.start(), each.group("term"), m.group(0), EACH_SUCH))
             continue

@@ -182,6 +182,8 @@ def _positional_references(
     for offset, doc, token in _tokens(parsed):
         if token.lemma_.lower() not in _UNIT or token.pos_ != "NOUN":
             continue
+        if token.i + 1 < len(doc) and doc[token.i + 1].like_num:
+            continue  # "sections 2 and 3 above": cited by number (Layer 1), not by position
         words = {c.lower_ for c in token.children if c.dep_ in ("amod", "advmod", "compound")}
         if token.i + 1 < len(doc) and doc[token.i + 1].lower_ in ("above", "below"):
             words.add(doc[token.i + 1].lower_)

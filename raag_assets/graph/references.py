@@ -159,6 +159,27 @@ BARE_NUMBER = rule(
     examples=("an invoice issued pursuant to 7.2 or 7.3", "as specified in 4.1.2, the fee"),
     counter=("subject to 2.5 million units", "pursuant to 3.5 percent of the price"),
 )
+# Texinfo's cross-reference, in every GNU manual set from Texinfo: printed, the node's name in
+# brackets and the page it starts on ("See Section 2.2 [Naming], page 3", "[asn1 der coding],
+# page 16"); in Info, "*note Naming::" or "*note the naming rules: Naming.". The name is a
+# section's heading, or the name of an entry inside one.
+TEXINFO_XREF = rule(
+    "references.texinfo_xref",
+    "citation",
+    "a Texinfo cross-reference: a node's name in brackets then the page it is on, or an Info "
+    "'*note' to a node",
+    edge_type="references",
+    confidence=0.95,
+    pattern=r"\[(?P<title>[^\[\]\n]{2,80}?)\],?\s+page\s+\d{1,4}\b"
+    r"|\*[Nn]ote\s+(?:[^:\n]{1,80}:\s+)?(?P<node>[^:.,\n]{2,80}?)(?:::|[.,])",
+    examples=(
+        "See Section 2.2 [Naming], page 3.",
+        "• [asn1 decode simple der], page 22,",
+        "see *note Naming::, for the rules",
+        "*Note the naming rules: Naming.",
+    ),
+    counter=("Section 10.3 [ACSI Termination] and 10.4", "the array [0], page size", "a note:"),
+)
 # "the preamble hereof", "the recitals": the unnumbered block before the first section.
 FRONT_MATTER = rule(
     "references.front_matter",
@@ -552,6 +573,15 @@ def _named_sections(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
         yield (m.start(), m.end()), mention
 
 
+def _texinfo_xrefs(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
+    for m in TEXINFO_XREF.finditer(fixed):
+        title = " ".join((m.group("title") or m.group("node")).split())
+        mention = Mention(
+            m.start(), m.end(), m.group(0), "named_section", title=title, rule=TEXINFO_XREF.id
+        )
+        yield (m.start(), m.end()), mention
+
+
 def _bare_numbers(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
     for m in BARE_NUMBER.finditer(fixed):
         start = m.start("labels")  # the cue before the labels is context, not the citation
@@ -640,6 +670,7 @@ _FORMS: tuple[Form, ...] = (
     _section_labels,
     _annexes,
     _named_sections,
+    _texinfo_xrefs,
     _bare_numbers,
     _parts(FRONT_MATTER),
     _parts(UNLETTERED_APPENDIX),
@@ -967,8 +998,8 @@ def contents_spans(text: str) -> list[tuple[int, int]]:
         while pos != -1:
             nxt = text.find("\n", pos + 1)
             line = text[pos + 1 : nxt if nxt != -1 else len(text)]
-            if CONTENTS_LINE.regex.match(line):
-                end = pos + 1 + len(line)
+            if CONTENTS_LINE.regex.match(line) or DOT_LEADER.search(line):
+                end = pos + 1 + len(line)  # a unit's line, or any entry led to its page
             elif len(line.strip()) >= _FURNITURE_CHARS:
                 break  # running text: the contents have ended
             pos = nxt

@@ -14,6 +14,7 @@ from raag_assets.graph.documents import Amended, amendment_of, amendment_parked
 from raag_assets.graph.overlaps import inside
 from raag_assets.graph.references import (
     OCR_KEYWORD,
+    TEXINFO_XREF,
     Corpus,
     Mention,
     citation_rule,
@@ -746,6 +747,8 @@ def resolve(
 ) -> tuple[list[Target], list[Unresolved]]:
     """Resolve a mention: a named document first, else the citing document."""
     doc_id, doc_conf = _cited_document(m, section, corpus)
+    if doc_id is None and m.kind == "document" and (printed := _printed_in(m, section, corpus)):
+        return [printed], []
     if doc_id is None:
         labels = ", ".join(m.labels) or None
         reason = f"no document named {m.doc_name!r} in this tenant yet"
@@ -813,6 +816,8 @@ def _resolve_heading(
 ) -> tuple[list[Target], list[Unresolved]]:
     """A section cited by its heading, in the named document or anywhere in the tenant."""
     found, conf = corpus.find_heading(doc_id if m.doc_name else None, m.title or "")
+    if found is None and m.rule == TEXINFO_XREF.id:
+        found, conf = _entry_section(doc_id, m.title or "", corpus), 0.9
     if found is None:
         reason = f"no section headed like {m.title!r}; left for semantic matching"
         return [], [_parked(m, section, reason)]
@@ -820,8 +825,50 @@ def _resolve_heading(
         # 'the section entitled "GNU Free Documentation License"' in a licence of that name:
         # the heading of its title block is the document's own name, not a section
         return [], []
+    if found.section_id == section.section_id:
+        return [], []  # a section citing itself by its heading
     confidence = citation_rule(m).certainty * conf * doc_conf
     return [((found.doc_id, found.section_id), confidence, f"{found.doc_id} § {found.label}")], []
+
+
+# A document the citing one prints in full as a section headed by its name: a manual's
+# copyright page granting permission "under the terms of the GNU Free Documentation License",
+# which its appendix A.1 prints. With no document of that name in the tenant, the section is
+# what the name cites.
+PRINTED_DOCUMENT = rule(
+    "citation.printed_document",
+    "citation",
+    "a document named by a citation that no document of the tenant takes, printed in full "
+    "(4,000 characters or more) in the citing document as a section headed by that name: the "
+    "citation is of that section",
+)
+
+
+# The least text of a section that prints a whole document (the GNU FDL is some 20,000
+# characters; a definition headed by its term a few hundred).
+_PRINTED_CHARS = 4000
+
+
+def _printed_in(m: Mention, section: SectionInfo, corpus: Corpus) -> Target | None:
+    """The citing document's own section headed by the document name cited (PRINTED_DOCUMENT),
+    if there is one besides the citing section."""
+    found, conf = corpus.find_heading(section.doc_id, m.doc_name or "")
+    if found is None or conf < 0.95 or found.section_id == section.section_id:
+        return None
+    if len(found.text) < _PRINTED_CHARS:
+        return None  # a definition's entry headed "Original Code": a term, not a document
+    confidence = round(citation_rule(m).certainty * conf, 3)
+    return (found.doc_id, found.section_id), confidence, f"{found.doc_id} § {found.label}"
+
+
+def _entry_section(doc_id: str, name: str, corpus: Corpus) -> SectionInfo | None:
+    """The section of a document holding an entry of that name on a paragraph of its own (a
+    function's entry in a manual's reference chapter, cited by a Texinfo cross-reference)."""
+    wanted = name.casefold()
+    for s in corpus.by_doc.get(doc_id, []):
+        if any(" ".join(p.split()).casefold() == wanted for p in s.text.split("\n\n")):
+            return s
+    return None
 
 
 # A section number no contract's own outline reaches: three digits and more at the top
@@ -865,7 +912,10 @@ def _resolve_labels(
     parked: list[Unresolved] = []
     cited = citation_rule(m).certainty
     ocr = OCR_KEYWORD.certainty if m.raw else 1.0
+    own = _own_items(section.text) if doc_id == section.doc_id else frozenset()
     for label in m.labels:
+        if label in own:
+            continue  # "section 4" in a licence printed as one section: its own clause 4
         found, conf = corpus.find_label(doc_id, label)
         if found is None and doc_id == section.doc_id and _other_text(label, doc_id, corpus):
             reason = f"section {label!r} is of another text's numbering ({STATUTE_NUMBER.id})"
@@ -881,6 +931,32 @@ def _resolve_labels(
             ((found.doc_id, found.section_id), confidence, f"{found.doc_id} § {found.label}")
         )
     return targets, parked
+
+
+# A clause numbered inside a section's own text, its title in capitals ("... not allowed.
+# 4. MODIFICATIONS You may copy ..."): a licence printed as one section of a manual (the GNU
+# FDL in an appendix) numbers its clauses so, and cites them by number ("section 4").
+OWN_ITEM = rule(
+    "citation.own_numbered_item",
+    "citation",
+    "a section whose text numbers three or more clauses with titles in capitals: a citation "
+    "of one of those numbers is of its own clause (the section itself), not of the document's "
+    "section of that number",
+    pattern=r"(?:^|(?<=[.:;”\"]\s)|\n)(?P<n>\d{1,2})\.\s+[A-Z]{2,}(?:[ ,'’-]+[A-Z]{2,})*"
+    r"(?=\s+[A-Z][a-z])",
+    examples=(
+        "is not allowed. 0. PREAMBLE The purpose",
+        "made by others. 4. MODIFICATIONS You may copy",
+    ),
+    counter=("as set out in section 4. The Licensee", "4.2 PAYMENT Fees are due"),
+)
+
+
+def _own_items(text: str) -> frozenset[str]:
+    """The numbers of the clauses a section's text numbers itself (OWN_ITEM), if three or
+    more."""
+    numbers = {m.group("n") for m in OWN_ITEM.finditer(text)}
+    return frozenset(numbers) if len(numbers) >= 3 else frozenset()
 
 
 def _names_amended(name: str, amended: str) -> bool:

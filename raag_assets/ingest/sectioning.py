@@ -13,7 +13,7 @@ each heading found.
 import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from rapidfuzz import fuzz
 
@@ -50,7 +50,9 @@ from raag_assets.ingest.outline import key as outline_key
 # 10: plain-text standards: a title line over an indented block is an item (request blocks),
 #    the next numbered heading right under the title block or a block's closing line ("]"),
 #    "contents." and "Schedule a copy" in prose
-SECTIONER_VERSION = "10"
+# 11: PDFs with a table of contents: headings before it it does not list are the Title's, and
+#    candidates it does not list, set no larger than listed headings, are items (not sections)
+SECTIONER_VERSION = "11"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -413,8 +415,10 @@ def _headings(lines: Sequence[Line], fmt: str) -> tuple[list[Line], list[_Headin
     clean, underlined = _clean(lines, fmt)
     headings = _find_headings(clean, underlined, fmt, cited)
     name = None
-    if fmt in ("text", "pdf"):  # a PDF's title page sets its name and authors as headings
-        headings, name = _absorb_title(clean, headings, pdf=fmt == "pdf")
+    if fmt == "text":
+        headings, name = _absorb_title(clean, headings)
+    elif fmt == "pdf":  # a PDF's title page sets its name and authors as headings
+        headings, name = _absorb_title(clean, headings, pdf=True, toc=_table_of_contents(clean))
     return clean, headings, name
 
 
@@ -779,6 +783,9 @@ class _Fonts:
 
     body: float | None
     headings: list[float]
+    # the smallest size of a heading the table of contents lists (None: no contents, or none
+    # of its entries found as a heading): what is set no larger and unlisted is no section
+    listed: float | None = None
 
 
 @dataclass
@@ -847,8 +854,12 @@ def _find_headings(
     lines: list[Line], underlined: set[int], fmt: str, cited: frozenset[str]
 ) -> list[_Heading]:
     body_size = _body_font_size(lines) if fmt == "pdf" else None
-    fonts = _Fonts(body_size, _heading_sizes(lines, body_size) if body_size else [])
     toc = _table_of_contents(lines) if fmt != "markdown" else None
+    fonts = _Fonts(
+        body_size,
+        _heading_sizes(lines, body_size) if body_size else [],
+        _listed_size(lines, toc, body_size) if body_size and toc else None,
+    )
     scan = _Scan(set(toc.labels) if toc else set(), cited)
     headings: list[_Heading] = []
     i = 0
@@ -867,7 +878,27 @@ def _find_headings(
             continue
         headings.append(head)
         i = head.body_from
+    if fmt == "pdf":
+        return _levels_of_numbered(lines, headings)
     return _drop_empty_names(lines, headings, toc) if fmt == "text" else headings
+
+
+def _levels_of_numbered(lines: list[Line], headings: list[_Heading]) -> list[_Heading]:
+    """A PDF's unnumbered heading set in the size of numbered ones takes their level: "Concept
+    Index" set like "1 Introduction" is a chapter, not a part of the appendix before it (its
+    rank among sizes counts the title's too)."""
+    by_size: dict[float, Counter[int]] = {}
+    for h in headings:
+        size = lines[h.line].size
+        if h.numbered and size and re.match(r"\d", h.label):
+            by_size.setdefault(size, Counter())[h.level] += 1
+    out = []
+    for h in headings:
+        size = lines[h.line].size
+        if h.rule == EMPHASISED.id and size in by_size:
+            h = replace(h, level=by_size[size].most_common(1)[0][0])
+        out.append(h)
+    return out
 
 
 def _repeats_title(head: _Heading, unit: _Heading) -> bool:
@@ -969,7 +1000,7 @@ def _layout_heading(
     para_start = para_start or _under_title_block(lines, i, scan.last_key)
     if not (emphasised or para_start or i in underlined):
         return None
-    return _text_heading(
+    head = _text_heading(
         lines,
         i,
         underlined,
@@ -981,6 +1012,67 @@ def _layout_heading(
         scan.item,
         scan.outline(),
     )
+    if head and toc and _unlisted_item(head, lines[i], toc, fonts.listed, scan.taken):
+        return None
+    return head
+
+
+# A PDF whose table of contents lists its outline: a line set like a heading that the
+# contents do not list, and no larger than the headings they do, is an item of the section it
+# stands in (a function's entry in a reference manual, an index's letter, a licence's
+# clause "2. VERBATIM COPYING" or ADDENDUM printed inside an appendix).
+UNLISTED_ITEM = rule(
+    "heading.not_unlisted_pdf_item",
+    "heading",
+    "in a PDF whose contents list its outline, a heading candidate the contents do not list "
+    "(no number, or a number already used), set no larger than the listed headings: an item "
+    "of its section, not a section",
+)
+
+
+def _listed_size(lines: list[Line], toc: _Contents, body: float) -> float | None:
+    """The smallest font size of a line after the contents, set like a heading, that one of
+    their entries lists: the smallest size the document sets a section's heading in."""
+    if len(toc.labels) < 3:  # a few labels are no outline
+        return None
+    sizes = [
+        ln.size
+        for ln in lines[toc.end :]
+        if ln.size and _emphasised(ln, body) and _in_contents(ln.text, toc)
+    ]
+    return min(sizes) if sizes else None
+
+
+def _in_contents(text: str, toc: _Contents) -> bool:
+    """Whether a heading line is an entry of the contents (as printed, or the start of an
+    entry the contents wrapped over two lines)."""
+    text = " ".join(text.lower().split()).rstrip(". ")
+    if len(text) < 3:
+        return False
+    names = (" ".join(name.split()) for name in toc.names)
+    return any(name == text or (name.startswith(text) and len(text) >= 8) for name in names)
+
+
+def _unlisted_item(
+    head: _Heading, line: Line, toc: _Contents, listed: float | None, taken: set[str]
+) -> bool:
+    """A heading candidate of a PDF that the contents do not list (UNLISTED_ITEM): no number
+    and set no larger than the listed headings; a number used already; or a number at a
+    depth the contents go down to, set smaller than any listed heading."""
+    if listed is None or head.contents or not line.size or line.size > listed:
+        return False
+    if _in_contents(line.text, toc) or _in_contents(head.heading, toc):
+        return False
+    if head.label in taken:
+        return True  # "2. VERBATIM COPYING" after chapter 2: a list of the text
+    if head.label in toc.labels:
+        return False
+    if not head.numbered or head.rule == UNLETTERED.id:  # a name, or "ADDENDUM"
+        return True
+    if not re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*", head.label):
+        return False  # "Appendix B", "Article IV": units the contents may leave out
+    depth = max(len(label.split(".")) for label in toc.labels if label[:1].isdigit())
+    return line.size < listed and len(head.label.split(".")) <= depth
 
 
 # A plain text's title block may run straight into its first heading, no blank line between
@@ -1440,7 +1532,7 @@ def _names_a_document(heading: str) -> bool:
 
 
 def _absorb_title(
-    lines: list[Line], headings: list[_Heading], pdf: bool = False
+    lines: list[Line], headings: list[_Heading], pdf: bool = False, toc: _Contents | None = None
 ) -> tuple[list[_Heading], str | None]:
     """The document's name and what goes with it (banner, parties, date line) belong to the
     `Title` block: leading headings that are names, up to the first numbered heading, the
@@ -1449,8 +1541,10 @@ def _absorb_title(
     it took in ("EXECUTION VERSION" / "INTELLECTUAL PROPERTY AGREEMENT": the longer) when
     at most a banner line ("Exhibit 10.4") precedes them. In a PDF, where font size already
     told the headings, a heading over any sentence heads a section; the name is the one set
-    largest."""
+    largest; up to its table of contents, a heading the contents do not list is one of the title
+    pages' (an author, a licence notice: BEFORE_CONTENTS)."""
     absorbed: list[_Heading] = []
+    contents = next((h.line for h in headings if h.contents), None) if toc else None
     for n, head in enumerate(headings):
         if head.contents:  # contents on the title pages: the title goes on after them
             absorbed.append(head)
@@ -1465,6 +1559,9 @@ def _absorb_title(
         before = " ".join(ln.text for ln in lines[: head.line]).lower()
         after_contents = bool(absorbed) and absorbed[-1].contents and head.heading.lower() in before
         body = lines[head.body_from : end]
+        if pdf and _title_page(head, contents, toc):
+            absorbed.append(head)
+            continue
         if pdf and _has_sentence(body):
             break
         if head.numbered or not (opening or after_contents or not _has_prose(body)):
@@ -1481,6 +1578,23 @@ def _absorb_title(
     elif len(front) <= 1 and names:  # the longest name without a date ("Dated as of") names it
         name = max([x for x in names if not re.search(r"\d", x)] or names[:1], key=len)
     return headings[len(absorbed) :], name
+
+
+# A PDF's cover and copyright pages before its table of contents: a heading set there (an
+# author line over the copyright notice) that the contents do not list is the Title's.
+BEFORE_CONTENTS = rule(
+    "heading.not_before_pdf_contents",
+    "heading",
+    "in a PDF, an unnumbered heading before its table of contents that the contents do not "
+    "list: part of the title pages, not a section",
+)
+
+
+def _title_page(head: _Heading, contents: int | None, toc: _Contents | None) -> bool:
+    """Whether a PDF's heading stands on the title pages (BEFORE_CONTENTS)."""
+    if toc is None or contents is None or head.line > contents or len(toc.labels) < 3:
+        return False
+    return not head.numbered and not _in_contents(head.heading, toc)
 
 
 def _drop_empty_names(

@@ -254,3 +254,15 @@ def test_a_borrowed_term_is_defined_where_first_borrowed_unless_defined_here() -
         ("d-0", "affiliate", "defines.quoted_means"),
         ("d-1", "common stock", "defines.defined_elsewhere"),
     ]
+
+
+def test_a_function_calls_quoted_arguments_define_nothing() -> None:
+    """A manual's example call ('result=asn1 write value(cert, "rdnSequence", "NEW", 1)')
+    passes strings; it names no terms. A name given in a parenthesis after a party glued to
+    it ('Beta LLC("Company")') still defines."""
+    text = (
+        'Using "pkix.asn": result=asn1 write value(cert, "certificate1.subject", "NEW", 1) '
+        'appends an element. Beta LLC("Company") signs.'
+    )
+    section = SectionInfo("m-4.2", "m", 0, "4.2", "Field functions", 2, None, text)
+    assert {e.normalized_target for e in definitions(section)} == {"company"}

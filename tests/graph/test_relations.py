@@ -161,3 +161,111 @@ def test_a_condition_on_a_section_in_the_words_contracts_and_licences_use() -> N
         ("5", "6"),
         ("6", "4"),
     }
+
+
+def test_a_licence_printed_as_one_section_cites_its_own_clauses():
+    """The GNU FDL printed as an appendix of a manual: its clauses "0. PREAMBLE" ... "4.
+    MODIFICATIONS" are items of its one section, so "section 4" and "sections 2 and 3 above"
+    inside it cite itself (no edge), not the manual's chapters 2-4; the manual's own
+    "Section 2" from another section still resolves."""
+    licence = (
+        "Version 1.3. Everyone may copy it. 0. PREAMBLE The purpose of this License is to "
+        "make a manual free. 1. APPLICABILITY AND DEFINITIONS This License applies to any "
+        "manual. 2. VERBATIM COPYING You may copy the Document. 3. COPYING IN QUANTITY If you "
+        "publish copies, follow the conditions in sections 2 and 3 above. 4. MODIFICATIONS You "
+        "may distribute a Modified Version under the conditions of section 4."
+    )
+    chapters = {
+        "1": "Introduction. See Section 2 for the parser.",
+        "2": "Parsing. The parser reads the schema.",
+        "3": "Utilities. The tools read files.",
+        "4": "Functions. The functions build trees.",
+        "A.1": licence,
+    }
+    corpus, sections = _contract(chapters, doc_id="manual")
+    edges, parked, _ = section_edges(sections[-1], corpus)
+    assert not [e for e in edges if e.dst_doc_id == "manual"]
+    assert not parked
+    edges, _, _ = section_edges(sections[0], corpus)
+    assert [e.dst_section_id for e in edges if e.edge_type == "references"] == ["manual-2"]
+
+
+def test_texinfo_cross_references_resolve_to_a_heading_or_the_section_holding_the_entry():
+    """ "See Section 2 [Parsing], page 3" cites the section headed so; "[tree new], page 9"
+    names a function's entry, a paragraph of its own inside section 4."""
+    sections = [
+        SectionInfo(
+            "m-1",
+            "m",
+            0,
+            "1",
+            "Introduction",
+            1,
+            None,
+            "See [Parsing], page 3, and the functions • [tree new], page 9, • [tree free], page 9.",
+        ),
+        SectionInfo("m-2", "m", 1, "2", "Parsing", 1, None, "The parser reads the schema."),
+        SectionInfo(
+            "m-4",
+            "m",
+            2,
+            "4",
+            "Functions",
+            1,
+            None,
+            "tree new\n\nint tree_new (void) [Function]\n\ntree free\n\nvoid tree_free (void)",
+        ),
+    ]
+    corpus = Corpus([DocInfo("m", "m.pdf", "Manual")], sections)
+    edges, _, _ = section_edges(sections[0], corpus)
+    cited = {(e.dst_section_id, e.rule) for e in edges if e.edge_type == "references"}
+    assert cited == {("m-2", "references.texinfo_xref"), ("m-4", "references.texinfo_xref")}
+    # a section naming itself by its heading is no edge
+    own = SectionInfo("m-5", "m", 3, "5", "Notes", 1, None, "See the section entitled “Notes”.")
+    corpus = Corpus([DocInfo("m", "m.pdf", "Manual")], [*sections, own])
+    assert not section_edges(own, corpus)[0]
+
+
+def test_a_document_printed_as_a_section_of_the_citing_one_is_cited_there():
+    """A manual's copyright page grants permission "under the terms of the GNU Free
+    Documentation License", which its appendix A.1 prints: with no such document in the
+    tenant, the name cites A.1 (a references and a depends_on edge); an Info "*note" cites a
+    section by its node name."""
+    corpus, sections = _contract(
+        {
+            "Title": "Permission is granted to copy this document under the terms of the GNU "
+            "Free Documentation License, Version 1.3. See *note Introduction::.",
+            "Introduction": "The library parses schemas.",
+            "GNU Free Documentation License": "0. PREAMBLE The purpose of this License. " * 120,
+        },
+        doc_id="manual",
+    )
+    edges, _, _ = section_edges(sections[0], corpus)
+    found = {(e.edge_type, e.dst_section_id) for e in edges}
+    assert ("references", "manual-GNU Free Documentation License") in found
+    assert ("depends_on", "manual-GNU Free Documentation License") in found
+    assert ("references", "manual-Introduction") in found
+    # the licence as a document of the tenant is what the name cites
+    gfdl = SectionInfo("gfdl-0", "gfdl", 0, "0", "Preamble", 1, None, "The purpose.")
+    docs = [
+        DocInfo("manual", "manual.pdf", "Manual"),
+        DocInfo("gfdl", "gfdl.txt", "GNU Free Documentation License"),
+    ]
+    corpus = Corpus(docs, [*sections, gfdl])
+    edges, _, _ = section_edges(sections[0], corpus)
+    assert "gfdl" in {e.dst_doc_id for e in edges if e.edge_type == "references"}
+    assert not {e.dst_section_id for e in edges} & {"manual-GNU Free Documentation License"}
+
+
+def test_a_term_headed_as_its_definition_is_no_printed_document():
+    """ "the Original Code" names a definition's entry headed "Original Code", not a document
+    the licence prints: no edge to it."""
+    corpus, sections = _contract(
+        {
+            "1.1": "Grant. You may use the Original Code under this License.",
+            "Original Code": "means the source code described in the notice.",
+        },
+        doc_id="mpl",
+    )
+    edges, _, _ = section_edges(sections[0], corpus)
+    assert "mpl-Original Code" not in {e.dst_section_id for e in edges}

@@ -158,3 +158,92 @@ def test_every_heading_of_a_licence_has_a_registered_heading_rule(name: str):
     labels = [s.label for s in build_sections(doc.doc_id, doc.lines, doc.format)]
     assert [label for label, _ in found] == [x for x in labels if x not in ("Title", "Body")]
     assert all(RULES[r].kind == "heading" for _, r in found)
+
+
+def _manual_pdf(path: Path, contents: bool = True) -> Path:
+    """A small software manual as texinfo sets one: a title page with its authors, a
+    copyright page, the contents (two levels), function entries set between the section and
+    the body sizes, a licence whose clauses are numbered in the body size, and an index."""
+    from fpdf import FPDF
+
+    prose = "The library reads the schema and builds the tree of its nodes for the caller. " * 3
+    toc = [
+        ("Table of Contents", 16, "B"),
+        ("1 Introduction ........................ 1", 14, ""),
+        ("2 Functions ........................... 2", 14, ""),
+        ("2.1 Setup functions ................... 2", 10, ""),
+        ("2.2 Query functions ................... 3", 10, ""),
+        ("Appendix A Licence .................... 4", 14, ""),
+        ("Index ................................. 5", 14, ""),
+    ]
+    pages = [
+        [
+            ("Widget Library", 20, "B"),
+            ("Ann Author", 14, ""),
+            ("Bo Author (bo@example.org)", 14, ""),
+        ],
+        [
+            (
+                "This manual is for Widget. Permission is granted to copy it under its licence.",
+                10,
+                "",
+            )
+        ],
+        *([toc] if contents else []),
+        [("1 Introduction", 16, "B"), (prose, 10, "")],
+        [
+            ("2 Functions", 16, "B"),
+            ("2.1 Setup functions", 13, "B"),
+            ("widget open", 12, "B"),
+            (prose, 10, ""),
+            ("widget close", 12, "B"),
+            (prose, 10, ""),
+            ("2.2 Query functions", 13, "B"),
+            ("widget size", 12, "B"),
+            (prose, 10, ""),
+            ("2.2.1 Sizes in bytes", 11, "B"),
+            (prose, 10, ""),
+        ],
+        [
+            ("Appendix A Licence", 16, "B"),
+            ("1. DEFINITIONS", 10, ""),
+            (prose, 10, ""),
+            ("2. TERMS", 10, ""),
+            (prose, 10, ""),
+        ],
+        [("Index", 16, "B"), ("W", 13, "B"), ("widget open ........ 2", 9, "")],
+    ]
+    pdf = FPDF()
+    for page in pages:
+        pdf.add_page()
+        for text, size, style in page:
+            pdf.set_font("Helvetica", style, size)
+            pdf.multi_cell(0, size * 0.6, text, new_x="LMARGIN", new_y="NEXT")
+            pdf.ln(size * 0.4)
+    path.write_bytes(bytes(pdf.output()))
+    return path
+
+
+def test_pdf_contents_list_the_sections(tmp_path: Path):
+    """Where a PDF's contents list its outline, what they do not list is no section: the
+    author line over the copyright page is the Title's, a function's entry, a licence's
+    clause numbered in the body size and an index's letter are items of their section; a
+    level the contents do not go down to (2.2.1) stays a section."""
+    sections = sections_of(_manual_pdf(tmp_path / "manual.pdf"))
+    labels = [s.label for s in sections]
+    assert labels == ["Title", "1", "2", "2.1", "2.2", "2.2.1", "Appendix A", "Index"]
+    by_label = {s.label: s for s in sections}
+    assert by_label["Title"].heading == "Widget Library"
+    assert "Permission is granted" in by_label["Title"].text
+    assert "widget close" in by_label["2.1"].text
+    assert "2. TERMS" in by_label["Appendix A"].text
+    # the index, set like the chapters, is a chapter: not a part of the appendix before it
+    assert by_label["Index"].parent_id is None
+    assert by_label["2.2.1"].parent_id == by_label["2.2"].section_id
+
+
+def test_pdf_without_contents_keeps_its_font_headings(tmp_path: Path):
+    """Without contents to list the outline, a line set larger than the body still heads a
+    section: the function entries stay sections."""
+    sections = sections_of(_manual_pdf(tmp_path / "manual.pdf", contents=False))
+    assert {"widget open", "widget close", "widget size"} <= {s.heading for s in sections}

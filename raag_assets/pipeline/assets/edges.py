@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "19"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "20"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -44,6 +44,10 @@ EDGES_VERSION = "19"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 19: the entries of a protocol standard's Types section define their types (type_entry); a
 # specification cited by its extension's name; what falls outside the scope of this document
 # (an exclusion); such a type is a term of art even in capitals, 'the X extension' no use of X
+# 20: Texinfo cross-references ("[Name], page 3", "*note Name::"), a section's own numbered
+# clauses and its own heading cite no other section, "sections 2 and 3 above" is no positional
+# citation, contents entries led by dots to their page cite nothing, a document printed in full
+# as a section of the citing one is cited there, a function call's arguments define nothing
 
 
 @dg.asset(
