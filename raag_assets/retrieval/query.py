@@ -150,8 +150,7 @@ def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResol
     found = tuple(sorted(docs[i].doc_id for i in chosen))
     title = set().union(*(own[i] for i in chosen))
     rest = without_words(query, set(matched), title)
-    others = [c for i, c in enumerate(carried) if i not in chosen]
-    own_words = [w for w in matched if not any(w in c for c in others)]  # the chosen alone
+    own_words = [w for w in matched if df[w] <= len(chosen)]  # carried by the chosen alone
     distinct = sum(weight[w] for w in own_words) / total
     return DocumentResolution(found, matched, scores[chosen[0]], rest, distinct)
 
