@@ -39,19 +39,3 @@ def test_words_of_the_name_in_what_is_asked_stay():
     # a run of name words not touching a naming word is what is asked
     q = "What maintenance does the Software agreement promise?"
     assert without_words(q, {"software"}, title) == "What maintenance does promise?"
-
-
-def test_distinct_is_the_share_of_the_name_no_other_document_carries():
-    docs = [
-        DocDescriptor("leave-v1", "Leave Policy version 1", "Leave Policy"),
-        DocDescriptor("leave-v2", "Leave Policy version 2", "Leave Policy"),
-        DocDescriptor(
-            "supply", "SUPPLY AGREEMENT between Acme Corp and Beta LLC", "SUPPLY AGREEMENT"
-        ),
-    ]
-    shared = resolve_document("Under version 2 of the Leave Policy, who approves leave?", docs)
-    assert shared is not None and shared.doc_ids == ("leave-v2",) and shared.distinct == 0.0
-    own = resolve_document(
-        "Consider the Supply Agreement between Acme Corp and Beta LLC; when?", docs
-    )
-    assert own is not None and own.doc_ids == ("supply",) and own.distinct > 0.5

@@ -108,14 +108,3 @@ def test_a_scope_of_another_kind_neither_matches_nor_excludes_the_context():
     pregnant = hit(section("m", scopes=("employee who is pregnant",)), 0.03)
     scoring.score([pregnant], [], None, "full-time")
     assert kinds(pregnant) == []
-
-
-def test_a_name_of_its_own_boosts_its_document_further():
-    shared = hit(section("a", doc="policy-v2"), 0.03)
-    scoring.boost_named([shared], ["policy-v2"], ["leave", "policy"], 0.0)
-    assert shared.score == pytest.approx(0.03 * scoring.BOOST["named_document"])
-    own = hit(section("b", doc="acme-supply"), 0.03)
-    scoring.boost_named([own], ["acme-supply"], ["supply", "acme"], 0.5)
-    factor = scoring.BOOST["named_document"] * scoring.BOOST["named_distinct"] ** 0.5
-    assert own.score == pytest.approx(0.03 * factor) and factor > scoring.BOOST["named_document"]
-    assert "50% of it its own" in own.adjustments[0].detail
