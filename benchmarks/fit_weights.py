@@ -47,8 +47,6 @@ GRID = {
     "relevance": (1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0),
     # a document the query names may answer far before the others (a contract asked by name)
     "named_document": (1.0, 1.2, 1.5, 2.0, 3.0, 5.0, 10.0),
-    # ... and further when the name is its own (named_distinct ** the share of its own words)
-    "named_distinct": (1.0, 3.0, 10.0, 30.0, 100.0),
     "source_cap": (0.5, 0.8, 0.95, 1.0, 1.25, 1000.0),
 }
 
@@ -222,8 +220,6 @@ def exercised(cases: Sequence[Case | SpanCase]) -> set[tuple[str, str]]:
                 group = "boost" if a.kind in scoring.BOOST else "penalty"
                 if a.kind in scoring.BOOST or a.kind in scoring.PENALTY:
                     out.add((group, a.kind))
-                if a.kind == "named_document":  # its factor holds named_distinct too
-                    out.add(("boost", "named_distinct"))
     return out
 
 

@@ -64,16 +64,12 @@ class DocumentResolution:
     words: tuple[str, ...]  # the query's naming words the document carries
     coverage: float  # their share of all the query's naming weight
     rest: str = ""  # the query without those words: what is asked of the document
-    # the share of the naming weight carried by words no other document carries (a party's
-    # name, a title of its own): how surely the query means this document and no other
-    distinct: float = 0.0
 
     def as_dict(self) -> dict[str, object]:
         return {
             "doc_ids": list(self.doc_ids),
             "words": list(self.words),
             "coverage": round(self.coverage, 3),
-            "distinct": round(self.distinct, 3),
             "query": self.rest,
         }
 
@@ -150,9 +146,7 @@ def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResol
     found = tuple(sorted(docs[i].doc_id for i in chosen))
     title = set().union(*(own[i] for i in chosen))
     rest = without_words(query, set(matched), title)
-    own_words = [w for w in matched if df[w] <= len(chosen)]  # carried by the chosen alone
-    distinct = sum(weight[w] for w in own_words) / total
-    return DocumentResolution(found, matched, scores[chosen[0]], rest, distinct)
+    return DocumentResolution(found, matched, scores[chosen[0]], rest)
 
 
 def _vocabulary(text: str) -> set[str]:

@@ -50,7 +50,7 @@ def score_and_resolve(
     calibrate(pool.sections, RELEVANCE["exponent"])
     score(pool.sections, pool.edges, as_of, scope_context)
     if named:
-        boost_named(pool.sections, named.doc_ids, named.words, named.distinct)
+        boost_named(pool.sections, named.doc_ids, named.words)
     else:
         prefer_later(pool.sections, pool.doc_edges)
     after_sources(pool.sections, RELEVANCE["source_cap"])
@@ -145,26 +145,13 @@ def score(
 
 
 def boost_named(
-    sections: Sequence[ScoredSection],
-    doc_ids: Sequence[str],
-    words: Sequence[str],
-    distinct: float = 0.0,
+    sections: Sequence[ScoredSection], doc_ids: Sequence[str], words: Sequence[str]
 ) -> None:
-    """Sections of the document the query names rank first among equals; the more surely the
-    name is its own (`distinct`: the share of the naming weight in words no other document
-    carries, a party's name), the further ahead: BOOST["named_distinct"] to that power on
-    top. A name other documents share too (one version of a policy among others) keeps the
-    plain boost, as the answer may lie in the other."""
-    factor = BOOST["named_document"] * BOOST.get("named_distinct", 1.0) ** distinct
+    """Sections of the document the query names rank first among equals."""
     for c in sections:
         if c.section.doc_id in doc_ids:
             c.adjustments.append(
-                Adjustment(
-                    "named_document",
-                    round(factor, 6),
-                    f"in {c.section.doc_id}, named by {' '.join(words)!r}"
-                    + (f" ({distinct:.0%} of it its own)" if distinct else ""),
-                )
+                _boost("named_document", f"in {c.section.doc_id}, named by {' '.join(words)!r}")
             )
 
 
