@@ -6,7 +6,7 @@ and opening (where parties and dates are stated)."""
 
 import math
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from rapidfuzz import fuzz, process
@@ -144,7 +144,9 @@ def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResol
         return None
     matched = tuple(w for w in words if w in carried[chosen[0]])
     found = tuple(sorted(docs[i].doc_id for i in chosen))
-    return DocumentResolution(found, matched, scores[chosen[0]], without_words(query, set(matched)))
+    title = set().union(*(own[i] for i in chosen))
+    rest = without_words(query, set(matched), title)
+    return DocumentResolution(found, matched, scores[chosen[0]], rest)
 
 
 def _vocabulary(text: str) -> set[str]:
@@ -261,20 +263,65 @@ def might_name_a_document(query: str) -> bool:
     )
 
 
-def without_words(query: str, words: set[str]) -> str:
+def without_words(query: str, words: set[str], title: Collection[str] = ()) -> str:
     """The query with the words that named the document taken out: once the document is
-    chosen they would only pull in its title block and signature page."""
+    chosen they would only pull in its title block and signature page. With the document's
+    own name words (`title`), the whole phrase that names it goes: a run of words of its name
+    (small words between) around a naming word, so 'the Software license and maintenance
+    agreement between ...' loses 'license', 'maintenance' and 'agreement' too, which
+    otherwise draw the passages of its Maintenance section to every question about it; the
+    same words elsewhere in the query (what is asked) stay."""
+    found = list(_WORD.finditer(query))
+    drop = _naming_phrases(query, found, words, set(title))
     kept = []
     last = 0
-    for m in _WORD.finditer(query):
-        parts = [p for p in _SPLIT.split(m.group(0).lower()) if p]
+    for n, m in enumerate(found):
         kept.append(query[last : m.start()])
-        if not (parts and all(p in words for p in parts)):
+        if n not in drop:
             kept.append(m.group(0))
         last = m.end()
     kept.append(query[last:])
     rest = " ".join("".join(kept).split())
     return rest if re.search(r"[A-Za-z0-9]", rest) else query
+
+
+# What ends a phrase naming a document: a clause or sentence break ("...Inc.; which law",
+# "... Policy. What"), not the stop of an abbreviation ("Inc. and").
+_PHRASE_BREAK = re.compile(r"[;:?!]|\.\s+(?=[A-Z])")
+
+
+def _naming_phrases(
+    query: str, found: Sequence[re.Match[str]], words: set[str], title: set[str]
+) -> set[int]:
+    """The indexes (in `found`) of the words that name the document: each naming word, and
+    with `title`, every word of a run holding one whose words are all naming words, words of
+    the document's own name or small words, unbroken by a clause break."""
+    kinds = []
+    for m in found:
+        parts = [p for p in _SPLIT.split(m.group(0).lower()) if p]
+        if parts and all(p in words for p in parts):
+            kinds.append("naming")
+        elif parts and all(p in title or p in naming.SMALL for p in parts):
+            kinds.append("name")
+        else:
+            kinds.append("")
+    drop = {n for n, kind in enumerate(kinds) if kind == "naming"}
+    if not title:
+        return drop
+    run: list[int] = []
+    for n, kind in enumerate([*kinds, ""]):
+        broken = (
+            bool(run)
+            and n < len(found)
+            and bool(_PHRASE_BREAK.search(query, found[run[-1]].end(), found[n].start()))
+        )
+        if kind and not broken:
+            run.append(n)
+            continue
+        if any(kinds[i] == "naming" for i in run):
+            drop.update(run)
+        run = [n] if kind else []
+    return drop
 
 
 def _carries(word: str, vocab: set[str]) -> bool:
