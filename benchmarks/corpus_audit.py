@@ -134,7 +134,7 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
     out.terms_unused = len(defined - used)
     out.terms_of_art = len(result.terms)
     out.uses = len(uses)
-    check_definitions(out, path, {fold(key) for key in defined})
+    check_definitions(out, parsed.raw_text, {fold(key) for key in defined})
     if result.errors:
         out.error = "extraction: " + next(iter(result.errors.values()))
     if labels is None:
@@ -163,9 +163,9 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
     return out
 
 
-def check_definitions(out: Audit, path: Path, defined: set[str]) -> None:
+def check_definitions(out: Audit, raw_text: str, defined: set[str]) -> None:
     """Count the terms the raw text visibly defines, and which of them raag defines."""
-    for v in visible_definitions(path.read_text(encoding="utf-8", errors="replace")):
+    for v in visible_definitions(raw_text):
         out.visible[v.form] += 1
         if fold(v.term) in defined:
             out.visible_found[v.form] += 1

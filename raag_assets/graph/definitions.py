@@ -516,7 +516,7 @@ def definitions(section: SectionInfo) -> list[Edge]:
         *_borrowed(text),
         *_headed_entries(section, text),
     ]
-    return [e for f in found if (e := _edge(section, f)) is not None]
+    return [e for f in found if (e := defines_edge(section, f)) is not None]
 
 
 def _by_heading(section: SectionInfo) -> list[Found]:
@@ -672,7 +672,7 @@ def _headed_entries(section: SectionInfo, text: str) -> list[Found]:
     return found
 
 
-def _edge(section: SectionInfo, found: Found) -> Edge | None:
+def defines_edge(section: SectionInfo, found: Found) -> Edge | None:
     """The `defines` edge of a found term, once tidied; None when what is left is no term."""
     position, term, evidence, by = found
     # '"Component(s)"': the drafter's optional plural; the term is "Component", whose

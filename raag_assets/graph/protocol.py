@@ -6,7 +6,7 @@ gives its values, fields or meaning after it; the heading says the section lists
 import re
 
 from raag_assets.core.model import Edge, SectionInfo
-from raag_assets.graph.keys import term_key
+from raag_assets.graph.definitions import defines_edge
 from raag_assets.graph.rules import rule
 
 # The heading of a section that lists a protocol's types: "Types", "Data Types", "Protocol
@@ -41,9 +41,10 @@ def type_definitions(section: SectionInfo) -> list[Edge]:
     edges: list[Edge] = []
     position = 0
     for paragraph in section.text.split("\n\n"):
-        text = paragraph.strip()
-        if m := TYPE_ENTRY.search(text):
-            edges.append(_edge(section, m["term"], _evidence(section.text, position), position))
+        if m := TYPE_ENTRY.search(paragraph.strip()):
+            found = (position, m["term"], _evidence(section.text, position), TYPE_ENTRY)
+            if (edge := defines_edge(section, found)) is not None:
+                edges.append(edge)
         position += len(paragraph) + 2
     return edges
 
@@ -51,14 +52,3 @@ def type_definitions(section: SectionInfo) -> list[Edge]:
 def _evidence(text: str, at: int) -> str:
     """The entry and what follows it (a name alone is explained by the next paragraph)."""
     return " ".join(text[at : at + _EVIDENCE_CHARS].split())
-
-
-def _edge(section: SectionInfo, term: str, evidence: str, position: int) -> Edge:
-    return TYPE_ENTRY.edge(
-        src_doc_id=section.doc_id,
-        src_section_id=section.section_id,
-        matched_text=evidence,
-        normalized_target=term_key(term),
-        term=term,
-        position=position,
-    )

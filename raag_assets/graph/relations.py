@@ -4,6 +4,7 @@ context gives them (overrides, depends_on, amends), and what a citation resolves
 Each cue family is a rule of kind "cue" (graph/rules.py): an edge typed by a cue carries the
 cue's id, a `references` edge the id of the citation form that found its mention."""
 
+import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -952,6 +953,7 @@ OWN_ITEM = rule(
 )
 
 
+@functools.lru_cache(maxsize=256)  # asked once per citation; the section's text is the same
 def _own_items(text: str) -> frozenset[str]:
     """The numbers of the clauses a section's text numbers itself (OWN_ITEM), if three or
     more."""

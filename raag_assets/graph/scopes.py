@@ -392,25 +392,21 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
             edges.append(_edge(section, APPLIES_TO_PEOPLE, m.start(), m.group(0), scope))
     for form in _FORMS:
         for m in form.finditer(text):
-            end = _end(m)
+            cut = _cut(m.group("scope"))
+            end = _end(m, cut)
             if overlaps(m.start(), end, taken):
                 continue
-            kept = _scope(text, m)
+            kept = _scope(text, m, cut)
             if kept is None:
                 continue
-            if form is OUTSIDE_SCOPE:  # an exclusion reads as one: "not X, outside the scope"
-                beyond = " ".join(m["beyond"].split())
-                kept = f"{kept if kept.startswith('not ') else 'not ' + kept}, {beyond}"
             taken.append((m.start(), end))
             edges.append(_edge(section, form, m.start("scope"), text[m.start() : end], kept))
     return edges
 
 
-def _end(m: re.Match[str]) -> int:
-    """Where a form's match ends once its scope is cut: a scope that ends the match ends it."""
-    if m.end("scope") < m.end():
-        return m.end()
-    return m.start("scope") + len(_cut(m.group("scope")))
+def _end(m: re.Match[str], cut: str) -> int:
+    """Where a form's match ends once its scope is `cut`: a scope that ends the match ends it."""
+    return m.end() if m.end("scope") < m.end() else m.start("scope") + len(cut)
 
 
 def _cut(scope: str) -> str:
@@ -423,9 +419,9 @@ def _cut(scope: str) -> str:
     return scope
 
 
-def _scope(text: str, m: re.Match[str]) -> str | None:
-    """The phrase of the scope a general form matched ("not x" when the rule excludes x),
-    unless a veto rule says it is none."""
+def _scope(text: str, m: re.Match[str], cut: str) -> str | None:
+    """The phrase of the scope a general form matched, its text `cut` where the phrase ends
+    (`_cut`): "not x" when the rule excludes x, unless a veto rule says it is none."""
     verb = m.start("verb") if "verb" in m.re.groupindex else m.start()
     if REPORTED.search(text[max(0, verb - 40) : verb]) or REPORTED.search(
         text[max(0, m.start() - 40) : m.start()]
@@ -433,11 +429,13 @@ def _scope(text: str, m: re.Match[str]) -> str | None:
         return None
     if REMEDY.search(text[m.start() : verb]) or RELATIVE.search(text[max(0, verb - 60) : verb]):
         return None
-    scope = re.sub(r"\s+(?:that|which|who)$", "", _clean_scope(_cut(m.group("scope"))))
+    scope = re.sub(r"\s+(?:that|which|who)$", "", _clean_scope(cut))
     if PRONOUN.search(scope) or AMOUNT.search(scope) or SELF.search(scope):
         return None
     if len(scope) < 3 or not re.search(r"[a-z]", scope) or PERIOD.search(scope):
         return None
+    if m.re is OUTSIDE_SCOPE.pattern:  # what the document leaves out, and where it says so
+        return f"not {scope}, {' '.join(m['beyond'].split())}"
     # the words of the form around its scope ("shall not apply to", "are not covered by"), and
     # the start of its sentence ("in no event will the licenses extend to")
     opening = re.split(r"[.;:]", text[max(0, m.start() - 30) : m.start()])[-1]

@@ -413,12 +413,13 @@ def _headings(lines: Sequence[Line], fmt: str) -> tuple[list[Line], list[_Headin
     if fmt == "text":
         lines = _split_run_ins(list(lines), cited)
     clean, underlined = _clean(lines, fmt)
-    headings = _find_headings(clean, underlined, fmt, cited)
+    toc = _table_of_contents(clean) if fmt != "markdown" else None
+    headings = _find_headings(clean, underlined, fmt, cited, toc)
     name = None
     if fmt == "text":
         headings, name = _absorb_title(clean, headings)
     elif fmt == "pdf":  # a PDF's title page sets its name and authors as headings
-        headings, name = _absorb_title(clean, headings, pdf=True, toc=_table_of_contents(clean))
+        headings, name = _absorb_title(clean, headings, pdf=True, toc=toc)
     return clean, headings, name
 
 
@@ -851,10 +852,13 @@ class _Outline:
 
 
 def _find_headings(
-    lines: list[Line], underlined: set[int], fmt: str, cited: frozenset[str]
+    lines: list[Line],
+    underlined: set[int],
+    fmt: str,
+    cited: frozenset[str],
+    toc: _Contents | None,
 ) -> list[_Heading]:
     body_size = _body_font_size(lines) if fmt == "pdf" else None
-    toc = _table_of_contents(lines) if fmt != "markdown" else None
     fonts = _Fonts(
         body_size,
         _heading_sizes(lines, body_size) if body_size else [],
