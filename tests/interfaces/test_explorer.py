@@ -205,6 +205,8 @@ def test_query_results_graph_and_passage(browser, served, demo_store, tmp_path):
     # opened as `raag explore` opens it: tenant, key (and here a query) in the fragment
     page.goto(f"{base}/explore/#tenant=demo&key={keys['demo']}&q={quote(QUERY)}")
     _wait(page, "performance.getEntriesByName('raag:graph-drawn').length > 0")
+    # the paint entry is queued by the browser after the frame, so it can lag the results
+    _wait(page, "performance.getEntriesByName('first-contentful-paint').length > 0")
     timing = page.evaluate(
         """() => {
           const nav = performance.getEntriesByType('navigation')[0];
