@@ -4,6 +4,7 @@ Agreement between Acme Corp and Beta LLC", "under RFC 3501") is resolved to it b
 names it uses (proper nouns, numbers, dates) against each document's title, id, file name
 and opening (where parties and dates are stated)."""
 
+import functools
 import math
 import re
 from collections.abc import Callable, Collection, Sequence
@@ -106,7 +107,50 @@ def naming_words(query: str) -> list[str]:
     return out
 
 
-def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResolution | None:
+@dataclass(frozen=True)
+class NameIndex:
+    """A tenant's documents with the words each is named by, built once per set of documents
+    (`reads.Reads.names` keeps it while the documents are unchanged): a query over a tenant of
+    thousands of documents then costs a look-up per naming word, not every document's
+    vocabulary rebuilt and every vocabulary fuzzily scanned."""
+
+    docs: tuple[DocDescriptor, ...]
+    vocab: tuple[frozenset[str], ...]  # all a document is named by: id, title, file, opening
+    own: tuple[frozenset[str], ...]  # its own name: id, title and the title's acronyms
+    postings: dict[str, tuple[int, ...]]  # word -> the documents whose vocabulary holds it
+
+    @classmethod
+    def of(cls, docs: Sequence[DocDescriptor]) -> "NameIndex":
+        own = tuple(frozenset(_own_vocabulary(d)) for d in docs)
+        vocab = tuple(frozenset(_vocabulary(d.names)) | o for d, o in zip(docs, own, strict=True))
+        postings: dict[str, list[int]] = {}
+        for i, v in enumerate(vocab):
+            for w in v:
+                postings.setdefault(w, []).append(i)
+        return cls(tuple(docs), vocab, own, {w: tuple(d) for w, d in postings.items()})
+
+    @functools.cached_property
+    def own_words(self) -> frozenset[str]:
+        return frozenset().union(*self.own)
+
+    @functools.cached_property
+    def versions(self) -> tuple[naming.Version | None, ...]:
+        return tuple(naming.document_version(d.doc_id, d.names) for d in self.docs)
+
+    def carrying(self, word: str) -> set[int]:
+        """The documents whose vocabulary holds `word`, or, for a long word, a near spelling
+        of it ("Honeywel"): the fuzzy match runs once over all the tenant's words."""
+        if len(word) < 5 or word.isdigit():
+            return set(self.postings.get(word, ()))
+        near = process.extract(
+            word, list(self.postings), scorer=fuzz.ratio, score_cutoff=FUZZY_WORD, limit=None
+        )
+        return {i for w, _, _ in near for i in self.postings[w]}
+
+
+def resolve_document(
+    query: str, docs: Sequence[DocDescriptor] | NameIndex
+) -> DocumentResolution | None:
     """The document(s) a query names (it must speak of a kind of document, a version or a
     document's own acronym): the one carrying most of the weight of its naming words (each
     weighted by how few documents carry it), clearly ahead of the next; several only when they
@@ -114,18 +158,19 @@ def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResol
     documents its words fit; a family named without one ("the GPL") gets its latest version.
     None when nothing matches well."""
     query = naming.spaced_versions(query)
-    if len(docs) < 2:
+    index = docs if isinstance(docs, NameIndex) else NameIndex.of(docs)
+    n = len(index.docs)
+    if n < 2:
         return None
-    vocab = [_vocabulary(d.names) | _own_vocabulary(d) for d in docs]
-    own = [_own_vocabulary(d) for d in docs]
     versions = naming.query_versions(query)
-    words = _naming_words_for(query, own, bool(versions))
-    if not words or not _speaks_of_a_document(query, words, versions, own):
+    words = _naming_words_for(query, index.own_words, bool(versions))
+    if not words or not _speaks_of_a_document(query, words, versions, index.own_words):
         return None
-    carried = [{w for w in words if _carries(w, v)} for v in vocab]
-    df = {w: sum(1 for c in carried if w in c) for w in words}
-    weight = {w: math.log(1 + len(docs) / df[w]) if df[w] else 0.0 for w in words}
-    total = sum(math.log(1 + len(docs)) if df[w] == 0 else weight[w] for w in words)
+    carriers = {w: index.carrying(w) for w in words}
+    carried = [{w for w in words if i in carriers[w]} for i in range(n)]
+    df = {w: len(carriers[w]) for w in words}
+    weight = {w: math.log(1 + n / df[w]) if df[w] else 0.0 for w in words}
+    total = sum(math.log(1 + n) if df[w] == 0 else weight[w] for w in words)
     if total <= 0:
         return None
     scores = [sum(weight[w] for w in c) / total for c in carried]
@@ -133,18 +178,20 @@ def resolve_document(query: str, docs: Sequence[DocDescriptor]) -> DocumentResol
     # the same word in its opening: 'GPL' names GPL-2, not the LGPL that mentions the GPL
     ranking = [
         s + sum(weight[w] for w in c if w in o) / total
-        for s, c, o in zip(scores, carried, own, strict=True)
+        for s, c, o in zip(scores, carried, index.own, strict=True)
     ]
     chosen = (
-        _by_version(docs, ranking, versions)
+        _by_version(index, ranking, versions)
         if versions
-        else _latest_of_family(docs, _best(docs, scores, ranking) or _by_acronym(query, own))
+        else _latest_of_family(
+            index, _best(index.docs, scores, ranking) or _by_acronym(query, index.own)
+        )
     )
     if not chosen:
         return None
     matched = tuple(w for w in words if w in carried[chosen[0]])
-    found = tuple(sorted(docs[i].doc_id for i in chosen))
-    title = set().union(*(own[i] for i in chosen))
+    found = tuple(sorted(index.docs[i].doc_id for i in chosen))
+    title = set().union(*(index.own[i] for i in chosen))
     rest = without_words(query, set(matched), title)
     return DocumentResolution(found, matched, scores[chosen[0]], rest)
 
@@ -157,7 +204,7 @@ def _own_vocabulary(d: DocDescriptor) -> set[str]:
     return _vocabulary(d.own_name) | naming.acronyms(d.title)
 
 
-def _naming_words_for(query: str, own: Sequence[set[str]], versioned: bool) -> list[str]:
+def _naming_words_for(query: str, own: Collection[str], versioned: bool) -> list[str]:
     """The query's naming words, its ordinals ('Amendment No. 2'), and a capitalised word
     opening a sentence when it is a word of some document's own name ('Apache License 2.0:
     ...'); a sentence's first word is otherwise an ordinary word. Where the query names a
@@ -166,7 +213,7 @@ def _naming_words_for(query: str, own: Sequence[set[str]], versioned: bool) -> l
     words = naming_words(query)
     for m in _WORD.finditer(query):
         word = m.group(0).lower()
-        owned = any(word in o for o in own) and len(word) > 1 and word not in naming.SMALL
+        owned = word in own and len(word) > 1 and word not in naming.SMALL
         if (versioned or m.group(0)[0].isupper()) and owned and word not in words:
             words.append(word)
     words.extend(sorted(naming.ordinal_tokens(query) - set(words)))
@@ -174,14 +221,14 @@ def _naming_words_for(query: str, own: Sequence[set[str]], versioned: bool) -> l
 
 
 def _speaks_of_a_document(
-    query: str, words: Sequence[str], versions: set[naming.Version], own: Sequence[set[str]]
+    query: str, words: Sequence[str], versions: set[naming.Version], own: Collection[str]
 ) -> bool:
     """A kind of document ("the Supply Agreement"), a version ("GPLv2") or a document's own
     acronym in capitals ("under the MPL"); otherwise capitalised words are topics."""
     if _DOC_KIND.search(query) or versions:
         return True
     capitals = _capitals(query, 1)
-    return any(w in capitals and any(w in o for o in own) for w in words)
+    return any(w in capitals and w in own for w in words)
 
 
 def _capitals(query: str, shortest: int) -> set[str]:
@@ -213,7 +260,7 @@ def _best(
     return tied
 
 
-def _by_acronym(query: str, own: Sequence[set[str]]) -> list[int]:
+def _by_acronym(query: str, own: Sequence[frozenset[str]]) -> list[int]:
     """The documents whose own name holds a word the query writes in capitals ('under the
     GFDL'), when they are few (one document, or up to three versions of one): an acronym a
     document is named by speaks for it even among words it does not carry."""
@@ -223,13 +270,12 @@ def _by_acronym(query: str, own: Sequence[set[str]]) -> list[int]:
 
 
 def _by_version(
-    docs: Sequence[DocDescriptor], scores: Sequence[float], versions: set[naming.Version]
+    index: NameIndex, scores: Sequence[float], versions: set[naming.Version]
 ) -> list[int]:
     """Among the documents of a version the query names, those its words fit best; none
     when no document of that version carries any of its naming words."""
-    of_version = [
-        i for i, d in enumerate(docs) if naming.document_version(d.doc_id, d.names) in versions
-    ]
+    docs = index.docs
+    of_version = [i for i, v in enumerate(index.versions) if v in versions]
     if not of_version:
         return _best(docs, scores, scores)
     best = max(scores[i] for i in of_version)
@@ -238,12 +284,12 @@ def _by_version(
     return sorted((i for i in of_version if scores[i] >= best - 1e-9), key=lambda i: docs[i].doc_id)
 
 
-def _latest_of_family(docs: Sequence[DocDescriptor], tied: list[int]) -> list[int]:
+def _latest_of_family(index: NameIndex, tied: list[int]) -> list[int]:
     """Several versions of one document named without a version ('the GPL'): the latest. Other
     ties (two contracts the words fit equally) stay."""
     if len(tied) < 2:
         return tied
-    versions = [naming.document_version(docs[i].doc_id, docs[i].names) for i in tied]
+    versions = [index.versions[i] for i in tied]
     if any(v is None for v in versions) or len(set(versions)) < len(versions):
         return tied
     return [max(zip(versions, tied, strict=True))[1]]
@@ -324,18 +370,10 @@ def _naming_phrases(
     return drop
 
 
-def _carries(word: str, vocab: set[str]) -> bool:
-    if word in vocab:
-        return True
-    if len(word) < 5 or word.isdigit():
-        return False
-    return process.extractOne(word, vocab, scorer=fuzz.ratio, score_cutoff=FUZZY_WORD) is not None
-
-
 def analyze(
     query: str,
     docs: Sequence[DocInfo] | Callable[[], Sequence[DocInfo]],
-    descriptors: Callable[[], Sequence[DocDescriptor]] | None = None,
+    descriptors: Callable[[], Sequence[DocDescriptor] | NameIndex] | None = None,
 ) -> QueryAnalysis:
     """`docs` may be a callable: the tenant's documents are only needed for "in document".
     `descriptors` (read only when the query has naming words) resolves a named document."""

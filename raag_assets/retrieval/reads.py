@@ -4,6 +4,8 @@ chunks (candidates), sections and the edges touching them (expansion). The SQL i
 sql/queries, loaded by name."""
 
 import functools
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -12,11 +14,14 @@ import psycopg
 
 from raag_assets.core.model import DocInfo
 from raag_assets.retrieval.model import GraphEdge, SectionView
-from raag_assets.retrieval.query import DocDescriptor
+from raag_assets.retrieval.query import DocDescriptor, NameIndex
 from raag_assets.store import graph as graph_store
-from raag_assets.store.db import load_sql
+from raag_assets.store.db import conninfo, load_sql
 
 OPENING_CHARS = 600  # of a document's text, where its title block names parties and date
+NAMES_CACHE = 64  # tenants' name indexes kept in this process (one is ~MBs at 5,000 documents)
+_names: OrderedDict[tuple[str, str, int], NameIndex] = OrderedDict()
+_names_lock = threading.Lock()
 
 
 class Reads:
@@ -35,6 +40,25 @@ class Reads:
             {"tenant": self.tenant, "opening": OPENING_CHARS},
         )
         return [DocDescriptor(*r) for r in rows]
+
+    def names(self) -> NameIndex:
+        """What names each of the tenant's documents, kept in this process under the tenant's
+        documents generation (migration 018), which every write to its documents moves on: a
+        cached index is always the one the documents would give."""
+        row = self.conn.execute(
+            load_sql("select_documents_generation"), {"tenant": self.tenant}
+        ).fetchone()
+        key = (conninfo(self.conn), self.tenant, row[0] if row else -1)
+        with _names_lock:
+            if key in _names:
+                _names.move_to_end(key)
+                return _names[key]
+        index = NameIndex.of(self.descriptors())
+        with _names_lock:
+            _names[key] = index
+            while len(_names) > NAMES_CACHE:
+                _names.popitem(last=False)
+        return index
 
     @functools.cached_property
     def superseded(self) -> set[str]:

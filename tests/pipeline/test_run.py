@@ -74,6 +74,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("015_run_failures",),
         ("016_drop_tenant_locks",),
         ("017_hnsw_ef_construction",),
+        ("018_documents_generation",),
     ]
     # search() looks up superseded documents on every query: a partial index, not a scan
     (edge_index,) = demo_store.rows(

@@ -365,3 +365,37 @@ def test_a_contract_named_by_its_kind_and_parties(make_store, embedder, tmp_path
             named = res.retrieval_summary["query_analysis"]["named_document"]
             assert named["doc_ids"] == [doc]
             assert res.results[0]["doc_id"] == doc
+
+
+def test_a_contract_added_later_is_named_at_once(make_store, embedder, tmp_path):
+    """What names each document is kept between searches (query.NameIndex, under the tenant's
+    documents generation): a contract ingested after a search must be nameable by the next."""
+    body = (
+        "SUPPLY AGREEMENT\n\nThis Supply Agreement is made on May 1, 2022 by and between {a} "
+        '("Supplier") and {b} ("Buyer").\n\n1. Price\n\nThe Buyer pays on delivery.\n'
+    )
+    (tmp_path / "supply-north.txt").write_text(
+        body.format(a="Northwind Widgets Inc.", b="Bluegate Trading LLC"), encoding="utf-8"
+    )
+    (tmp_path / "supply-south.txt").write_text(
+        body.format(a="Southmark Gears Inc.", b="Redfern Supply LLC"), encoding="utf-8"
+    )
+    store = make_store()
+    assert store.ingest([tmp_path], "supply").success
+
+    def named(query: str) -> list[str] | None:
+        with store.connect() as conn:
+            res = search(query, "supply", conn=conn, embed=embedder.embed, k=2)
+        found = res.retrieval_summary["query_analysis"]["named_document"]
+        return found and found["doc_ids"]
+
+    ask = "the Supply Agreement between Eastgate Mills and Westport Foods: the price"
+    assert named("the Supply Agreement between Southmark and Redfern: the price") == [
+        "supply-south"
+    ]
+    assert named(ask) != ["supply-east"]
+    (tmp_path / "supply-east.txt").write_text(
+        body.format(a="Eastgate Mills Inc.", b="Westport Foods LLC"), encoding="utf-8"
+    )
+    assert store.ingest([tmp_path], "supply").success
+    assert named(ask) == ["supply-east"]
