@@ -8,7 +8,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz, process
 
@@ -42,6 +42,7 @@ _DOC_KIND = re.compile(
 MIN_COVERAGE = 0.6  # share of the query's naming weight a document must carry
 MIN_LEAD = 0.15  # ... and by how much it must lead the next document
 FUZZY_WORD = 90  # rapidfuzz ratio for a long name word to count as present ("Honeywel")
+NEAR_WORDS = 10_000  # long naming words whose near spellings an index keeps
 
 
 @dataclass(frozen=True)
@@ -118,6 +119,7 @@ class NameIndex:
     vocab: tuple[frozenset[str], ...]  # all a document is named by: id, title, file, opening
     own: tuple[frozenset[str], ...]  # its own name: id, title and the title's acronyms
     postings: dict[str, tuple[int, ...]]  # word -> the documents whose vocabulary holds it
+    near: dict[str, frozenset[int]] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, docs: Sequence[DocDescriptor]) -> "NameIndex":
@@ -142,10 +144,14 @@ class NameIndex:
         of it ("Honeywel"): the fuzzy match runs once over all the tenant's words."""
         if len(word) < 5 or word.isdigit():
             return set(self.postings.get(word, ()))
-        near = process.extract(
-            word, list(self.postings), scorer=fuzz.ratio, score_cutoff=FUZZY_WORD, limit=None
-        )
-        return {i for w, _, _ in near for i in self.postings[w]}
+        if word not in self.near:  # the index is kept across queries: so are its look-ups
+            if len(self.near) >= NEAR_WORDS:  # a long-running server sees ever new words
+                self.near.clear()
+            found = process.extract(
+                word, list(self.postings), scorer=fuzz.ratio, score_cutoff=FUZZY_WORD, limit=None
+            )
+            self.near[word] = frozenset(i for w, _, _ in found for i in self.postings[w])
+        return set(self.near[word])
 
 
 def resolve_document(
@@ -372,7 +378,7 @@ def _naming_phrases(
 
 def analyze(
     query: str,
-    docs: Sequence[DocInfo] | Callable[[], Sequence[DocInfo]],
+    docs: Sequence[DocInfo] | Callable[[], Sequence[DocInfo] | Corpus],
     descriptors: Callable[[], Sequence[DocDescriptor] | NameIndex] | None = None,
 ) -> QueryAnalysis:
     """`docs` may be a callable: the tenant's documents are only needed for "in document".
@@ -391,17 +397,18 @@ def analyze(
 
 
 def _document_filters(
-    mentions: list[re.Match[str]], docs: Sequence[DocInfo] | Callable[[], Sequence[DocInfo]]
+    mentions: list[re.Match[str]],
+    docs: Sequence[DocInfo] | Callable[[], Sequence[DocInfo] | Corpus],
 ) -> list[str]:
     """The document each "in document X" names: by id, else as a citation would name it."""
     if not mentions:
         return []
     listed = docs() if callable(docs) else docs
-    corpus = Corpus(listed, [])
+    corpus = listed if isinstance(listed, Corpus) else Corpus(listed, [])
     doc_ids: list[str] = []
     for m in mentions:
         name = (m.group("quoted") or m.group("name")).strip()
-        doc_id = next((d.doc_id for d in listed if d.doc_id.casefold() == name.casefold()), None)
+        doc_id = next((d for d in corpus.docs if d.casefold() == name.casefold()), None)
         if doc_id is None:
             doc_id, _ = corpus.find_doc(name)
         if doc_id is None:

@@ -6,22 +6,24 @@ sql/queries, loaded by name."""
 import functools
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar, cast
 
 import numpy as np
 import psycopg
 
 from raag_assets.core.model import DocInfo
+from raag_assets.graph.references import Corpus
 from raag_assets.retrieval.model import GraphEdge, SectionView
 from raag_assets.retrieval.query import DocDescriptor, NameIndex
 from raag_assets.store import graph as graph_store
 from raag_assets.store.db import conninfo, load_sql
 
 OPENING_CHARS = 600  # of a document's text, where its title block names parties and date
-NAMES_CACHE = 64  # tenants' name indexes kept in this process (one is ~MBs at 5,000 documents)
-_names: OrderedDict[tuple[str, str, int], NameIndex] = OrderedDict()
-_names_lock = threading.Lock()
+KEPT_VALUES = 64  # name indexes and corpora kept in this process (~MBs at 5,000 documents)
+_kept_values: OrderedDict[tuple[str, str, int, str], object] = OrderedDict()
+_kept_lock = threading.Lock()
+T = TypeVar("T")
 
 
 class Reads:
@@ -42,23 +44,31 @@ class Reads:
         return [DocDescriptor(*r) for r in rows]
 
     def names(self) -> NameIndex:
-        """What names each of the tenant's documents, kept in this process under the tenant's
-        documents generation (migration 018), which every write to its documents moves on: a
-        cached index is always the one the documents would give."""
+        """What names each of the tenant's documents (a query naming one is resolved by it)."""
+        return self._kept("names", lambda: NameIndex.of(self.descriptors()))
+
+    def corpus(self) -> Corpus:
+        """The tenant's documents indexed by the names a citation uses ("in document X")."""
+        return self._kept(f"corpus {self.history}", lambda: Corpus(self.documents(), []))
+
+    def _kept(self, kind: str, build: Callable[[], T]) -> T:
+        """`build()`, kept in this process under the tenant's documents generation (migration
+        018), which every write to its documents moves on: a kept value is always the one the
+        documents would give. Built per query these cost ~0.3 s and ~70 ms at 5,000 documents."""
         row = self.conn.execute(
             load_sql("select_documents_generation"), {"tenant": self.tenant}
         ).fetchone()
-        key = (conninfo(self.conn), self.tenant, row[0] if row else -1)
-        with _names_lock:
-            if key in _names:
-                _names.move_to_end(key)
-                return _names[key]
-        index = NameIndex.of(self.descriptors())
-        with _names_lock:
-            _names[key] = index
-            while len(_names) > NAMES_CACHE:
-                _names.popitem(last=False)
-        return index
+        key = (conninfo(self.conn), self.tenant, row[0] if row else -1, kind)
+        with _kept_lock:
+            if key in _kept_values:
+                _kept_values.move_to_end(key)
+                return cast(T, _kept_values[key])
+        value = build()
+        with _kept_lock:
+            _kept_values[key] = value
+            while len(_kept_values) > KEPT_VALUES:
+                _kept_values.popitem(last=False)
+        return value
 
     @functools.cached_property
     def superseded(self) -> set[str]:

@@ -85,7 +85,7 @@ def search(
         concurrent = can_run_beside(c)  # before the reader's transaction begins
         stack.enter_context(db.tenant_reader(c, tenant))  # every read below: this tenant only
         reads = Reads(c, tenant, history=history)
-        analysis = analyze(query, reads.documents, reads.names)
+        analysis = analyze(query, reads.corpus, reads.names)
         clock.lap("query_analysis")
         plan = _plan(analysis, k, mode, tags_any, tags_all, metadata, history)
         embed_fn = embed or default_embed()

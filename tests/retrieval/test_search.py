@@ -368,8 +368,9 @@ def test_a_contract_named_by_its_kind_and_parties(make_store, embedder, tmp_path
 
 
 def test_a_contract_added_later_is_named_at_once(make_store, embedder, tmp_path):
-    """What names each document is kept between searches (query.NameIndex, under the tenant's
-    documents generation): a contract ingested after a search must be nameable by the next."""
+    """What names each document, and the documents "in document" looks in, are kept between
+    searches (under the tenant's documents generation): a contract ingested after a search
+    must be nameable by the next."""
     body = (
         "SUPPLY AGREEMENT\n\nThis Supply Agreement is made on May 1, 2022 by and between {a} "
         '("Supplier") and {b} ("Buyer").\n\n1. Price\n\nThe Buyer pays on delivery.\n'
@@ -394,8 +395,13 @@ def test_a_contract_added_later_is_named_at_once(make_store, embedder, tmp_path)
         "supply-south"
     ]
     assert named(ask) != ["supply-east"]
+    with store.connect() as conn, pytest.raises(InvalidFilter, match="no document matching"):
+        search("the price in document supply-east", "supply", conn=conn, embed=embedder.embed)
     (tmp_path / "supply-east.txt").write_text(
         body.format(a="Eastgate Mills Inc.", b="Westport Foods LLC"), encoding="utf-8"
     )
     assert store.ingest([tmp_path], "supply").success
     assert named(ask) == ["supply-east"]
+    with store.connect() as conn:  # the documents "in document" looks in are kept alike
+        res = search("the price in document supply-east", "supply", conn=conn, embed=embedder.embed)
+    assert {r["doc_id"] for r in res.results} == {"supply-east"}
