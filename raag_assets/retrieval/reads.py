@@ -52,11 +52,12 @@ class Reads:
         return self._kept(f"corpus {self.history}", lambda: Corpus(self.documents(), []))
 
     def _kept(self, kind: str, build: Callable[[], T]) -> T:
-        """`build()`, kept in this process under the tenant's documents generation (migration
-        018), which every write to its documents moves on: a kept value is always the one the
-        documents would give. Built per query these cost ~0.3 s and ~70 ms at 5,000 documents."""
+        """`build()`, kept in this process under the tenant's generation, which every write to
+        its documents or chunks moves on (migrations 012, 018): a kept value is always the one
+        the documents would give. Built per query these cost ~0.3 s and ~70 ms at 5,000
+        documents."""
         row = self.conn.execute(
-            load_sql("select_documents_generation"), {"tenant": self.tenant}
+            load_sql("select_tenant_generation"), {"tenant": self.tenant}
         ).fetchone()
         key = (conninfo(self.conn), self.tenant, row[0] if row else -1, kind)
         with _kept_lock:
