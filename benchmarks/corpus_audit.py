@@ -208,6 +208,9 @@ def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
         f"({numbered / max(1, numbered + numbered_dangling):.3f}); attachments (Exhibit, "
         f"Schedule, Annex, ...): {attached} resolve, {attached_dangling} point at none"
     )
+    if part == cuad.LOOK:
+        halves = [numbered_line([r for r in done if cuad.look_half(r.file) == h]) for h in "AB"]
+        print(f"     numbered sections A {halves[0]}   B {halves[1]}")
     print(
         f"   defined terms {sum(r.terms for r in done)}, never used "
         f"{sum(r.terms_unused for r in done)}; terms of art {sum(r.terms_of_art for r in done)}, "
@@ -224,6 +227,13 @@ def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
             mine = [r for r in rows if cuad.look_half(r.file) == half]
             line += f"   {half} {checks_line(mine, check, labelled)}"
         print(line)
+
+
+def numbered_line(rows: list[Audit]) -> str:
+    """The numbered-section citations of some contracts that resolve (attachments apart)."""
+    right = sum(r.cites_resolved - r.attached_resolved for r in rows)
+    wrong = sum(r.cites_dangling - r.attached_dangling for r in rows)
+    return f"{right}/{right + wrong} = {right / max(1, right + wrong):.3f}"
 
 
 def checks_line(rows: list[Audit], check: str, labelled: dict[str, set[str]]) -> str:
