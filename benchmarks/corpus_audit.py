@@ -80,10 +80,14 @@ class Audit:
 
 
 def numbering_gaps(labels: list[str]) -> int:
-    """Siblings of a dotted numbering whose number does not follow the one before."""
+    """Siblings of a dotted numbering whose number does not follow the one before. An
+    attachment (Exhibit A, Schedule 2, ...) numbers its items from 1 again: no gap."""
     last: dict[str, int] = {}
     gaps = 0
     for label in labels:
+        if ATTACHMENT.match(label):
+            last = {}
+            continue
         if not re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*", label):
             continue
         *parent, n = label.split(".")
