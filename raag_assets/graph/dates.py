@@ -116,7 +116,9 @@ _DAY_DATE = (
     rf"\b(?P<day>{MONTH}\.?\s+\d{{1,2}}{_ORD}\s*,?\s+\d{{4}}"
     rf"|\d{{1,2}}{_ORD}\s+(?:day\s+of\s+|of\s+)?{_WEEKDAY}?{MONTH}\.?\s*,?\s+\d{{4}}"
     r"|\d{4}-\d{2}-\d{2}"
-    r"|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}(?![/\d])))"
+    r"|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}(?![/\d]))"
+    # day first with dots, as contracts drafted in Europe or Asia date them: "01.03.2003"
+    r"|(?<![\d.])\d{1,2}\.\d{1,2}\.(?:19|20)\d{2}(?![\d.]))"
 )
 _MONTH_DATE = (
     rf"(?P<month>(?:{_BLANK}\s*)?(?:\bday\s+of\s+)?\b{MONTH}\b\.?\s*(?:{_BLANK}\s*)?,?\s+{YEAR})"
@@ -634,6 +636,11 @@ def _dated(m: re.Match[str], kind: str) -> EffectiveDate | None:
 
 
 def _day(text: str) -> dt.date | None:
+    if m := re.fullmatch(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", text):
+        try:  # "01.03.2003": day, month, year
+            return dt.date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
+        except ValueError:
+            return None
     if m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})", text):
         first, second, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
         if year < 100:  # "13/07/05": a signature block's short year

@@ -418,6 +418,8 @@ def test_every_date_edge_names_its_form(tmp_path: Path) -> None:
             dt.date(2003, 3, 1),
             None,
         ),
+        # day first with dots, as contracts drafted outside the US date them
+        ("This Agreement is made on 12.03.2015 between A and B.", None, dt.date(2015, 3, 12)),
         # "as of" dating something else in the opening dates no document
         (
             "Shares offered to depositors of the Bank as of February 28, 2013 (the Holders).",
