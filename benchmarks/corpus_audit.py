@@ -80,10 +80,14 @@ class Audit:
 
 
 def numbering_gaps(labels: list[str]) -> int:
-    """Siblings of a dotted numbering whose number does not follow the one before."""
+    """Siblings of a dotted numbering whose number does not follow the one before. An
+    attachment (Exhibit A, Schedule 2, ...) numbers its items from 1 again: no gap."""
     last: dict[str, int] = {}
     gaps = 0
     for label in labels:
+        if ATTACHMENT.match(label):
+            last = {}
+            continue
         if not re.fullmatch(r"\d{1,3}(?:\.\d{1,3})*", label):
             continue
         *parent, n = label.split(".")
@@ -208,6 +212,9 @@ def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
         f"({numbered / max(1, numbered + numbered_dangling):.3f}); attachments (Exhibit, "
         f"Schedule, Annex, ...): {attached} resolve, {attached_dangling} point at none"
     )
+    if part == cuad.LOOK:
+        halves = [numbered_line([r for r in done if cuad.look_half(r.file) == h]) for h in "AB"]
+        print(f"     numbered sections A {halves[0]}   B {halves[1]}")
     print(
         f"   defined terms {sum(r.terms for r in done)}, never used "
         f"{sum(r.terms_unused for r in done)}; terms of art {sum(r.terms_of_art for r in done)}, "
@@ -217,13 +224,29 @@ def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
     if part == cuad.LOOK:  # the halves a rule is built on (A) and checked on (B)
         for half in ("A", "B"):
             print(definitions_line([r for r in done if cuad.look_half(r.file) == half], f" {half}"))
+    halves = ("A", "B") if part == cuad.LOOK else ()
     for check in CHECKS:
-        scored = [r.right[check] for r in rows if r.right.get(check) is not None]
-        # a refused contract that CUAD answers counts as wrong
-        refused = sum(1 for r in rows if r.error and r.file in labelled[check])
-        total = len(scored) + refused
-        right = sum(1 for x in scored if x)
-        print(f"   {check:<10} {right}/{total} = {right / total if total else 0:.3f}")
+        line = f"   {check:<10} {checks_line(rows, check, labelled)}"
+        for half in halves:  # a rule built on look-A must also hold on look-B
+            mine = [r for r in rows if cuad.look_half(r.file) == half]
+            line += f"   {half} {checks_line(mine, check, labelled)}"
+        print(line)
+
+
+def numbered_line(rows: list[Audit]) -> str:
+    """The numbered-section citations of some contracts that resolve (attachments apart)."""
+    right = sum(r.cites_resolved - r.attached_resolved for r in rows)
+    wrong = sum(r.cites_dangling - r.attached_dangling for r in rows)
+    return f"{right}/{right + wrong} = {right / max(1, right + wrong):.3f}"
+
+
+def checks_line(rows: list[Audit], check: str, labelled: dict[str, set[str]]) -> str:
+    scored = [r.right[check] for r in rows if r.right.get(check) is not None]
+    # a refused contract that CUAD answers counts as wrong
+    refused = sum(1 for r in rows if r.error and r.file in labelled[check])
+    total = len(scored) + refused
+    right = sum(1 for x in scored if x)
+    return f"{right}/{total} = {right / total if total else 0:.3f}"
 
 
 def main() -> None:
@@ -255,14 +278,15 @@ def main() -> None:
             continue
         mine = [f for f in files if cuad.part_of(f.name) == part][: args.limit]
         rows = [audit(f, labels.get(f.name), parse) for f in mine]
-        if args.verbose:
+        if args.verbose and part == cuad.LOOK:  # the scored half only as totals
             for r in rows:
                 marks = " ".join(
                     f"{c}={'-' if r.right.get(c) is None else 'ok' if r.right[c] else 'NO'}"
                     for c in CHECKS
                 )
                 print(
-                    f"{r.file[:60]:60} sec {r.sections:3d} gaps {r.gaps:2d} cites "
+                    f"{cuad.look_half(r.file)} {r.file[:60]:60} sec {r.sections:3d} "
+                    f"gaps {r.gaps:2d} cites "
                     f"{r.cites_resolved}/{r.cites_resolved + r.cites_dangling} terms "
                     f"{r.terms - r.terms_unused}/{r.terms} {marks} {r.error}"
                 )

@@ -8,7 +8,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from raag_assets.core.model import Edge, EffectiveDate, SectionInfo
-from raag_assets.graph.lexicon import DATE, MONTH, MONTH_NUMBERS, YEAR
+from raag_assets.graph.lexicon import DATE, MONTH, MONTH_NUMBERS, UPPER, YEAR
 from raag_assets.graph.rules import Rule, rule
 
 EFFECTIVE_FROM = rule(
@@ -116,7 +116,9 @@ _DAY_DATE = (
     rf"\b(?P<day>{MONTH}\.?\s+\d{{1,2}}{_ORD}\s*,?\s+\d{{4}}"
     rf"|\d{{1,2}}{_ORD}\s+(?:day\s+of\s+|of\s+)?{_WEEKDAY}?{MONTH}\.?\s*,?\s+\d{{4}}"
     r"|\d{4}-\d{2}-\d{2}"
-    r"|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}(?![/\d])))"
+    r"|\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}(?![/\d]))"
+    # day first with dots, as contracts drafted in Europe or Asia date them: "01.03.2003"
+    r"|(?<![\d.])\d{1,2}\.\d{1,2}\.(?:19|20)\d{2}(?![\d.]))"
 )
 _MONTH_DATE = (
     rf"(?P<month>(?:{_BLANK}\s*)?(?:\bday\s+of\s+)?\b{MONTH}\b\.?\s*(?:{_BLANK}\s*)?,?\s+{YEAR})"
@@ -141,7 +143,8 @@ NAMED_EFFECTIVE = rule(
     "'the Effective Date of this Agreement shall be'",
     pattern=(
         r"\beffective\s+date[\"”']?(?:(?:\s+(?:of|for)\s+this\s+(?:[\w-]+\s+){0,3}?\w+)?"
-        r"\s*(?:[:\-–—]|is|shall\s+be|will\s+be|means)?\s*:?"
+        # 'with an effective date of March 1, 2003': "of" before the date itself
+        r"\s*(?:[:\-–—]|is|shall\s+be|will\s+be|means|(?P<of>of)(?=\s+(?:the\s+)?\w))?\s*:?"
         # or defined as an event, the date it fell on given in the same sentence: '"Effective
         # Date" shall mean the date of installation, i.e. June 1, 2004'
         r"|\s+(?:shall\s+)?means?\b(?:[^.;]|\b(?:i\.e|e\.g)\.){0,100}?"
@@ -155,6 +158,7 @@ NAMED_EFFECTIVE = rule(
         "the Effective Date of this Lease shall be June 2, 2021",
         "THE EFFECTIVE DATE OF THIS RESELLER AGREEMENT SHALL BE: Sept 29, 2004",
         "EFFECTIVE DATE shall mean the date of installation of the system, i.e. June 1, 2004.",
+        "This Agreement, with an effective date of March 1, 2003, is between",
     ),
     counter=(
         "The effective date is stated below.",
@@ -203,6 +207,7 @@ TERM_COMMENCES = rule(
     "Term will begin on', '\"Commencement Date\" means'",
     pattern=(
         r"(?:(?:\b(?:this|the)\s+(?:\w+\s+){0,2}?(?:agreement|contract|lease|amendment)"
+        r"(?:\s*\([^()]{0,40}\))?,?"  # its short name: 'This Agreement ("Agreement") commences'
         r"|\bthe\s+(?:initial\s+)?term\b[^.;()]{0,60}?(?:\s*\([^)]{0,40}\))?"
         r"|\b(?:the|your|his|her)\s+(?:employment|appointment|engagement)\b[^.;()]{0,40}?"
         r"|\bthe\s+(?:joint\s+venture|partnership)"
@@ -224,6 +229,7 @@ TERM_COMMENCES = rule(
         "The Joint Venture shall commence on the 1st of March, 2003",
         "Contract start: 04-01-06",
         "Start Date: June 1, 2020",
+        'This Supply Agreement ("Agreement") commences on March 1, 2003.',
     ),
     counter=(
         "The Services shall commence on January 20, 2014.",
@@ -237,7 +243,9 @@ DATING_PHRASE = rule(
     "a drafting phrase that dates a document: dated as of, made as of, entered into on, "
     "executed on, 'made this 8th day of May 2014'",
     pattern=(
-        r"\b(?:dated(?:\s+for\s+(?:reference|identification)(?:\s+purposes)?(?:\s+only)?)?|(?:made|entered(?:\s+into)?|executed|signed)"
+        r"\b(?:dated(?:\s+for\s+(?:reference|identification)(?:\s+purposes)?(?:\s+only)?)?"
+        # "concluded": as contracts drafted outside the US say it
+        r"|(?:made|entered(?:\s+into)?|executed|signed|concluded)"
         r"(?:\s+(?:and|or|into|is|effective|in|to|effect))*"
         r"|execute[sd]?\s+this\s+(?:[\w-]+\s+){0,4}?(?:agreement|contract|amendment))\s*:?"
         r"(?:\s+(?:in|at)\s+[A-Z][\w-]+(?:\s+[A-Z][\w-]+)?(?=\s+on\b))?"
@@ -251,8 +259,31 @@ DATING_PHRASE = rule(
         "THIS AGREEMENT is made this [ ] day of May, 2014",
         "Dated: July 6, 2020",
         "THIS AGREEMENT, dated for reference purposes as of July 12, 1999,",
+        "This Agreement has been concluded on 1 March 2003 between",
     ),
     counter=("This lease is dated and signed below.", "Made in Ohio on the first of May."),
+)
+# The general form of a dating phrase in a preamble: "as of" and a date, whatever verb (or
+# none) stands before it ('As of March 1, 2003, Acme and Beta agree', 'This Agreement, as of
+# 1 March 2003, between'); read in the opening only, after the drafting phrases.
+AS_OF_OPENING = rule(
+    "date.as_of_opening",
+    "date",
+    "'as of' and a date opening a sentence of a document's opening, or right after the "
+    "document's own name, with no drafting verb: 'As of March 1, 2003, Acme and Beta agree', "
+    "'This Agreement, as of 1 March 2003, between'",
+    # not any "as of" (deposits "as of February 28, 2013", statements "as of December 31")
+    pattern=(
+        r"(?:^|[.;:]\s*|\b(?:agreement|contract|lease|amendment|addendum)"
+        r"(?:\s*\([^()]{0,40}\))?\s*,?\s*)"
+        rf"\bas\s+(?:of|at)\s+(?:the\s+)?(?:day\s+of\s+)?{_ANY_DATE}"
+    ),
+    flags=re.IGNORECASE,
+    examples=("As of March 1, 2003, Acme and Beta agree as follows.",),
+    counter=(
+        "as of the date first written above",
+        "to depositors of the Bank as of February 28, 2013",
+    ),
 )
 # A dating phrase that dates another document: 'the Supply Agreement dated as of June 1, 2010',
 # 'that certain Stock Purchase Agreement, dated November 14, 2018'.
@@ -533,6 +564,8 @@ def _stated_effective(head: str) -> EffectiveDate | None:
                 sentence = re.split(r"[.;]\s", head[max(0, m.start() - 200) : m.start()])[-1]
                 if not _OWN_SUBJECT.search(sentence):
                     continue  # a clause's date ("prices effective from"), not the document's
+            if form is NAMED_EFFECTIVE and m.group("of") and m.start() >= OPENING_CHARS:
+                continue  # 'a Developer Agreement with an effective date of': another's
             if form is EFFECTIVE_PHRASE and OTHER_DOCUMENT_DATED.search(
                 head[max(0, m.start() - OTHER_DOCUMENT_CHARS) : m.start()]
             ):
@@ -551,6 +584,14 @@ def _agreement_date(head: str, lines: list[str]) -> EffectiveDate | None:
                 continue  # "the Supply Agreement dated as of ...": another document's date
             if found := _dated(m, "agreement"):
                 return found
+    # a date a drafting phrase already gave (and set aside as another document's) is no new one
+    drafted = {d.end() for d in DATING_PHRASE.finditer(head[:OPENING_CHARS])}
+    for m in AS_OF_OPENING.finditer(head[:OPENING_CHARS]):
+        before = head[max(0, m.start() - OTHER_DOCUMENT_CHARS) : m.start()]
+        if m.end() in drafted or OTHER_DOCUMENT_DATED.search(before):
+            continue
+        if found := _dated(m, "agreement"):
+            return found
     for m in TITLE_NAME_DATE.finditer(head[:OPENING_CHARS]):
         if found := _dated(m, "agreement"):
             return found
@@ -595,6 +636,11 @@ def _dated(m: re.Match[str], kind: str) -> EffectiveDate | None:
 
 
 def _day(text: str) -> dt.date | None:
+    if m := re.fullmatch(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", text):
+        try:  # "01.03.2003": day, month, year
+            return dt.date(int(m.group(3)), int(m.group(2)), int(m.group(1)))
+        except ValueError:
+            return None
     if m := re.fullmatch(r"(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})", text):
         first, second, year = int(m.group(1)), int(m.group(2)), int(m.group(3))
         if year < 100:  # "13/07/05": a signature block's short year
@@ -732,14 +778,17 @@ _KIND_NOUN = (
     r"understanding|power\s+of\s+attorney|statement|guarant(?:y|ee)|indenture|charter|terms"
     r"|policy|undertaking|letter\s+of\s+intent|term\s+sheet|protocol)"
 )
-_NAME_WORD = r"(?:(?!This\b|THIS\b)[A-Z0-9][\w&@®'’./-]*,?|e-[\w-]+|and|of|for|to|the|in|on|de|&|-)"
+_NAME_WORD = (
+    rf"(?:(?!This\b|THIS\b)[{UPPER}0-9][\w&@®'’./-]*,?|e-[\w-]+|and|of|for|to|the|in|on|de|&|-)"
+)
 # Words a legend or a sentence in capitals has and a name has not.
 _NOT_A_NAME = (
     r"(?:THIS|THESE|HEREIN|HEREOF|HEREUNDER|SUCH|BEEN|HAVE|HAS|WILL|SHALL|OMITTED|PURSUANT"
     r"|TREATMENT|SECURITIES|COMMISSION|EXCEPT|BETWEEN|BY|IS|ARE|MADE|DATED|ENTERED|HERETO"
     r"|LISTED|IF|DISCLOSED|DISCLOSURE|HARM|REDACTED|REQUESTED|NOTE)"
 )
-_CAPS_WORD = rf"(?:(?!{_NOT_A_NAME}\b)[A-Z0-9][A-Z0-9&@®'’./-]*,?|&|-)"
+# capitals of any Latin, Greek or Cyrillic letter: "ACCORD DE COOPÉRATION", "LECLANCHÉ"
+_CAPS_WORD = rf"(?:(?!{_NOT_A_NAME}\b)[{UPPER}0-9][{UPPER}0-9&@®'’./-]*,?|&|-)"
 _CAPS_NOUN = _KIND_NOUN.upper().replace(r"\S", r"\s")
 TITLE_LINE = rule(
     "date.title_line",
@@ -848,7 +897,7 @@ def _title(texts: list[str], lines: int = NAME_LINES, chars: int = NAME_CHARS) -
     at = 0
     for text in texts[:lines]:
         for m in TITLE_CAPS.finditer(text):
-            name = re.split(r"(?<=\S)[.:;]\s+(?=[A-Z]{2})", m.group("name"))[-1]
+            name = re.split(rf"(?<=\S)[.:;]\s+(?=[{UPPER}]{{2}})", m.group("name"))[-1]
             name = FILING_HEADER.regex.sub("", name)
             name = re.sub(r"^(?:\S*\d\S*\s+|\([^)]*\)\s*)+", "", name).strip(" ,-")
             name = re.sub(r"^(.+?)\s+\1$", r"\1", name)  # a title set twice

@@ -130,3 +130,21 @@ def int_to_roman(n: int) -> str:
             out += numeral
             n -= value
     return out
+
+
+def _upper_ranges(first: int, last: int) -> str:
+    """The capital letters between two code points as a character-class body ("À-ÖØ-Þ...")."""
+    caps = [c for c in range(first, last + 1) if chr(c).isupper()]
+    out, start = [], None
+    for i, c in enumerate(caps):
+        start = c if start is None else start
+        if i + 1 == len(caps) or caps[i + 1] != c + 1:
+            out.append(chr(start) if start == c else f"{chr(start)}-{chr(c)}")
+            start = None
+    return "".join(out)
+
+
+# A capital letter of the Latin, Greek or Cyrillic alphabets, accented ones too, as the body
+# of a character class: a name in capitals is "LECLANCHÉ S.A." or "ÉNERGIE DU NORD" as well as
+# "ACME INC." ([A-Z] alone ends it at the accent).
+UPPER = "A-Z" + _upper_ranges(0xC0, 0x52F)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from raag_assets.core.model import Edge, SectionInfo, Term
 from raag_assets.graph.keys import term_key
-from raag_assets.graph.lexicon import UNIT_NOUNS
+from raag_assets.graph.lexicon import UNIT_NOUNS, UPPER
 from raag_assets.graph.overlaps import inside, longest_first
 from raag_assets.graph.references import contents_spans, is_contents
 from raag_assets.graph.rules import Rule, rule
@@ -445,7 +445,8 @@ SIGNATORY_CAPS = rule(
     "term",
     "a party's name in capitals closed by its company form, in its signature block",
     pattern=(
-        r"(?<![\w&'’./-])[A-Z][A-Z0-9&'’.-]*(?:,?[ ]+(?:[A-Z][A-Z0-9&'’./-]*|of|and|&))*"
+        rf"(?<![\w&'’./-])[{UPPER}][{UPPER}0-9&'’.-]*"
+        rf"(?:,?[ ]+(?:[{UPPER}][{UPPER}0-9&'’./-]*|of|and|&))*"
         rf",?[ ]+(?:{_FORMS_HEAD.upper()}|COMPANY|TRUST"
         rf"|{_FORMS_MID.upper()}|GMBH|PTE|PTY|S\.P\.A|S\.R\.L)\b\.?(?![\w&-])"
     ),
@@ -559,6 +560,12 @@ _BEFORE_NAMES = ("BETWEEN", "AMONG", "BY", "PREAMBLE", "PARTIES")
 _A_DOCUMENT = re.compile(r"\b(?i:agreement|contract|amendment|addendum)$")
 
 
+def _capital(ch: str) -> bool:
+    """A letter that may open a name: a capital, or a letter of a script without case
+    ("深圳市科技有限公司", "ソニー株式会社")."""
+    return ch.isupper() or (ch.isalpha() and not ch.islower())
+
+
 def _name_before(text: str) -> str | None:
     """The run of name words that ends `text`: capitalised words and the connectors between
     them, back to the cue, a parenthesis or a lower-case word."""
@@ -582,6 +589,9 @@ def _name_before(text: str) -> str | None:
             not bare
             or re.search(r"[()\"“”:;]", bare)
             or bare.upper() in _BEFORE_NAMES
+            or re.fullmatch(
+                r"\(?\d{1,2}[.)]", bare
+            )  # an item number: '(2) BETA LIMITED', '2. Beta'
             # a date's year before the name: '... on April 22, 2000 Acme Media, Inc.'
             or (
                 re.fullmatch(r"(?:19|20)\d\d", bare)
@@ -592,7 +602,7 @@ def _name_before(text: str) -> str | None:
         if len(taken) >= 2 and words[i].endswith(",") and re.fullmatch(_FORM_WORD, bare):
             break  # "... Fund, L.P., Cibelli Research LLC": the form closes the name before
         named = (
-            bare[0].isupper()
+            _capital(bare[0])
             or bare[0].isdigit()
             or any(c.isupper() for c in bare[1:])
             # "Acme, inc", "Acme plc"
@@ -619,7 +629,9 @@ def _name_before(text: str) -> str | None:
         stop = ""
     for end in (-1, 0):  # a connector neither opens nor closes a name
         while taken and taken[end].strip(",").lower() in _NAME_CONNECTORS - {"the"}:
-            taken.pop(end)
+            dropped = taken.pop(end).strip(",").lower()
+            if end == -1 and dropped == "of" and stop.lower() in ("laws", "law"):
+                stop = dropped  # "under the laws of Switzerland": a place, not a party
     if (
         len(taken) >= 3
         and taken[-1] == "the"
@@ -646,7 +658,7 @@ def _name_before(text: str) -> str | None:
         # a number (a registration, a street) in a name without a company form to close it
         or (re.search(r"(?:^|\s)\d", name) and not re.search(r"\b" + _FORM_WORD + "$", name))
         or re.search(r"\d\.\d|(?:^|\s)\d+\s.*\s\d+\b", name)  # section numbers: contents
-        or not re.search("[A-Za-z]{2}", name)
+        or not re.search(r"[^\W\d_]{2}", name)  # two letters, of any script
     ):
         return None
     return name

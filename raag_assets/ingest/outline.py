@@ -229,6 +229,8 @@ def continues(k: Key, last: Key | None) -> bool:
         return True
     if len(k) == 2 and k[0] == last[0] + 1 and k[1] in (0, 1):
         return True
+    if first_of_next(k, last):  # "6.4.1" after "6.3": 6.4's heading lost at any depth
+        return True
     for depth in range(1, len(last) + 1):
         prefix = last[:depth]
         if k[:-1] == prefix[:-1] and len(k) == depth and 1 <= k[-1] - prefix[-1] <= 2:
@@ -275,6 +277,13 @@ def cited_ahead(k: Key, last: Key | None, cited: frozenset[str], number: str) ->
     if len(k) == 1:
         return last is None or 0 < k[0] - last[0] <= _CITED_GAP
     return ahead(k, last)
+
+
+def first_of_next(k: Key, last: Key | None) -> bool:
+    """Whether `k` is the first child of the outline's next number ("6.4.1" after "6.3",
+    "3.2.1" after "3.1.4"): that number's heading was lost, cut off with the sentence before
+    it at a page break or run into a line the text does not break."""
+    return len(k) >= 2 and k[-1] in (0, 1) and follows(k[:-1], last) and k[:-1] != last
 
 
 def follows(k: Key, last: Key | None) -> bool:
@@ -361,6 +370,7 @@ def run_in_cuts(
         if not (
             follows(k, last)
             or (continues(k, last) and (top or number in cited))
+            or first_of_next(k, last)  # ". 6.4.1. Without ..." after 6.3: 6.4's heading lost
             # a cited number a few on: a top-level one with its title (checked above), a
             # dotted one after the end of a sentence ("... Dexcel. 3.6.3 With the ...")
             or evidence

@@ -52,7 +52,9 @@ from raag_assets.ingest.outline import key as outline_key
 #    "contents." and "Schedule a copy" in prose
 # 11: PDFs with a table of contents: headings before it it does not list are the Title's, and
 #    candidates it does not list, set no larger than listed headings, are items (not sections)
-SECTIONER_VERSION = "11"
+# 12: the first child of the outline's next number at any depth opens a section, at a line's
+#    start or run in ("6.4.1" after "6.3", "8.1" after "7.2": that number's heading was lost)
+SECTIONER_VERSION = "12"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")

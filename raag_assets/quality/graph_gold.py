@@ -15,6 +15,7 @@ lines, and the table shows how many `likely` lines were found beside it.
 
 import json
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -70,16 +71,22 @@ def edge_key(
     # the Title block's effective date is the document's own (GRAPH_GOLD: one per document)
     if edge_type == "effective_on" and label(src) == "Title":
         src = None
-    head = (edge_type, doc, label(src))
+    head = (edge_type, _doc(doc), label(src))
     if edge_type == "defines":
         return (*head, term_key(str(term or dst or "")))
     if edge_type == "uses_term":
-        return (*head, str(dst_doc or doc), term_key(str(term or "")))
+        return (*head, _doc(dst_doc or doc), term_key(str(term or "")))
     if edge_type in DATE_TYPES:
         return (*head, str(dst or term or ""))
     if edge_type == "applies_to_scope":
         return (*head, " ".join(str(dst or term or "").casefold().split()))
-    return (*head, str(dst_doc or ""), label(dst))
+    return (*head, _doc(dst_doc or ""), label(dst))
+
+
+def _doc(doc_id: Any) -> str:
+    """A doc id as compared: composed (NFC), as raag's ids are; a gold file saved under a
+    decomposed name ("LECLANCHE\u0301", as some file systems write "É") is the same document."""
+    return unicodedata.normalize("NFC", str(doc_id or ""))
 
 
 @dataclass(frozen=True)
@@ -98,7 +105,7 @@ class GoldDoc:
 
 
 def load_jsonl(path: Path, genre: str) -> GoldDoc:
-    gold = GoldDoc(path.stem, genre, path)
+    gold = GoldDoc(_doc(path.stem), genre, path)
     for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
             continue
@@ -397,13 +404,25 @@ def gold_corpus(repo: Path, genre: str, doc_ids: Sequence[str]) -> list[Path]:
             if not line or line.startswith("#"):
                 continue
             path = Path(line.replace("$SHARED", str(shared)))
-            out.append(path if path.is_absolute() else repo / path)
+            out.append(_on_disk(path if path.is_absolute() else repo / path))
         return out
     found = locate_gold(repo, doc_ids)
     missing = [d for d in doc_ids if d not in found]
     if missing:
         raise FileNotFoundError(f"gold documents not found for {genre}: {missing}")
     return [found[d] for d in doc_ids]
+
+
+def _on_disk(path: Path) -> Path:
+    """A listed file as the disk spells it: a name typed composed ("É") where the file system
+    keeps it decomposed, or the other way round."""
+    if path.exists():
+        return path
+    for form in ("NFC", "NFD"):
+        other = Path(unicodedata.normalize(form, str(path)))
+        if other.exists():
+            return other
+    return path
 
 
 def locate_gold(repo: Path, doc_ids: Sequence[str]) -> dict[str, Path]:

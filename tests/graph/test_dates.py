@@ -397,3 +397,54 @@ def test_every_date_edge_names_its_form(tmp_path: Path) -> None:
     assert rule_ids(e for s in licence("GPL-3") for e in date_edges(s)) == {
         "applies_to.calendar_limit"
     }
+
+
+@pytest.mark.parametrize(
+    ("line", "effective", "agreement"),
+    [
+        (
+            "This Agreement, with an effective date of March 1, 2003, is between A and B.",
+            dt.date(2003, 3, 1),
+            None,
+        ),
+        (
+            "This Agreement has been concluded on 1 March 2003 between A and B.",
+            None,
+            dt.date(2003, 3, 1),
+        ),
+        ("As of March 1, 2003, Acme and Beta agree as follows.", None, dt.date(2003, 3, 1)),
+        (
+            'This Supply Agreement ("Agreement") commences on March 1, 2003.',
+            dt.date(2003, 3, 1),
+            None,
+        ),
+        # day first with dots, as contracts drafted outside the US date them
+        ("This Agreement is made on 12.03.2015 between A and B.", None, dt.date(2015, 3, 12)),
+        # "as of" dating something else in the opening dates no document
+        (
+            "Shares offered to depositors of the Bank as of February 28, 2013 (the Holders).",
+            None,
+            None,
+        ),
+    ],
+)
+def test_general_forms_of_a_documents_dates(
+    line: str, effective: dt.date | None, agreement: dt.date | None
+):
+    found = document_dates(["SUPPLY AGREEMENT", line])
+    assert (found.effective.date if found.effective else None) == effective
+    assert (found.agreement.date if found.agreement else None) == agreement
+
+
+@pytest.mark.parametrize(
+    ("lines", "name"),
+    [
+        (["ACCORD DE COOPÉRATION AGREEMENT"], "ACCORD DE COOPÉRATION AGREEMENT"),
+        (
+            ["ÉNERGIE DU NORD SUPPLY AGREEMENT", "This Agreement is made between"],
+            "ÉNERGIE DU NORD SUPPLY AGREEMENT",
+        ),
+    ],
+)
+def test_a_name_in_accented_capitals(lines: list[str], name: str):
+    assert document_name(lines) == name

@@ -1061,3 +1061,43 @@ def test_a_word_defined_in_lower_case_and_capitalised_is_the_capitalised_term_of
     ]
     result = extract([DocInfo("l", "l.txt")], sections, lambda t: list(nlp.pipe(t)))
     assert [t.term for t in result.terms] == ["Library"]
+
+
+def test_a_file_name_with_accents_and_marks_reads_as_an_ascii_one(make_store, tmp_path):
+    """The same contract under a plain name and under a name as users give them ("É", "#", an
+    en dash, a comma) is read alike: the same sections, edges and metadata, its doc id apart
+    (the ids derived from it differ, so rows are compared by what they say)."""
+    contract = next(
+        (golden.shared_root(GOLDEN.parents[1]) / "data" / "dev_legal" / "contracts").glob(
+            "ENTRUSTINC*"
+        )
+    )
+    names = {
+        "plain": "Plain Alliance Agreement.txt",
+        "marked": "Éclair #3 – Société, Agreement.txt",
+    }
+    store = make_store()
+    read: dict[str, tuple] = {}
+    for tenant, name in names.items():
+        (tmp_path / tenant).mkdir()
+        path = tmp_path / tenant / name
+        shutil.copy(contract, path)
+        assert store.ingest([path], tenant).success
+        doc_id = store.rows("SELECT doc_id FROM documents WHERE tenant_id = %s", tenant)[0][0]
+        sections = store.rows(
+            "SELECT ordinal, label, heading, level, text FROM sections WHERE tenant_id = %s "
+            "ORDER BY ordinal",
+            tenant,
+        )
+        edges = store.rows(
+            "SELECT e.edge_type, e.rule, s.label, d.label, e.normalized_target, e.matched_text, "
+            "e.confidence FROM edges e LEFT JOIN sections s ON s.tenant_id = e.tenant_id AND "
+            "s.section_id = e.src_section_id LEFT JOIN sections d ON d.tenant_id = e.tenant_id "
+            "AND d.section_id = e.dst_section_id WHERE e.tenant_id = %s",
+            tenant,
+        )
+        meta = store.rows("SELECT title, metadata FROM documents WHERE tenant_id = %s", tenant)[0]
+        edges = sorted(tuple(str(v).replace(doc_id, "DOC") for v in e) for e in edges)
+        read[tenant] = (sections, edges, meta[0], meta[1].get("parties"))
+    assert read["plain"][0] and read["plain"][1]
+    assert read["plain"] == read["marked"]

@@ -646,3 +646,47 @@ def test_a_name_after_runs_of_spaces_is_read_without_error() -> None:
     """Spaces run together before a name (a signature line set with spaces) leave empty words:
     they end the name, they raise nothing."""
     assert signatory_names("IN WITNESS WHEREOF\n  and Acme Ltd By: /s/ J. Roe") == ["Acme Ltd"]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        # accented capitals, and a place after "the laws of" that is no party
+        (
+            "This Agreement is made between LECLANCHÉ S.A., a company organized under the laws "
+            'of Switzerland ("Leclanché"), and Ümit Energie GmbH, a German company ("Ümit").',
+            ["LECLANCHÉ S.A.", "Ümit Energie GmbH"],
+        ),
+        (
+            'THIS AGREEMENT is made between ÉNERGIE DU NORD SARL (the "Supplier") and ZÜRICH '
+            'WIDGETS AG (the "Buyer").',
+            ["ÉNERGIE DU NORD SARL", "ZÜRICH WIDGETS AG"],
+        ),
+        # a script without case
+        (
+            'This Agreement is made between 深圳市科技有限公司 ("Shenzhen Tech") and Acme Inc. '
+            '("Acme").',
+            ["深圳市科技有限公司", "Acme Inc."],
+        ),
+        # a numbered list of parties: the item number is no part of a name
+        (
+            "PARTIES 1. Acme Widgets Pty Ltd (ACN 123 456 789) of 1 George St, Sydney (Acme) "
+            "2. Beta Trading Limited of 2 Queen St, Auckland (Beta)",
+            ["Acme Widgets Pty Ltd", "Beta Trading Limited"],
+        ),
+        # "services of" a person is no place: the person stays a party
+        (
+            'This Agreement is entered into by and between Marine MP, LLC ("Lender"), for '
+            'services of Jane Roe ("Endorser"), and Beta Trading LLC ("Beta").',
+            ["Marine MP, LLC", "Jane Roe", "Beta Trading LLC"],
+        ),
+    ],
+)
+def test_parties_named_in_any_script_and_form(text: str, names: list[str]):
+    assert party_full_names(text) == names
+
+
+def test_signatories_in_accented_capitals():
+    text = "IN WITNESS WHEREOF the parties have signed.\nLECLANCHÉ S.A.\nBy: /s/ J. Roe\n"
+    text += "ÜMIT ENERGIE GMBH\nBy: /s/ H. Roe"
+    assert signatory_names(text) == ["LECLANCHÉ S.A.", "ÜMIT ENERGIE GMBH"]

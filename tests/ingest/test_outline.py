@@ -3,7 +3,14 @@
 import pytest
 
 from raag_assets.core.model import FRONT_LABEL, Line
-from raag_assets.ingest.outline import ahead, cited_labels, continues, follows, second_child
+from raag_assets.ingest.outline import (
+    ahead,
+    cited_labels,
+    continues,
+    first_of_next,
+    follows,
+    second_child,
+)
 from raag_assets.ingest.sectioning import build_sections, heading_rules
 
 
@@ -550,3 +557,21 @@ def test_a_reserved_section_keeps_its_number_in_the_outline():
         "years.\n\n5. Intentionally Omitted.\n\n6. Notices. Notices are in writing."
     )
     assert labels(text)[1:] == ["1", "2", "3", "4", "4.1", "5", "6"]
+
+
+def test_the_first_child_of_the_next_number_at_any_depth_continues_the_outline():
+    """A heading lost at any depth ("6.4" cut off with a page's last sentence, "ARTICLE VIII"
+    read as text): its first child continues the outline, at a line's start or run in."""
+    assert first_of_next((6, 4, 1), (6, 3)) and first_of_next((3, 2, 1), (3, 1, 4))
+    assert first_of_next((8, 1), (7, 2)) and continues((6, 4, 1), (6, 3))
+    assert not first_of_next((6, 3, 1), (6, 3))  # a first child: follows already
+    assert not first_of_next((6, 5, 1), (6, 3)) and not first_of_next((6, 4, 2), (6, 3))
+    text = (
+        "SUPPLY AGREEMENT\n\n6. Products\n\n6.1. Quality. The Products shall be of good quality."
+        "\n\n6.2. Supply. We shall supply the Products.\n\n"
+        "6.3. Recipes. You agree to buy the Products "
+        "only from us or from sources we approve and license 6.4 Sourcing of Other Products. "
+        "6.4.1. Without limiting Section 6.3, we may approve other suppliers. 6.4.2. Approval "
+        "Fees. You shall pay our costs of approval under Section 6.4.1."
+    )
+    assert labels(text) == [FRONT_LABEL, "6", "6.1", "6.2", "6.3", "6.4.1", "6.4.2"]

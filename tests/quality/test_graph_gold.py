@@ -1,6 +1,7 @@
 """Gold scoring per rule: each rule's edges are scored on their own, so a rule that misfires
 is seen by name."""
 
+import unicodedata
 from pathlib import Path
 
 from raag_assets.quality import graph_gold as golden
@@ -39,3 +40,18 @@ def test_score_rules_scores_each_rule_on_its_own_edges() -> None:
     assert (bare.found, bare.true_positives, bare.precision) == (2, 1, 0.5)
     table = golden.rule_table(scores)
     assert "references.bare_number" in table and "0.50" in table
+
+
+def test_a_gold_file_under_a_decomposed_name_is_the_same_document(tmp_path: Path) -> None:
+    """A file system that keeps "É" as "E" + a combining accent (NFD) names the same document
+    as raag's composed doc id: the gold's file name, doc fields and corpus list all match."""
+    composed = "LECLANCHÉ S.A. - JOINT AGREEMENT"
+    decomposed = unicodedata.normalize("NFD", composed)
+    assert decomposed != composed
+    path = tmp_path / f"{decomposed}.jsonl"
+    row = '{"doc": "%s", "src": "1", "type": "references", "dst_doc": "%s", "dst": "2"}'
+    path.write_text(row % (decomposed, decomposed) + "\n", encoding="utf-8")
+    gold = golden.load_jsonl(path, "blind")
+    assert gold.doc_id == composed
+    found = golden.edge_key("references", composed, "1", composed, "2", None)
+    assert [g.key for g in gold.edges] == [found]
