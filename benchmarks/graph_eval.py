@@ -122,11 +122,11 @@ def main() -> None:
             if stage in stages:
                 print(f"   {stage:<20} {stages[stage].get('seconds', 0):>6.2f} s")
     totals, by_rule = _totals(score_rows), _totals(rule_rows)
-    for part in ("tuning", *PARTS.values()):
+    for part in dict.fromkeys(("tuning", *PARTS.values())):
         if by_rule.get(part):
             print(f"\n== {part} gold, per rule (R: the share of its types' gold it finds)")
             print(golden.rule_table(by_rule[part], part))
-    for part in ("tuning", *PARTS.values()):
+    for part in dict.fromkeys(("tuning", *PARTS.values())):
         if totals.get(part):
             print(f"\n== all {part} gold")
             print(golden.table(totals[part], part))
