@@ -273,6 +273,9 @@ def without_words(query: str, words: set[str], title: Collection[str] = ()) -> s
     same words elsewhere in the query (what is asked) stay."""
     found = list(_WORD.finditer(query))
     drop = _naming_phrases(query, found, words, set(title))
+    asked_from = _after_framing_clause(query, found, drop)
+    if asked_from is not None:  # the question alone, the framing clause gone with its marks
+        return " ".join(query[asked_from:].split())
     kept = []
     last = 0
     for n, m in enumerate(found):
@@ -288,6 +291,22 @@ def without_words(query: str, words: set[str], title: Collection[str] = ()) -> s
 # What ends a phrase naming a document: a clause or sentence break ("...Inc.; which law",
 # "... Policy. What"), not the stop of an abbreviation ("Inc. and").
 _PHRASE_BREAK = re.compile(r"[;:?!]|\.\s+(?=[A-Z])")
+
+
+def _after_framing_clause(query: str, found: Sequence[re.Match[str]], drop: set[int]) -> int | None:
+    """Where the question starts after an opening clause that only frames the name
+    ('Consider the Supply Agreement between Acme and Beta; what is the term?'): a first clause
+    holding naming words, when a later clause, without one, asks the question (ends in '?').
+    What is left of the framing clause ('Consider between') asks nothing, and its words
+    ('consider') would match the document's 'in consideration of' before what is asked."""
+    breaks = list(_PHRASE_BREAK.finditer(query))
+    if not breaks:
+        return None
+    end = breaks[0].end()
+    first = {n for n, m in enumerate(found) if m.start() < end}
+    later = [n for n in range(len(found)) if n not in first]
+    asks = query.rstrip().endswith("?") and later and not drop & set(later)
+    return end if first & drop and asks else None
 
 
 def _naming_phrases(
