@@ -65,7 +65,7 @@ def main() -> None:
     classes: Counter[str] = Counter()
     rows, recall, hits = [], 0.0, 0
     with db.connect() as conn:
-        file_of = dict(
+        file_of: dict[str, str] = dict(
             conn.execute(db.load_sql("select_document_source_names"), {"tenant": tenant}).fetchall()
         )
         for t in tests:
