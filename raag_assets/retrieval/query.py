@@ -293,11 +293,16 @@ def without_words(query: str, words: set[str], title: Collection[str] = ()) -> s
 _PHRASE_BREAK = re.compile(r"[;:?!]|\.\s+(?=[A-Z])")
 
 
+FRAMING_WORDS = 3  # words other than the name a clause that only frames it may hold
+
+
 def _after_framing_clause(query: str, found: Sequence[re.Match[str]], drop: set[int]) -> int | None:
     """Where the question starts after an opening clause that only frames the name
     ('Consider the Supply Agreement between Acme and Beta; what is the term?'): a first clause
-    holding naming words, when a later clause, without one, asks the question (ends in '?').
-    What is left of the framing clause ('Consider between') asks nothing, and its words
+    holding naming words and at most FRAMING_WORDS others ('Consider', 'between'), when a
+    later clause, without naming words, asks the question (ends in '?'). A first clause saying
+    more ('Under GPLv2, I want to ship binaries only. What must I offer?') is part of what is
+    asked. What is left of a framing clause ('Consider between') asks nothing, and its words
     ('consider') would match the document's 'in consideration of' before what is asked."""
     breaks = list(_PHRASE_BREAK.finditer(query))
     if not breaks:
@@ -306,7 +311,8 @@ def _after_framing_clause(query: str, found: Sequence[re.Match[str]], drop: set[
     first = {n for n, m in enumerate(found) if m.start() < end}
     later = [n for n in range(len(found)) if n not in first]
     asks = query.rstrip().endswith("?") and later and not drop & set(later)
-    return end if first & drop and asks else None
+    left = [n for n in first - drop if found[n].group(0).lower() not in naming.SMALL]
+    return end if first & drop and asks and len(left) <= FRAMING_WORDS else None
 
 
 def _naming_phrases(

@@ -51,6 +51,11 @@ def test_a_clause_that_only_frames_the_name_goes_whole():
     # the name within the question itself: one clause, only the name goes
     q = "Consider the Software License Agreement: may Summa assign it?"
     assert without_words(q, {"software", "summa"}, title) == "Consider : may assign it?"
+    # a first clause that says more than the name is part of what is asked
+    q = "Under the Software License, I want to ship binaries only. What must I offer?"
+    assert without_words(q, {"software"}, title) == (
+        "Under , I want to ship binaries only. What must I offer?"
+    )
     # no question after the framing clause: nothing to keep it for
     q = "Consider the Software License Agreement; the assignment clause."
     assert without_words(q, {"software"}, title) == "Consider ; the assignment clause."
