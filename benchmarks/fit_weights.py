@@ -48,6 +48,8 @@ GRID = {
     # a document the query names may answer far before the others (a contract asked by name)
     "named_document": (1.0, 1.2, 1.5, 2.0, 3.0, 5.0, 10.0),
     "source_cap": (0.5, 0.8, 0.95, 1.0, 1.25, 1000.0),
+    # how far an expanded section must outscore the primary hit it would push out of the top k
+    "displace_margin": (1.0, 1.1, 1.25, 1.5, 2.0, 3.0, 1000.0),
 }
 
 
@@ -141,7 +143,7 @@ ALL_CONTRACTS = False
 
 def rescored(case: Case, w: weights.Weights) -> list[qs.Span]:
     """The case's top spans under factors `w` (the pool was built with the factors in force)."""
-    ordered = _ordered(case.pool, _decayed(case.pool, w), w, case.named, case.asked)
+    ordered = _ordered(case.pool, _decayed(case.pool, w), w, case.named, case.asked, qs.K)
     ids = [c.section.section_id for c in ordered[: qs.K]]
     return [case.spans[i] for i in ids if i in case.spans]
 
@@ -158,7 +160,7 @@ def _decayed(pool: Pool, w: weights.Weights) -> list:
     return sections
 
 
-def _ordered(pool: Pool, sections: list, w: weights.Weights, named, asked) -> list:
+def _ordered(pool: Pool, sections: list, w: weights.Weights, named, asked, k: int) -> list:
     """The sections ranked by scoring under factors `w`."""
     saved = dict(scoring.BOOST), dict(scoring.PENALTY), dict(scoring.RELEVANCE)
     scoring.BOOST.update(w.boost)
@@ -166,7 +168,7 @@ def _ordered(pool: Pool, sections: list, w: weights.Weights, named, asked) -> li
     scoring.RELEVANCE.update(w.relevance)
     try:
         ordered, _ = scoring.score_and_resolve(
-            Pool(sections, pool.edges, pool.doc_edges), None, None, named, asked
+            Pool(sections, pool.edges, pool.doc_edges), None, None, named, asked, k
         )
     finally:
         scoring.BOOST.update(saved[0])
@@ -178,7 +180,7 @@ def _ordered(pool: Pool, sections: list, w: weights.Weights, named, asked) -> li
 def span_rescored(case: SpanCase, w: weights.Weights) -> list[evaluation.Span]:
     """The span case's top passages under `w`, ranked as assemble.passage_results ranks
     them (a passage: its section's score times its share)."""
-    ordered = _ordered(case.pool, _decayed(case.pool, w), w, case.named, case.asked)
+    ordered = _ordered(case.pool, _decayed(case.pool, w), w, case.named, case.asked, SPAN_K)
     scored = [
         (-c.score * share, n, m, (f, a, b))
         for n, c in enumerate(ordered)
@@ -212,6 +214,7 @@ def exercised(cases: Sequence[Case | SpanCase]) -> set[tuple[str, str]]:
     """The factors some look-half pool has a cause for (an adjustment of that kind)."""
     out = {("decay", "hard"), ("decay", "soft"), ("decay", "version")}
     out |= {("relevance", "exponent"), ("relevance", "source_cap")}
+    out |= {("relevance", "displace_margin")}
     for c in cases:
         pool = copy.deepcopy(c.pool)
         ordered, _ = scoring.score_and_resolve(pool, None, None, c.named, c.asked)

@@ -325,6 +325,9 @@ def without_words(query: str, words: set[str], title: Collection[str] = ()) -> s
     same words elsewhere in the query (what is asked) stay."""
     found = list(_WORD.finditer(query))
     drop = _naming_phrases(query, found, words, set(title))
+    asked_from = _after_framing_clause(query, found, drop)
+    if asked_from is not None:  # the question alone, the framing clause gone with its marks
+        return " ".join(query[asked_from:].split())
     kept = []
     last = 0
     for n, m in enumerate(found):
@@ -340,6 +343,28 @@ def without_words(query: str, words: set[str], title: Collection[str] = ()) -> s
 # What ends a phrase naming a document: a clause or sentence break ("...Inc.; which law",
 # "... Policy. What"), not the stop of an abbreviation ("Inc. and").
 _PHRASE_BREAK = re.compile(r"[;:?!]|\.\s+(?=[A-Z])")
+
+
+FRAMING_WORDS = 3  # words other than the name a clause that only frames it may hold
+
+
+def _after_framing_clause(query: str, found: Sequence[re.Match[str]], drop: set[int]) -> int | None:
+    """Where the question starts after an opening clause that only frames the name
+    ('Consider the Supply Agreement between Acme and Beta; what is the term?'): a first clause
+    holding naming words and at most FRAMING_WORDS others ('Consider', 'between'), when a
+    later clause, without naming words, asks the question (ends in '?'). A first clause saying
+    more ('Under GPLv2, I want to ship binaries only. What must I offer?') is part of what is
+    asked. What is left of a framing clause ('Consider between') asks nothing, and its words
+    ('consider') would match the document's 'in consideration of' before what is asked."""
+    breaks = list(_PHRASE_BREAK.finditer(query))
+    if not breaks:
+        return None
+    end = breaks[0].end()
+    first = {n for n, m in enumerate(found) if m.start() < end}
+    later = [n for n in range(len(found)) if n not in first]
+    asks = query.rstrip().endswith("?") and later and not drop & set(later)
+    left = [n for n in first - drop if found[n].group(0).lower() not in naming.SMALL]
+    return end if first & drop and asks and len(left) <= FRAMING_WORDS else None
 
 
 def _naming_phrases(

@@ -6,7 +6,7 @@ to outrank its loser. Nothing here touches the database.
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from raag_assets.graph.keys import normalize_scope
@@ -39,10 +39,13 @@ def score_and_resolve(
     scope_context: str | None,
     named: DocumentResolution | None = None,
     asked: Sequence[str] = (),
+    k: int | None = None,
 ) -> tuple[list[ScoredSection], list[Conflict]]:
     """The pool's sections best first, every boost and penalty attached, and the conflicts
     among them, each winner outranking its loser. A document the query asks for by name
-    (`named`, or "in document X": `asked`) answers as in force, even an earlier version."""
+    (`named`, or "in document X": `asked`) answers as in force, even an earlier version.
+    With `k` (the results asked), a section expansion brought in takes one of the first `k`
+    places from a primary hit only on evidence as strong (`hold_back`)."""
     wanted = {*asked, *(named.doc_ids if named else ())}
     for c in pool.sections:
         if c.section.superseded and c.section.doc_id in wanted:
@@ -56,6 +59,8 @@ def score_and_resolve(
     after_sources(pool.sections, RELEVANCE["source_cap"])
     ordered = ranked(pool.sections)
     found = conflicts(ordered, pool.edges, pool.doc_edges, as_of, scope_context)
+    if k is not None:
+        hold_back(ordered, k, RELEVANCE.get("displace_margin", 1.0), {f.winner for f in found})
     order_conflicts(ordered, found)
     return ranked(ordered), found
 
@@ -181,6 +186,33 @@ def after_sources(sections: Sequence[ScoredSection], cap: float) -> None:
                 "after_source",
                 round(cap * source.score / c.score, 6),
                 f"placed after {s.doc_id} § {s.label}, which it was reached from",
+            )
+        )
+
+
+def hold_back(
+    sections: Sequence[ScoredSection], k: int, margin: float, winners: Collection[str] = ()
+) -> None:
+    """A section expansion brought in (a hop away: not a hit, nor a version in force standing
+    in for one) ranks after the primary hits that fill the first `k` places unless it scores
+    at least `margin` (fitted) times the last of them: its score comes from its source's, so
+    without that much more it would push out a hit the query itself found, for a guess. A
+    conflict's winner (`winners`: it overrides or amends a result) keeps its place."""
+    primary = sorted((c.score for c in sections if c.depth == 0), reverse=True)
+    if len(primary) < k:
+        return  # free places: what expansion brings takes them
+    last = primary[k - 1]
+    for c in sections:
+        sid = c.section.section_id
+        if c.depth == 0 or sid in winners or c.score <= 0 or c.score < last:
+            continue
+        if c.score >= margin * last:
+            continue
+        c.adjustments.append(
+            Adjustment(
+                "held_back",
+                round(YIELD_MARGIN * last / c.score, 6),
+                f"brought in by expansion, below {margin} x the primary hit it would displace",
             )
         )
 

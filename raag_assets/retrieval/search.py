@@ -94,7 +94,7 @@ def search(
         asked = (*analysis.doc_ids, *(analysis.named.doc_ids if analysis.named else ()))
         pool = expand(reads, hits, asked, as_of, max_expansion_hops, max_expanded)
         clock.lap("expansion")
-        ordered, found = score_and_resolve(pool, as_of, scope_context, analysis.named, asked)
+        ordered, found = score_and_resolve(pool, as_of, scope_context, analysis.named, asked, k)
         clock.lap("scoring")
         # the query's embedding is the one retrieval made (remembered): no model call
         near = mode != "fulltext" and query_results is None

@@ -29,13 +29,33 @@ def test_the_phrase_naming_the_document_goes_not_only_its_capitalised_words():
 
 def test_words_of_the_name_in_what_is_asked_stay():
     title = {"software", "license", "maintenance", "agreement"}
-    q = "Under the Software License Agreement; may the license be assigned?"
-    assert without_words(q, {"software"}, title) == "Under ; may the license be assigned?"
+    q = "Under the Software License Agreement, may the license be assigned?"
+    assert without_words(q, {"software"}, title) == "Under , may the license be assigned?"
     # without the title, only the naming words go (as before)
     assert (
         without_words(q, {"software"})
-        == "Under the License Agreement; may the license be assigned?"
+        == "Under the License Agreement, may the license be assigned?"
     )
     # a run of name words not touching a naming word is what is asked
     q = "What maintenance does the Software agreement promise?"
     assert without_words(q, {"software"}, title) == "What maintenance does promise?"
+
+
+def test_a_clause_that_only_frames_the_name_goes_whole():
+    title = {"software", "license", "agreement"}
+    q = "Consider the Software License Agreement between D2 Inc. and Summa Inc.; is it assignable?"
+    # 'Consider between' asked nothing; 'consider' drew 'in consideration of' clauses
+    assert without_words(q, {"software", "d2", "summa", "inc"}, title) == "is it assignable?"
+    q = "Under the Software License Agreement; may the license be assigned?"
+    assert without_words(q, {"software"}, title) == "may the license be assigned?"
+    # the name within the question itself: one clause, only the name goes
+    q = "Consider the Software License Agreement: may Summa assign it?"
+    assert without_words(q, {"software", "summa"}, title) == "Consider : may assign it?"
+    # a first clause that says more than the name is part of what is asked
+    q = "Under the Software License, I want to ship binaries only. What must I offer?"
+    assert without_words(q, {"software"}, title) == (
+        "Under , I want to ship binaries only. What must I offer?"
+    )
+    # no question after the framing clause: nothing to keep it for
+    q = "Consider the Software License Agreement; the assignment clause."
+    assert without_words(q, {"software"}, title) == "Consider ; the assignment clause."

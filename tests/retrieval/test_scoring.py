@@ -118,3 +118,31 @@ def test_a_scope_of_another_kind_neither_matches_nor_excludes_the_context():
     pregnant = hit(section("m", scopes=("employee who is pregnant",)), 0.03)
     scoring.score([pregnant], [], None, "full-time")
     assert kinds(pregnant) == []
+
+
+def expanded(s, score: float, source: str = "h0") -> ScoredSection:
+    return ScoredSection(s, 1, score, via_from=source)
+
+
+def test_an_expanded_section_takes_a_hit_s_place_only_on_evidence_as_strong():
+    hits = [hit(section(f"h{n}"), 1.0 - n / 10) for n in range(3)]  # 1.0, 0.9, 0.8
+    weak = expanded(section("weak"), 0.85)  # above the last hit of k=3, within the margin
+    strong = expanded(section("strong"), 1.7)  # 0.8 x 2 = 1.6: beats it by the margin
+    pool = [*hits, weak, strong]
+    scoring.hold_back(pool, 3, 2.0)
+    assert "held_back" in kinds(weak) and weak.score < 0.8
+    assert kinds(strong) == [] and strong.score == pytest.approx(1.7)
+    top3 = [c.section.section_id for c in scoring.ranked(pool)[:3]]
+    assert top3 == ["strong", "h0", "h1"]  # the hit h2 leaves for evidence, not for 'weak'
+
+
+def test_hold_back_leaves_free_places_and_conflict_winners_alone():
+    hits = [hit(section("h0"), 1.0), hit(section("h1"), 0.9)]
+    extra = expanded(section("extra"), 0.95)
+    scoring.hold_back([*hits, extra], 3, 2.0)  # two hits for three places: one is free
+    assert kinds(extra) == []
+    winner = expanded(section("winner"), 0.95)
+    scoring.hold_back([*hits, winner], 2, 2.0, {"winner"})  # it overrides a result
+    assert kinds(winner) == []
+    scoring.hold_back([*hits, winner], 2, 2.0)
+    assert kinds(winner) == ["held_back"]
