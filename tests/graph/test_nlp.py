@@ -1,6 +1,9 @@
 """Layer 2 relations as structural rules: every edge the parse makes over a policy and a
 licence carries the id of its rule (layer 2, the rule's confidence)."""
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 from raag_assets.core.model import SectionInfo
@@ -8,6 +11,8 @@ from raag_assets.graph import nlp
 from raag_assets.graph.build import layer1
 from resources.nlp import load_pipeline
 from tests.graph._texts import corpus, licence, policy, rule_ids
+
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_parse_relation_names_its_rule(tmp_path: Path) -> None:
@@ -94,3 +99,29 @@ def test_a_citation_describing_a_conditions_subject_is_no_dependency() -> None:
     parsed = [(a, parse(sections[1].text[a:b])) for a, b in nlp.windows(sections[1], made)]
     edges = nlp.layer2(sections[1], parsed, both, mentions, made)
     assert not [e for e in edges if e.edge_type == "depends_on"]
+
+
+def test_spacy_loads_without_its_command_line_and_parses_the_same():
+    """load_pipeline defers spaCy's CLI (weasel, typer, a YAML read): a fresh process parses
+    without importing it, the parse is the one a plain `import spacy` gives, and spacy.info
+    still works (it imports the CLI at its call)."""
+    child = (
+        "import json, sys\n"
+        "from resources.nlp import load_pipeline\n"
+        "doc = load_pipeline('en_core_web_sm')('If the buyer fails to pay under Section 4, the "
+        "preceding clause applies.')\n"
+        "held = 'weasel' in sys.modules\n"
+        "import spacy\n"
+        "info = spacy.info()\n"
+        "print(json.dumps({'held': held, 'parse': [(t.lemma_, t.pos_, t.dep_, t.head.i) for t in "
+        "doc], 'info': 'spacy_version' in info}))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", child], capture_output=True, text=True, check=True, cwd=_ROOT
+    )
+    got = json.loads(done.stdout.strip().splitlines()[-1])
+    assert not got["held"] and got["info"]
+    expected = load_pipeline("en_core_web_sm")(
+        "If the buyer fails to pay under Section 4, the preceding clause applies."
+    )
+    assert got["parse"] == [[t.lemma_, t.pos_, t.dep_, t.head.i] for t in expected]

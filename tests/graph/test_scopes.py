@@ -4,6 +4,7 @@ the id of its form; a later form does not read text an earlier one took."""
 from pathlib import Path
 
 from raag_assets.core.model import SectionInfo
+from raag_assets.graph import scopes
 from raag_assets.graph.scopes import scope_edges
 from tests.graph._texts import licence, policy, rule_ids
 
@@ -111,3 +112,15 @@ def test_what_falls_outside_the_scope_of_the_document_is_an_exclusion():
         "not how a client caches the widgets, outside the scope of this specification",
         "not a plug-in, alone, outside the scope of this License",
     ]
+
+
+def test_a_forms_needed_word_is_in_every_text_it_matches():
+    """scope_edges skips a form where its needed word is missing: each form's examples, and
+    every match of it in the licences, hold that word."""
+    texts = [s.text for name in ("GPL-3", "Apache-2.0", "MPL-2.0") for s in licence(name)]
+    for form_id, need in scopes._NEEDS.items():
+        form = next(f for f in scopes._FORMS if f.id == form_id)
+        assert form.examples
+        for text in [*form.examples, *texts]:
+            for m in form.finditer(text):
+                assert need.search(m.group()), (form_id, m.group())

@@ -1,12 +1,15 @@
 """Ingest through Dagster into real Postgres: partitions, idempotence, change detection,
 determinism, and bad input that loses nothing."""
 
+import gc
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
 
 from raag_assets.core.errors import InvalidTenant
+from raag_assets.pipeline.run import GC_THRESHOLD, fewer_collections
 from tests.conftest import EXAMPLES, LICENSES, Store, at_once, copy_examples
 
 CHUNK_ROWS = (
@@ -320,3 +323,38 @@ def test_a_plain_text_standard_keeps_its_indent_through_the_store(make_store, tm
         for r in store.rows("SELECT label FROM sections WHERE tenant_id = 'spec' ORDER BY ordinal")
     ]
     assert labels == ["Title", "1", "2"]
+
+
+def test_the_collector_is_set_back_when_the_last_of_overlapping_ingests_ends():
+    """fewer_collections (around every ingest): the collector passes less often and skips
+    what was alive before, until the last of overlapping runs ends; then it is as it was."""
+    before = gc.get_threshold()
+    assert gc.get_freeze_count() == 0
+    inside, leave = threading.Event(), threading.Event()
+
+    def other_run() -> None:
+        with fewer_collections():
+            inside.set()
+            leave.wait(5)
+
+    with fewer_collections():
+        assert gc.get_threshold() == (GC_THRESHOLD, *before[1:])
+        assert gc.get_freeze_count() > 0  # the objects alive before the run
+        thread = threading.Thread(target=other_run)
+        thread.start()
+        assert inside.wait(5)
+    assert gc.get_threshold()[0] == GC_THRESHOLD  # the other run goes on
+    leave.set()
+    thread.join(5)
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+def test_an_ingest_leaves_a_callers_frozen_objects_frozen():
+    gc.freeze()
+    try:
+        with fewer_collections():
+            pass
+        assert gc.get_freeze_count() > 0  # not unfrozen: the caller froze them, not the run
+    finally:
+        gc.unfreeze()
