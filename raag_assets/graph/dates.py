@@ -787,7 +787,7 @@ _NOT_A_NAME = (
     r"|TREATMENT|SECURITIES|COMMISSION|EXCEPT|BETWEEN|BY|IS|ARE|MADE|DATED|ENTERED|HERETO"
     r"|LISTED|IF|DISCLOSED|DISCLOSURE|HARM|REDACTED|REQUESTED|NOTE)"
 )
-# capitals of any Latin, Greek or Cyrillic letter: "ACCORD DE COOPÉRATION", "LECLANCHÉ"
+# capitals of any Latin, Greek or Cyrillic letter: "ACCORD DE COOPÉRATION", "ZÜRICH WIDGETS"
 _CAPS_WORD = rf"(?:(?!{_NOT_A_NAME}\b)[{UPPER}0-9][{UPPER}0-9&@®'’./-]*,?|&|-)"
 _CAPS_NOUN = _KIND_NOUN.upper().replace(r"\S", r"\s")
 TITLE_LINE = rule(

@@ -145,6 +145,6 @@ def _upper_ranges(first: int, last: int) -> str:
 
 
 # A capital letter of the Latin, Greek or Cyrillic alphabets, accented ones too, as the body
-# of a character class: a name in capitals is "LECLANCHÉ S.A." or "ÉNERGIE DU NORD" as well as
+# of a character class: a name in capitals is "MÜLLER S.A." or "ÉNERGIE DU NORD" as well as
 # "ACME INC." ([A-Z] alone ends it at the accent).
 UPPER = "A-Z" + _upper_ranges(0xC0, 0x52F)

@@ -85,7 +85,7 @@ def edge_key(
 
 def _doc(doc_id: Any) -> str:
     """A doc id as compared: composed (NFC), as raag's ids are; a gold file saved under a
-    decomposed name ("LECLANCHE\u0301", as some file systems write "É") is the same document."""
+    decomposed name ("RENE\u0301", as some file systems write "É") is the same document."""
     return unicodedata.normalize("NFC", str(doc_id or ""))
 
 

@@ -653,9 +653,9 @@ def test_a_name_after_runs_of_spaces_is_read_without_error() -> None:
     [
         # accented capitals, and a place after "the laws of" that is no party
         (
-            "This Agreement is made between LECLANCHÉ S.A., a company organized under the laws "
-            'of Switzerland ("Leclanché"), and Ümit Energie GmbH, a German company ("Ümit").',
-            ["LECLANCHÉ S.A.", "Ümit Energie GmbH"],
+            "This Agreement is made between MÉTIVIER S.A., a company organized under the laws "
+            'of France ("Métivier"), and Ümit Energie GmbH, a German company ("Ümit").',
+            ["MÉTIVIER S.A.", "Ümit Energie GmbH"],
         ),
         (
             'THIS AGREEMENT is made between ÉNERGIE DU NORD SARL (the "Supplier") and ZÜRICH '
@@ -687,6 +687,6 @@ def test_parties_named_in_any_script_and_form(text: str, names: list[str]):
 
 
 def test_signatories_in_accented_capitals():
-    text = "IN WITNESS WHEREOF the parties have signed.\nLECLANCHÉ S.A.\nBy: /s/ J. Roe\n"
+    text = "IN WITNESS WHEREOF the parties have signed.\nMÉTIVIER S.A.\nBy: /s/ J. Roe\n"
     text += "ÜMIT ENERGIE GMBH\nBy: /s/ H. Roe"
-    assert signatory_names(text) == ["LECLANCHÉ S.A.", "ÜMIT ENERGIE GMBH"]
+    assert signatory_names(text) == ["MÉTIVIER S.A.", "ÜMIT ENERGIE GMBH"]

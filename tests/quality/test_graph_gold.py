@@ -45,7 +45,7 @@ def test_score_rules_scores_each_rule_on_its_own_edges() -> None:
 def test_a_gold_file_under_a_decomposed_name_is_the_same_document(tmp_path: Path) -> None:
     """A file system that keeps "É" as "E" + a combining accent (NFD) names the same document
     as raag's composed doc id: the gold's file name, doc fields and corpus list all match."""
-    composed = "LECLANCHÉ S.A. - JOINT AGREEMENT"
+    composed = "MÉTIVIER S.A. - JOINT AGREEMENT"
     decomposed = unicodedata.normalize("NFD", composed)
     assert decomposed != composed
     path = tmp_path / f"{decomposed}.jsonl"
