@@ -11,8 +11,6 @@ candidates), and the query embedder of a process is `default_embed()`.
 import functools
 import os
 import sys
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -23,6 +21,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from raag_assets.core.errors import InvalidFilter
+from raag_assets.core.kept import Kept
 from raag_assets.core.settings import hnsw_ef_search
 from raag_assets.ingest.embedding import DEFAULT_MODEL, Embedder
 from raag_assets.retrieval.model import Hit
@@ -327,7 +326,8 @@ def scan_pays(cap: int, live_chunks: int, matches: float) -> bool:
     return cap * max(live_chunks, 1) <= FULLTEXT_SCAN_ROWS * matches
 
 
-_scan_plans: OrderedDict[tuple[str, str, int, str], bool] = OrderedDict()
+LEXEME_CACHE = 100_000  # (database, tenant, generation, lexeme) counts kept in this process
+_scan_plans: Kept[tuple[str, str, int, str], bool] = Kept(LEXEME_CACHE)
 
 
 def scan_in_table_order(
@@ -341,24 +341,18 @@ def scan_in_table_order(
     Cached as the lexeme counts are, under the tenant's chunks generation."""
     tenant, generation, text = key
     cache_key = (conninfo(conn), tenant, generation, text)
-    with _lexeme_lock:
-        if cache_key in _scan_plans:
-            _scan_plans.move_to_end(cache_key)
-            return _scan_plans[cache_key]
+    kept = _scan_plans.get(cache_key)
+    if kept is not None:
+        return kept
     plan = conn.execute(
         load_sql("estimate_fulltext_matches"), {"tenant": tenant, "match": text}
     ).fetchone()
     scan = scan_pays(cap, live_chunks, float(plan[0][0]["Plan"]["Plan Rows"]) if plan else 0.0)
-    with _lexeme_lock:
-        _scan_plans[cache_key] = scan
-        while len(_scan_plans) > LEXEME_CACHE:
-            _scan_plans.popitem(last=False)
+    _scan_plans.put(cache_key, scan)
     return scan
 
 
-LEXEME_CACHE = 100_000  # (database, tenant, generation, lexeme) counts kept in this process
-_lexeme_counts: OrderedDict[tuple[str, str, int, str], int] = OrderedDict()
-_lexeme_lock = threading.Lock()
+_lexeme_counts: Kept[tuple[str, str, int, str], int] = Kept(LEXEME_CACHE)
 
 
 def lexeme_counts(conn: psycopg.Connection, query: str, tenant: str) -> list[tuple[str, int]]:
@@ -381,21 +375,17 @@ def query_lexemes(
     generation, lexemes, live_chunks = row
     database = conninfo(conn)
     keys = {lx: (database, tenant, generation, lx) for lx in lexemes}
-    with _lexeme_lock:
-        known = {lx: _lexeme_counts[k] for lx, k in keys.items() if k in _lexeme_counts}
-        for lx in known:
-            _lexeme_counts.move_to_end(keys[lx])
+    counts = {lx: _lexeme_counts.get(k) for lx, k in keys.items()}
+    known = {lx: n for lx, n in counts.items() if n is not None}
     missing = [lx for lx in lexemes if lx not in known]
     if missing:
         rows = conn.execute(
             load_sql("fulltext_lexeme_counts"),
             {"tenant": tenant, "lexemes": missing, "cap": FULLTEXT_CAP},
         ).fetchall()
-        with _lexeme_lock:
-            for lx, n in rows:
-                known[lx] = _lexeme_counts[keys[lx]] = n
-            while len(_lexeme_counts) > LEXEME_CACHE:
-                _lexeme_counts.popitem(last=False)
+        for lx, n in rows:
+            known[lx] = n
+            _lexeme_counts.put(keys[lx], n)
     return generation, live_chunks, [(lx, known[lx]) for lx in lexemes]
 
 
