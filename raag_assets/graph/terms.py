@@ -589,9 +589,7 @@ def _name_before(text: str) -> str | None:
             not bare
             or re.search(r"[()\"“”:;]", bare)
             or bare.upper() in _BEFORE_NAMES
-            or re.fullmatch(
-                r"\(?\d{1,2}[.)]", bare
-            )  # an item number: '(2) BETA LIMITED', '2. Beta'
+            or re.fullmatch(r"\(?\d{1,2}[.)]", bare)  # an item number: '(2) BETA', '2. Beta'
             # a date's year before the name: '... on April 22, 2000 Acme Media, Inc.'
             or (
                 re.fullmatch(r"(?:19|20)\d\d", bare)
