@@ -137,7 +137,7 @@ class NameIndex:
 
     @functools.cached_property
     def versions(self) -> tuple[naming.Version | None, ...]:
-        return tuple(naming.document_version(d.doc_id, d.names) for d in self.docs)
+        return tuple(naming.document_version(d.doc_id, d.names, d.title) for d in self.docs)
 
     def carrying(self, word: str) -> set[int]:
         """The documents whose vocabulary holds `word`, or, for a long word, a near spelling
@@ -168,7 +168,7 @@ def resolve_document(
     n = len(index.docs)
     if n < 2:
         return None
-    versions = naming.query_versions(query)
+    versions = naming.query_versions(query, index.own_words)
     words = _naming_words_for(query, index.own_words, bool(versions))
     if not words or not _speaks_of_a_document(query, words, versions, index.own_words):
         return None
@@ -306,6 +306,8 @@ def might_name_a_document(query: str) -> bool:
     of document or a word in capitals among them."""
     query = naming.spaced_versions(query)
     if naming.query_versions(query):  # "revision A of the leave policy": no capitals needed
+        return True
+    if naming.numbered_names(query):  # "with git 2.36": the names say if 'git' is one
         return True
     if not naming_words(query):
         return False

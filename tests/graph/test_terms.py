@@ -615,6 +615,17 @@ def test_a_long_list_of_parties_each_closed_by_its_form_and_a_person_last():
     ]
 
 
+def test_a_determiner_alone_is_no_party_and_a_name_it_opens_is_one():
+    # a list item's first word is no party of a document without an introduction
+    notes = 'Changes since v4.1 * The existing exporters learned "--all" to write every record.'
+    assert party_full_names(notes) == []
+    text = (
+        'This Agreement is made between Acme Widgets Inc., a Delaware corporation ("Acme"), '
+        'and The Bank of Ohio, a national banking association ("Bank").'
+    )
+    assert party_full_names(text) == ["Acme Widgets Inc.", "The Bank of Ohio"]
+
+
 def test_the_parties_as_their_signature_blocks_name_them() -> None:
     """Each party's name in capitals closed by its company form, or closed by it before its
     signature line; not the person signing, nor the general partner signing for a party."""

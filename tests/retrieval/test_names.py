@@ -89,3 +89,41 @@ def test_a_query_naming_no_document_reads_no_names():
     # a version named in plain words: no capitals needed
     assert might_name_a_document("what did revision b of the leave policy say?")
     assert resolve_document("Is section 2.1 of the agreement binding?", _licences()) is None
+
+
+def _release_notes() -> list[DocDescriptor]:
+    """Invented release notes of one product: each opening names the release before it."""
+    out = []
+    for minor in range(1, 6):
+        title = f"Acme Toolkit 4.{minor} Release Notes"
+        opening = f"{title}\n\nChanges since v4.{minor - 1}\n\n * The exporter learned a flag."
+        out.append(DocDescriptor(f"4.{minor}.0", f"4.{minor}.0 4.{minor}.0.txt {opening}", title))
+    return out
+
+
+def test_a_document_is_the_version_its_own_title_names_not_the_one_its_opening_cites():
+    notes = _release_notes()
+    assert names.document_version(notes[2].doc_id, notes[2].names, notes[2].title) == (4, 3)
+    # without its title, the version its opening names first is all there is
+    assert names.document_version(notes[2].doc_id, notes[2].names) == (4, 2)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "In Acme Toolkit 4.3, did the exporter learn a flag?",
+        "Did the acme exporter change in v4.3?",
+        "with acme 4.3, does the exporter take a flag?",  # the name in small letters
+    ],
+)
+def test_a_query_naming_a_release_gets_that_release(query):
+    assert might_name_a_document(query)
+    found = resolve_document(query, _release_notes())
+    assert found is not None and found.doc_ids == ("4.3.0",)
+
+
+def test_a_small_word_before_a_number_is_a_name_only_when_documents_are_named_by_it():
+    assert names.query_versions("with acme 4.3, does it export?") == set()
+    assert names.query_versions("with acme 4.3, does it export?", {"acme"}) == {(4, 3)}
+    assert names.query_versions("pay within 30 days of the 2.1 notice", {"within"}) == set()
+    assert names.numbered_names("with acme 4.3 and section 2.1") == {"acme"}
