@@ -689,6 +689,54 @@ WHOLE_YEAR = rule(
     examples=("Fees for the fiscal year 2023 are due.",),
     counter=("Fees for each fiscal year are due.",),
 )
+# A term bounded by two stated dates: "shall commence on January 1, 2010 and extend through
+# December 31, 2010", "runs from 1 March 2010 to 28 February 2012". One period, in place of
+# the open-ended limits its two halves would make apart.
+_TERM_END_VERB = (
+    r"(?:end(?:s|ing)?|expir(?:e|es|ing)|terminat(?:e|es|ing)|continu(?:e|es|ing)|"
+    r"extend(?:s|ing)?|run(?:s|ning)?|remain(?:s|ing)?\s+in\s+(?:full\s+)?(?:force|effect))"
+)
+TERM_BOUNDS = rule(
+    "applies_to.term_bounds",
+    "date",
+    "a term from one stated date to another: commences on <date> and ends / extends through / "
+    "continues until <date>, from <date> to <date>",
+    edge_type="applies_to",
+    confidence=0.85,
+    pattern=(
+        r"\b(?:commenc(?:e|es|ed|ing)|begin(?:s|ning)?|start(?:s|ed|ing)?|from)\s+"
+        rf"(?:on\s+|as\s+of\s+|from\s+)?(?P<a>{DATE})\s*,?\s+(?:and\s+)?(?:(?:shall|will)\s+)?"
+        rf"(?:{_TERM_END_VERB}\s+)?(?:on|through|until|till|thru|to)\s+"
+        rf"(?:and\s+including\s+)?(?P<b>{DATE})"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "The term shall commence on January 1, 2010 and extend through December 31, 2010.",
+        "The licence runs from 1 March 2010 to 28 February 2012.",
+        "Services begin on June 1, 2012 and end on May 31, 2014.",
+    ),
+    counter=("The Services begin on June 1, 2012 and are billed monthly.",),
+)
+# The stated date a term or a right ends on: "terminating on May 31, 2014", "this Agreement
+# shall expire on December 31, 2025", "extend through December 31, 2010".
+TERM_ENDS = rule(
+    "applies_to.term_ends",
+    "date",
+    "the stated date a term ends: ending / expires / terminates on <date>, continues or "
+    "extends through <date>",
+    edge_type="applies_to",
+    confidence=0.85,
+    pattern=(
+        r"\b(?:(?:end(?:s|ing)?|expir(?:e|es|ing)|terminat(?:e|es|ing))\s+on|"
+        rf"(?:continu(?:e|es|ing)|extend(?:s|ing)?|run(?:s|ning)?)\s+through)\s+(?P<date>{DATE})"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "the Services Period terminating on May 31, 2014",
+        "This Agreement shall expire on December 31, 2025.",
+    ),
+    counter=("Either party may terminate on thirty days' notice.",),
+)
 # A date that dates the document or an act, not a limit: "effective on or after", "made after".
 NOT_A_LIMIT = rule(
     "date.not_a_limit",
@@ -714,9 +762,21 @@ class CalendarLimit:
 def calendar_limits(text: str) -> Iterator[CalendarLimit]:
     """The calendar limits a clause states besides periods ("between 2020 and 2023", in
     find_dates): open-ended ones and whole years, as applies_to with an open end as None."""
+    bounded: list[tuple[int, int]] = []
+    for m in TERM_BOUNDS.finditer(text):
+        a, b = parse_date(m.group("a")), parse_date(m.group("b"))
+        if a and b and a <= b:
+            bounded.append(m.span())
+            yield CalendarLimit(m.start(), m.group(0), a, b, TERM_BOUNDS)
+    for m in TERM_ENDS.finditer(text):
+        date = parse_date(m.group("date"))
+        if date and not _within(m.start(), bounded):
+            yield CalendarLimit(m.start(), m.group(0), None, date, TERM_ENDS)
     for m in CALENDAR_LIMIT.finditer(text):
         if NOT_A_LIMIT.search(text[max(0, m.start() - 40) : m.start()]):
             continue
+        if _within(m.start(), bounded):
+            continue  # one half of a term's two bounds
         date = parse_date(m.group("date"))
         if date is None:
             continue
@@ -727,6 +787,10 @@ def calendar_limits(text: str) -> Iterator[CalendarLimit]:
         yield CalendarLimit(
             m.start(), m.group(0), dt.date(year, 1, 1), dt.date(year, 12, 31), WHOLE_YEAR
         )
+
+
+def _within(at: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= at < b for a, b in spans)
 
 
 def _limit(cue: str, date: dt.date) -> tuple[dt.date | None, dt.date | None]:

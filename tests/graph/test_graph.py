@@ -1025,6 +1025,22 @@ def test_calendar_limits():
     ]
 
 
+def test_the_stated_dates_that_bound_a_term():
+    """A term from one stated date to another is one period (not two open limits); a stated
+    end date alone closes it; an end with no date, or a start with no end date, is no bound."""
+    limits = [(d.date_from, d.date_to, d.rule.id) for d in calendar_limits(
+        "The pilot shall commence on March 2, 2021 and run through June 30, 2022. The "
+        "Support Period starting on the signing date and ending on 15 May 2023. The test "
+        "runs from 1 April 2020 to 31 March 2021. Either party may terminate on notice. "
+        "Services begin on June 1, 2012 and are billed monthly."
+    )]  # fmt: skip
+    assert limits == [
+        (dt.date(2021, 3, 2), dt.date(2022, 6, 30), "applies_to.term_bounds"),
+        (dt.date(2020, 4, 1), dt.date(2021, 3, 31), "applies_to.term_bounds"),
+        (None, dt.date(2023, 5, 15), "applies_to.term_ends"),
+    ]
+
+
 def test_a_flattened_table_of_contents_cites_nothing():
     """EDGAR filings run a contents page together: article lines without a page between the
     entries. Its entries are no citations; a real citation after it still is."""
