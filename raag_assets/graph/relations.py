@@ -124,8 +124,11 @@ DEPENDS_CUE = rule(
         r"(?:so|as)\s+long\s+as|only\s+(?:if|when)\b[^;.\x00]{0,60}?\b(?:under|"
         r"in\s+accordance\s+with|pursuant\s+to)|if\s+permitted\s+(?:under|by)|"
         r"(?:upon|on|following|after|in\s+the\s+event\s+of)\s+(?:any\s+|the\s+|such\s+)?"
-        r"(?:termination|expiration|expiry)\s+(?:of\s+this\s+\w+\s+)?(?:under|pursuant\s+to|"
-        r"in\s+accordance\s+with)|except\b[^;.\x00]{0,80}?)" + _TAIL
+        # the termination named in a few words: "Upon termination of this Agreement in its
+        # entirety pursuant to", "on expiry of the Term by a Party's notice under"
+        r"(?:termination|expiration|expiry)\s+(?:(?!(?:shall|will|may|must|which|that)\b)"
+        r"[\w'’-]+\s+){0,6}?(?:under|pursuant\s+to|in\s+accordance\s+with|as\s+provided\s+in)|"
+        r"except\b[^;.\x00]{0,80}?)" + _TAIL
     ),
     flags=re.IGNORECASE,
     examples=(
@@ -136,6 +139,7 @@ DEPENDS_CUE = rule(
         "in accordance with its duties specified in ",
         "You may copy the Document under the conditions of ",
         "in accordance with either ",
+        "Upon termination of this Agreement in its entirety pursuant to ",
     ),
     counter=("The Supplier shall deliver the goods ",),
 )
@@ -161,7 +165,8 @@ DEPENDS_PHRASE = rule(
     edge_type="depends_on",
     confidence=0.8,
     pattern=(
-        r"\b(?:subject\s+(?:always\s+|only\s+|further\s+|in\s+all\s+respects\s+)?to|"
+        # "not subject to the cure provisions of Section 10" exempts from it, conditions nothing
+        r"\b(?:(?<!\bnot\s)subject\s+(?:always\s+|only\s+|further\s+|in\s+all\s+respects\s+)?to|"
         r"in\s+accord(?:ance)?\s+with|in\s+compliance\s+with|(?:conditional|contingent|"
         rf"conditioned)\s+(?:up)?on)\s+(?:{_PHRASE_WORD}){{1,10}}?"
         r"(?:in|on|under|of|by|within)\b" + _TAIL
@@ -176,6 +181,7 @@ DEPENDS_PHRASE = rule(
     counter=(
         "Subject to the terms hereof, the Seller shall deliver the goods described in ",
         "Subject to this Agreement, which governs the Services listed in ",
+        "a breach not subject to the cure provisions of ",
     ),
 )
 # "as provided in X" conditions only inside a condition or exception ("unless terminated as
