@@ -219,7 +219,8 @@ def layer1(
     edges, parked, mentions = section_edges(section, corpus)
     edges.extend(definitions(section))
     edges.extend(type_definitions(section))
-    edges.extend(date_edges(section))
+    doc = corpus.docs.get(section.doc_id)
+    edges.extend(date_edges(section, doc.effective_from if doc else None))
     edges.extend(scope_edges(section))
     edges.extend(step_mentions(section, corpus))
     return edges, parked, mentions

@@ -2,6 +2,7 @@
 applies to ("purchases between 2000-2005", "leave taken between 2021 and 2023"). Each form is
 a rule of graph.rules; every edge date_edges makes carries the id of the form that found it."""
 
+import calendar
 import datetime as dt
 import re
 from collections.abc import Iterable, Iterator
@@ -737,6 +738,61 @@ TERM_ENDS = rule(
     ),
     counter=("Either party may terminate on thirty days' notice.",),
 )
+# A term of a stated length from the document's effective date (or a stated date): "for a
+# period of five (5) years from the Effective Date", "a three (3) year period commencing on
+# the Effective Date", "commencing on the Effective Date and ending twenty-four (24) months
+# thereafter". The period runs from that date to the same day N years or months later, as
+# readers compute it; with no effective date known, no period.
+_COUNT_WORDS = dict(
+    zip(
+        ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"],
+        range(1, 11),
+        strict=True,
+    )
+) | {"eleven": 11, "twelve": 12, "eighteen": 18, "twenty-four": 24, "thirty-six": 36}
+
+
+def _count_of(name: str) -> str:
+    """A count as written: 'five (5)', '24', 'three'; named `name`."""
+    return rf"(?P<{name}>[a-z]+(?:-[a-z]+)?\s*\(\d{{1,3}}\)|\d{{1,3}}|[a-z]+(?:-[a-z]+)?)"
+
+
+def _date_of(name: str) -> str:
+    """The date a term runs from: the effective date, the date of the document, or a date
+    stated (named `name`)."""
+    return (
+        r"(?:the\s+(?:effective\s+date|date\s+(?:hereof|of\s+this\s+agreement|first\s+"
+        rf"(?:set\s+forth|written)\s+above))|(?P<{name}>{DATE}))"
+    )
+
+
+_FROM = r"(?:(?:commencing|beginning|starting)\s+(?:on|from|as\s+of)|from|following|after)"
+TERM_LENGTH = rule(
+    "applies_to.term_length",
+    "date",
+    "a term of a stated length from the effective date or a stated date: for a period of N "
+    "years from the Effective Date, an N-year period commencing on, ending N months thereafter",
+    edge_type="applies_to",
+    confidence=0.75,
+    pattern=(
+        rf"\b(?:(?:a|the)\s+(?:period|term)\s+of\s+{_count_of('n1')}\s+(?P<u1>years?|months?)\s+"
+        rf"{_FROM}\s+{_date_of('d1')}"
+        # "each twelve-month period beginning on the Effective Date" is every year, not one
+        rf"|(?<!\beach\s)(?<!\bevery\s){_count_of('n2')}[\s-]+(?P<u2>year|month)\s+(?:period|term)\s+{_FROM}\s+{_date_of('d2')}"
+        rf"|{_FROM}\s+{_date_of('d3')}\s*,?\s+and\s+(?:ending|expiring|terminating)\s+"
+        rf"{_count_of('n3')}\s+(?P<u3>years?|months?)\s+thereafter)"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "The initial term shall be for a period of five (5) years from the Effective Date.",
+        "for a three (3) year period commencing on the Effective Date",
+        "the period commencing on the Effective Date and ending eighteen (18) months thereafter",
+    ),
+    counter=(
+        "within a period of five (5) days after the notice",
+        "Each twelve-month period beginning on the Effective Date is a Contract Year.",
+    ),
+)
 # A date that dates the document or an act, not a limit: "effective on or after", "made after".
 NOT_A_LIMIT = rule(
     "date.not_a_limit",
@@ -789,6 +845,36 @@ def calendar_limits(text: str) -> Iterator[CalendarLimit]:
         )
 
 
+def term_lengths(text: str, effective: dt.date | None) -> Iterator[CalendarLimit]:
+    """The periods a clause states by their length from a date (TERM_LENGTH): from the
+    document's effective date, or the date stated."""
+    for m in TERM_LENGTH.finditer(text):
+        k = next(i for i in "123" if m.group(f"n{i}"))  # the form that matched
+        stated = m.group(f"d{k}")
+        start = parse_date(stated) if stated else effective
+        count = _count(m.group(f"n{k}"))
+        unit = m.group(f"u{k}").lower()
+        if start is None or count is None:
+            continue
+        months = count * (12 if unit.startswith("year") else 1)
+        yield CalendarLimit(m.start(), m.group(0), start, _months_later(start, months), TERM_LENGTH)
+
+
+def _count(text: str) -> int | None:
+    """'five (5)' -> 5, '24' -> 24, 'three' -> 3; None for another word."""
+    if digits := re.search(r"\d{1,3}", text):
+        return int(digits.group())
+    return _COUNT_WORDS.get(text.strip().lower())
+
+
+def _months_later(start: dt.date, months: int) -> dt.date:
+    """The same day `months` later (the month's last day where it is shorter)."""
+    years, month = divmod(start.month - 1 + months, 12)
+    year = start.year + years
+    last = calendar.monthrange(year, month + 1)[1]
+    return dt.date(year, month + 1, min(start.day, last))
+
+
 def _within(at: int, spans: list[tuple[int, int]]) -> bool:
     return any(a <= at < b for a, b in spans)
 
@@ -804,7 +890,9 @@ def _limit(cue: str, date: dt.date) -> tuple[dt.date | None, dt.date | None]:
     return date, None
 
 
-def date_edges(section: SectionInfo) -> list[Edge]:
+def date_edges(section: SectionInfo, effective: dt.date | None = None) -> list[Edge]:
+    """The dates of a section: when it takes effect, the periods and limits it states, and
+    the periods it states by their length from `effective`, its document's effective date."""
     return [
         d.rule.edge(
             src_doc_id=section.doc_id,
@@ -827,7 +915,7 @@ def date_edges(section: SectionInfo) -> list[Edge]:
             date_to=d.date_to,
             position=d.start,
         )
-        for d in calendar_limits(section.text)
+        for d in [*calendar_limits(section.text), *term_lengths(section.text, effective)]
     ]
 
 

@@ -1041,6 +1041,37 @@ def test_the_stated_dates_that_bound_a_term():
     ]
 
 
+def test_a_term_stated_by_its_length_runs_from_the_effective_date():
+    """'for a period of N years from the Effective Date' and kin: from the document's
+    effective date (or the date stated) to the same day N years or months later; nothing
+    without a date to count from, nor for every such period."""
+    from raag_assets.graph.dates import date_edges
+
+    text = (
+        "The pilot runs for a period of two (2) years from the Effective Date. A six-month "
+        "term commencing on the Effective Date covers the launch. Trials run in the period "
+        "commencing on the Effective Date and ending eighteen (18) months thereafter. Reports "
+        "are due for a period of 12 months from March 31, 2021. Each twelve-month period "
+        "beginning on the Effective Date is a Contract Year."
+    )
+    section = _section("deal", "4", text)
+    found = {
+        (e.date_from, e.date_to)
+        for e in date_edges(section, dt.date(2019, 8, 31))
+        if e.rule == "applies_to.term_length"
+    }
+    assert found == {
+        (dt.date(2019, 8, 31), dt.date(2021, 8, 31)),
+        (dt.date(2019, 8, 31), dt.date(2020, 2, 29)),
+        (dt.date(2019, 8, 31), dt.date(2021, 2, 28)),
+        (dt.date(2021, 3, 31), dt.date(2022, 3, 31)),
+    }
+    # with no effective date known, only the period from a stated date
+    assert [e.normalized_target for e in date_edges(section) if e.edge_type == "applies_to"] == [
+        "2021-03-31/2022-03-31"
+    ]
+
+
 def test_a_flattened_table_of_contents_cites_nothing():
     """EDGAR filings run a contents page together: article lines without a page between the
     entries. Its entries are no citations; a real citation after it still is."""

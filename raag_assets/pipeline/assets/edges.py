@@ -52,7 +52,8 @@ EDGES_VERSION = "22"  # 3: terms of art, citation forms, cue families; 4: sectio
 # them: any script, accented capitals, 'with an effective date of', 'As of <date>,'
 # 22: relations that hold on unseen contracts: a strong cue heading what the citation holds
 # (depends_on.cue_phrase), the stated dates bounding a term (applies_to.term_bounds /
-# term_ends), 'notwithstanding the foregoing or anything in X', 'when' frames a weak cue
+# term_ends), a term stated by its length from the effective date (applies_to.term_length),
+# 'notwithstanding the foregoing or anything in X', 'when' frames a weak cue
 
 
 @dg.asset(
