@@ -761,17 +761,26 @@ def _date_of(name: str) -> str:
     """The date a term runs from: the effective date, the date of the document, or a date
     stated (named `name`)."""
     return (
-        r"(?:the\s+(?:effective\s+date|date\s+(?:hereof|of\s+this\s+agreement|first\s+"
+        # not "the effective date of termination"
+        r"(?:the\s+(?:effective\s+date(?!\s+of\s+(?!this\s+agreement\b))|date\s+(?:hereof|of\s+this\s+agreement|first\s+"
         rf"(?:set\s+forth|written)\s+above))|(?P<{name}>{DATE}))"
     )
 
 
+_ORDINALS = {
+    w: n
+    for n, w in enumerate(
+        ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"],
+        start=1,
+    )
+} | {"tenth": 10}
 _FROM = r"(?:(?:commencing|beginning|starting)\s+(?:on|from|as\s+of)|from|following|after)"
 TERM_LENGTH = rule(
     "applies_to.term_length",
     "date",
     "a term of a stated length from the effective date or a stated date: for a period of N "
-    "years from the Effective Date, an N-year period commencing on, ending N months thereafter",
+    "years from the Effective Date, an N-year period commencing on, ending N months thereafter, "
+    "expiring on the Nth anniversary of the Effective Date",
     edge_type="applies_to",
     confidence=0.75,
     pattern=(
@@ -780,13 +789,20 @@ TERM_LENGTH = rule(
         # "each twelve-month period beginning on the Effective Date" is every year, not one
         rf"|(?<!\beach\s)(?<!\bevery\s){_count_of('n2')}[\s-]+(?P<u2>year|month)\s+(?:period|term)\s+{_FROM}\s+{_date_of('d2')}"
         rf"|{_FROM}\s+{_date_of('d3')}\s*,?\s+and\s+(?:ending|expiring|terminating)\s+"
-        rf"{_count_of('n3')}\s+(?P<u3>years?|months?)\s+thereafter)"
+        rf"{_count_of('n3')}\s+(?P<u3>years?|months?)\s+thereafter"
+        # "shall expire upon the earlier of (i) the first anniversary of the Effective Date"
+        r"|(?:until|through|(?:expir(?:e|es|ing)|end(?:s|ing)?|terminat(?:e|es|ing))\s+"
+        r"(?:on|upon|at))\s+(?:the\s+earlier\s+of\s+(?:\(i\)\s+)?)?the\s+"
+        rf"(?P<n4>{'|'.join(_ORDINALS)}|\d{{1,2}}(?:st|nd|rd|th))\s+anniversary\s+of\s+"
+        rf"{_date_of('d4')})"
     ),
     flags=re.IGNORECASE,
     examples=(
         "The initial term shall be for a period of five (5) years from the Effective Date.",
         "for a three (3) year period commencing on the Effective Date",
         "the period commencing on the Effective Date and ending eighteen (18) months thereafter",
+        "This Agreement shall expire upon the earlier of (i) the first anniversary of the "
+        "Effective Date or (ii) the sale of all Shares.",
     ),
     counter=(
         "within a period of five (5) days after the notice",
@@ -849,11 +865,11 @@ def term_lengths(text: str, effective: dt.date | None) -> Iterator[CalendarLimit
     """The periods a clause states by their length from a date (TERM_LENGTH): from the
     document's effective date, or the date stated."""
     for m in TERM_LENGTH.finditer(text):
-        k = next(i for i in "123" if m.group(f"n{i}"))  # the form that matched
+        k = next(i for i in "1234" if m.group(f"n{i}"))  # the form that matched
         stated = m.group(f"d{k}")
         start = parse_date(stated) if stated else effective
         count = _count(m.group(f"n{k}"))
-        unit = m.group(f"u{k}").lower()
+        unit = m.group(f"u{k}").lower() if k != "4" else "years"  # an anniversary
         if start is None or count is None:
             continue
         months = count * (12 if unit.startswith("year") else 1)
@@ -864,7 +880,8 @@ def _count(text: str) -> int | None:
     """'five (5)' -> 5, '24' -> 24, 'three' -> 3; None for another word."""
     if digits := re.search(r"\d{1,3}", text):
         return int(digits.group())
-    return _COUNT_WORDS.get(text.strip().lower())
+    word = text.strip().lower()
+    return _COUNT_WORDS.get(word, _ORDINALS.get(word))
 
 
 def _months_later(start: dt.date, months: int) -> dt.date:

@@ -1052,7 +1052,9 @@ def test_a_term_stated_by_its_length_runs_from_the_effective_date():
         "term commencing on the Effective Date covers the launch. Trials run in the period "
         "commencing on the Effective Date and ending eighteen (18) months thereafter. Reports "
         "are due for a period of 12 months from March 31, 2021. Each twelve-month period "
-        "beginning on the Effective Date is a Contract Year."
+        "beginning on the Effective Date is a Contract Year. The pledge ends on the earlier of "
+        "(i) the third anniversary of the Effective Date and (ii) a sale. Stock may be sold for "
+        "a period of three (3) months following the effective date of termination."
     )
     section = _section("deal", "4", text)
     found = {
@@ -1065,6 +1067,7 @@ def test_a_term_stated_by_its_length_runs_from_the_effective_date():
         (dt.date(2019, 8, 31), dt.date(2020, 2, 29)),
         (dt.date(2019, 8, 31), dt.date(2021, 2, 28)),
         (dt.date(2021, 3, 31), dt.date(2022, 3, 31)),
+        (dt.date(2019, 8, 31), dt.date(2022, 8, 31)),
     }
     # with no effective date known, only the period from a stated date
     assert [e.normalized_target for e in date_edges(section) if e.edge_type == "applies_to"] == [
