@@ -794,7 +794,15 @@ TERM_LENGTH = rule(
         r"|(?:until|through|(?:expir(?:e|es|ing)|end(?:s|ing)?|terminat(?:e|es|ing))\s+"
         r"(?:on|upon|at))\s+(?:the\s+earlier\s+of\s+(?:\(i\)\s+)?)?the\s+"
         rf"(?P<n4>{'|'.join(_ORDINALS)}|\d{{1,2}}(?:st|nd|rd|th))\s+anniversary\s+of\s+"
-        rf"{_date_of('d4')})"
+        rf"{_date_of('d4')}"
+        # "shall commence on January 10, 2019 and continue for two (2) years", "... and shall
+        # expire on the day that is twenty-four (24) months from that date"
+        r"|(?:commenc(?:e|es|ing)|begin(?:s|ning)?|start(?:s|ing)?)\s+(?:on|as\s+of|from)\s+"
+        rf"{_date_of('d5')}\s*,?\s+and\s+(?:shall\s+|will\s+)?(?:continu(?:e|es|ing)|"
+        r"remain(?:s|ing)?\s+in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?|"
+        r"expir(?:e|es|ing)|end(?:s|ing)?|terminat(?:e|es|ing)|run(?:s|ning)?)\s+(?:(?:in\s+)?(?:full\s+)?"
+        r"(?:force|effect)\s+)?(?:for\s+(?:a\s+(?:period|term)\s+of\s+)?|on\s+the\s+day\s+"
+        rf"that\s+is\s+){_count_of('n5')}\s+(?P<u5>years?|months?)\b)"
     ),
     flags=re.IGNORECASE,
     examples=(
@@ -803,6 +811,7 @@ TERM_LENGTH = rule(
         "the period commencing on the Effective Date and ending eighteen (18) months thereafter",
         "This Agreement shall expire upon the earlier of (i) the first anniversary of the "
         "Effective Date or (ii) the sale of all Shares.",
+        "The Term shall commence on March 1, 2019 and continue for two (2) years.",
     ),
     counter=(
         "within a period of five (5) days after the notice",
@@ -865,7 +874,7 @@ def term_lengths(text: str, effective: dt.date | None) -> Iterator[CalendarLimit
     """The periods a clause states by their length from a date (TERM_LENGTH): from the
     document's effective date, or the date stated."""
     for m in TERM_LENGTH.finditer(text):
-        k = next(i for i in "1234" if m.group(f"n{i}"))  # the form that matched
+        k = next(i for i in "12345" if m.group(f"n{i}"))  # the form that matched
         stated = m.group(f"d{k}")
         start = parse_date(stated) if stated else effective
         count = _count(m.group(f"n{k}"))
@@ -932,8 +941,17 @@ def date_edges(section: SectionInfo, effective: dt.date | None = None) -> list[E
             date_to=d.date_to,
             position=d.start,
         )
-        for d in [*calendar_limits(section.text), *term_lengths(section.text, effective)]
+        for d in _limits(section.text, effective)
     ]
+
+
+def _limits(text: str, effective: dt.date | None) -> list[CalendarLimit]:
+    """The calendar limits and the terms stated by their length; an open limit inside a
+    term's words ('commencing on March 1, 2019 and continuing for two years') is that term's
+    start, not a limit of its own."""
+    terms = list(term_lengths(text, effective))
+    spans = [(t.start, t.start + len(t.text)) for t in terms]
+    return [*(c for c in calendar_limits(text) if not _within(c.start, spans)), *terms]
 
 
 # --- the document's own name ----------------------------------------------------------------

@@ -1054,7 +1054,8 @@ def test_a_term_stated_by_its_length_runs_from_the_effective_date():
         "are due for a period of 12 months from March 31, 2021. Each twelve-month period "
         "beginning on the Effective Date is a Contract Year. The pledge ends on the earlier of "
         "(i) the third anniversary of the Effective Date and (ii) a sale. Stock may be sold for "
-        "a period of three (3) months following the effective date of termination."
+        "a period of three (3) months following the effective date of termination. The "
+        "licence term commencing on March 1, 2019 and continuing for two (2) years covers it."
     )
     section = _section("deal", "4", text)
     found = {
@@ -1068,10 +1069,13 @@ def test_a_term_stated_by_its_length_runs_from_the_effective_date():
         (dt.date(2019, 8, 31), dt.date(2021, 2, 28)),
         (dt.date(2021, 3, 31), dt.date(2022, 3, 31)),
         (dt.date(2019, 8, 31), dt.date(2022, 8, 31)),
+        (dt.date(2019, 3, 1), dt.date(2021, 3, 1)),
     }
-    # with no effective date known, only the period from a stated date
+    # with no effective date known, only the periods from a stated date; the term's start is
+    # no open-ended limit of its own
     assert [e.normalized_target for e in date_edges(section) if e.edge_type == "applies_to"] == [
-        "2021-03-31/2022-03-31"
+        "2021-03-31/2022-03-31",
+        "2019-03-01/2021-03-01",
     ]
 
 
