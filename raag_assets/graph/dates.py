@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from raag_assets.core.model import Edge, EffectiveDate, SectionInfo
+from raag_assets.core.model import DocInfo, Edge, EffectiveDate, SectionInfo
 from raag_assets.graph.lexicon import DATE, MONTH, MONTH_NUMBERS, UPPER, YEAR
 from raag_assets.graph.rules import Rule, rule
 
@@ -870,13 +870,35 @@ def calendar_limits(text: str) -> Iterator[CalendarLimit]:
         )
 
 
-def term_lengths(text: str, effective: dt.date | None) -> Iterator[CalendarLimit]:
+@dataclass(frozen=True)
+class TermAnchors:
+    """The dates a term's length counts from: the document's own date ('the date hereof',
+    'the date first set forth above') and its Effective Date, known only where the
+    document states one (not its signing date standing in for it: 'the Effective Date'
+    may be a closing date the text never gives)."""
+
+    dated: dt.date | None = None
+    effective: dt.date | None = None
+
+
+_STATES_EFFECTIVE = re.compile(r"\beffective\b", re.IGNORECASE)
+
+
+def term_anchors(doc: DocInfo | None) -> TermAnchors:
+    if doc is None or doc.effective_from is None:
+        return TermAnchors()
+    stated = bool(_STATES_EFFECTIVE.search(doc.effective_evidence or ""))
+    return TermAnchors(doc.effective_from, doc.effective_from if stated else None)
+
+
+def term_lengths(text: str, anchors: TermAnchors) -> Iterator[CalendarLimit]:
     """The periods a clause states by their length from a date (TERM_LENGTH): from the
-    document's effective date, or the date stated."""
+    document's effective date or its own date, or the date stated."""
     for m in TERM_LENGTH.finditer(text):
         k = next(i for i in "12345" if m.group(f"n{i}"))  # the form that matched
         stated = m.group(f"d{k}")
-        start = parse_date(stated) if stated else effective
+        named = re.search(r"\beffective\s+date\b", m.group(0), re.IGNORECASE)
+        start = parse_date(stated) if stated else anchors.effective if named else anchors.dated
         count = _count(m.group(f"n{k}"))
         unit = m.group(f"u{k}").lower() if k != "4" else "years"  # an anniversary
         if start is None or count is None:
@@ -916,9 +938,9 @@ def _limit(cue: str, date: dt.date) -> tuple[dt.date | None, dt.date | None]:
     return date, None
 
 
-def date_edges(section: SectionInfo, effective: dt.date | None = None) -> list[Edge]:
+def date_edges(section: SectionInfo, anchors: TermAnchors | None = None) -> list[Edge]:
     """The dates of a section: when it takes effect, the periods and limits it states, and
-    the periods it states by their length from `effective`, its document's effective date."""
+    the periods it states by their length from its document's dates (`anchors`)."""
     return [
         d.rule.edge(
             src_doc_id=section.doc_id,
@@ -941,15 +963,15 @@ def date_edges(section: SectionInfo, effective: dt.date | None = None) -> list[E
             date_to=d.date_to,
             position=d.start,
         )
-        for d in _limits(section.text, effective)
+        for d in _limits(section.text, anchors or TermAnchors())
     ]
 
 
-def _limits(text: str, effective: dt.date | None) -> list[CalendarLimit]:
+def _limits(text: str, anchors: TermAnchors) -> list[CalendarLimit]:
     """The calendar limits and the terms stated by their length; an open limit inside a
     term's words ('commencing on March 1, 2019 and continuing for two years') is that term's
     start, not a limit of its own."""
-    terms = list(term_lengths(text, effective))
+    terms = list(term_lengths(text, anchors))
     spans = [(t.start, t.start + len(t.text)) for t in terms]
     return [*(c for c in calendar_limits(text) if not _within(c.start, spans)), *terms]
 

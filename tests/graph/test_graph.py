@@ -1045,7 +1045,8 @@ def test_a_term_stated_by_its_length_runs_from_the_effective_date():
     """'for a period of N years from the Effective Date' and kin: from the document's
     effective date (or the date stated) to the same day N years or months later; nothing
     without a date to count from, nor for every such period."""
-    from raag_assets.graph.dates import date_edges
+    from raag_assets.core.model import DocInfo
+    from raag_assets.graph.dates import date_edges, term_anchors
 
     text = (
         "The pilot runs for a period of two (2) years from the Effective Date. A six-month "
@@ -1058,9 +1059,15 @@ def test_a_term_stated_by_its_length_runs_from_the_effective_date():
         "licence term commencing on March 1, 2019 and continuing for two (2) years covers it."
     )
     section = _section("deal", "4", text)
+    stated = DocInfo(
+        "deal",
+        "deal.txt",
+        effective_from=dt.date(2019, 8, 31),
+        effective_evidence='August 31, 2019 (the "Effective Date")',
+    )
     found = {
         (e.date_from, e.date_to)
-        for e in date_edges(section, dt.date(2019, 8, 31))
+        for e in date_edges(section, term_anchors(stated))
         if e.rule == "applies_to.term_length"
     }
     assert found == {
@@ -1073,10 +1080,16 @@ def test_a_term_stated_by_its_length_runs_from_the_effective_date():
     }
     # with no effective date known, only the periods from a stated date; the term's start is
     # no open-ended limit of its own
-    assert [e.normalized_target for e in date_edges(section) if e.edge_type == "applies_to"] == [
-        "2021-03-31/2022-03-31",
-        "2019-03-01/2021-03-01",
-    ]
+    stated_dates = ["2021-03-31/2022-03-31", "2019-03-01/2021-03-01"]
+    assert [e.normalized_target for e in date_edges(section) if e.edge_type == "applies_to"] == (
+        stated_dates
+    )
+    # a signing date is no Effective Date to count from ("the Effective Date" may be defined
+    # as a date the text never gives)
+    signed = DocInfo("deal", "deal.txt", effective_from=dt.date(2019, 8, 31),
+                     effective_evidence="dated as of August 31, 2019")  # fmt: skip
+    from_signed = [e.normalized_target for e in date_edges(section, term_anchors(signed))]
+    assert [t for t in from_signed if "/" in t] == stated_dates
 
 
 def test_a_flattened_table_of_contents_cites_nothing():
