@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 
 from raag_assets.core.model import FRONT_LABEL, DocInfo, Edge, SectionInfo, Term, Unresolved, dedupe
 from raag_assets.graph import nlp as layer2
-from raag_assets.graph.dates import date_edges
+from raag_assets.graph.dates import date_edges, term_anchors
 from raag_assets.graph.definitions import DEFINED_ELSEWHERE, definition_text, definitions
 from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.protocol import TYPE_ENTRY, type_definitions
@@ -219,7 +219,7 @@ def layer1(
     edges, parked, mentions = section_edges(section, corpus)
     edges.extend(definitions(section))
     edges.extend(type_definitions(section))
-    edges.extend(date_edges(section))
+    edges.extend(date_edges(section, term_anchors(corpus.docs.get(section.doc_id))))
     edges.extend(scope_edges(section))
     edges.extend(step_mentions(section, corpus))
     return edges, parked, mentions

@@ -2,12 +2,13 @@
 applies to ("purchases between 2000-2005", "leave taken between 2021 and 2023"). Each form is
 a rule of graph.rules; every edge date_edges makes carries the id of the form that found it."""
 
+import calendar
 import datetime as dt
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
-from raag_assets.core.model import Edge, EffectiveDate, SectionInfo
+from raag_assets.core.model import DocInfo, Edge, EffectiveDate, SectionInfo
 from raag_assets.graph.lexicon import DATE, MONTH, MONTH_NUMBERS, UPPER, YEAR
 from raag_assets.graph.rules import Rule, rule
 
@@ -689,6 +690,134 @@ WHOLE_YEAR = rule(
     examples=("Fees for the fiscal year 2023 are due.",),
     counter=("Fees for each fiscal year are due.",),
 )
+# A term bounded by two stated dates: "shall commence on January 1, 2010 and extend through
+# December 31, 2010", "runs from 1 March 2010 to 28 February 2012". One period, in place of
+# the open-ended limits its two halves would make apart.
+_TERM_END_VERB = (
+    r"(?:end(?:s|ing)?|expir(?:e|es|ing)|terminat(?:e|es|ing)|continu(?:e|es|ing)|"
+    r"extend(?:s|ing)?|run(?:s|ning)?|remain(?:s|ing)?\s+in\s+(?:full\s+)?(?:force|effect))"
+)
+TERM_BOUNDS = rule(
+    "applies_to.term_bounds",
+    "date",
+    "a term from one stated date to another: commences on <date> and ends / extends through / "
+    "continues until <date>, from <date> to <date>",
+    edge_type="applies_to",
+    confidence=0.85,
+    pattern=(
+        r"\b(?:commenc(?:e|es|ed|ing)|begin(?:s|ning)?|start(?:s|ed|ing)?|from)\s+"
+        rf"(?:on\s+|as\s+of\s+|from\s+)?(?P<a>{DATE})\s*,?\s+(?:and\s+)?(?:(?:shall|will)\s+)?"
+        rf"(?:{_TERM_END_VERB}\s+)?(?:on|through|until|till|thru|to)\s+"
+        rf"(?:and\s+including\s+)?(?P<b>{DATE})"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "The term shall commence on January 1, 2010 and extend through December 31, 2010.",
+        "The licence runs from 1 March 2010 to 28 February 2012.",
+        "Services begin on June 1, 2012 and end on May 31, 2014.",
+    ),
+    counter=("The Services begin on June 1, 2012 and are billed monthly.",),
+)
+# The stated date a term or a right ends on: "terminating on May 31, 2014", "this Agreement
+# shall expire on December 31, 2025", "extend through December 31, 2010".
+TERM_ENDS = rule(
+    "applies_to.term_ends",
+    "date",
+    "the stated date a term ends: ending / expires / terminates on <date>, continues or "
+    "extends through <date>",
+    edge_type="applies_to",
+    confidence=0.85,
+    pattern=(
+        r"\b(?:(?:end(?:s|ing)?|expir(?:e|es|ing)|terminat(?:e|es|ing))\s+on|"
+        rf"(?:continu(?:e|es|ing)|extend(?:s|ing)?|run(?:s|ning)?)\s+through)\s+(?P<date>{DATE})"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "the Services Period terminating on May 31, 2014",
+        "This Agreement shall expire on December 31, 2025.",
+    ),
+    counter=("Either party may terminate on thirty days' notice.",),
+)
+# A term of a stated length from the document's effective date (or a stated date): "for a
+# period of five (5) years from the Effective Date", "a three (3) year period commencing on
+# the Effective Date", "commencing on the Effective Date and ending twenty-four (24) months
+# thereafter". The period runs from that date to the same day N years or months later, as
+# readers compute it; with no effective date known, no period.
+_COUNT_WORDS = dict(
+    zip(
+        ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"],
+        range(1, 11),
+        strict=True,
+    )
+) | {"eleven": 11, "twelve": 12, "eighteen": 18, "twenty-four": 24, "thirty-six": 36}
+
+
+def _count_of(name: str) -> str:
+    """A count as written: 'five (5)', '24', 'three'; named `name`."""
+    return rf"(?P<{name}>[a-z]+(?:-[a-z]+)?\s*\(\d{{1,3}}\)|\d{{1,3}}|[a-z]+(?:-[a-z]+)?)"
+
+
+def _date_of(name: str) -> str:
+    """The date a term runs from: the effective date, the date of the document, or a date
+    stated (named `name`)."""
+    return (
+        # not "the effective date of termination"
+        r"(?:the\s+(?:effective\s+date(?!\s+of\s+(?!this\s+agreement\b))|date\s+(?:hereof|of\s+this\s+agreement|first\s+"
+        rf"(?:set\s+forth|written)\s+above))|(?P<{name}>{DATE}))"
+    )
+
+
+_ORDINALS = {
+    w: n
+    for n, w in enumerate(
+        ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"],
+        start=1,
+    )
+} | {"tenth": 10}
+_FROM = r"(?:(?:commencing|beginning|starting)\s+(?:on|from|as\s+of)|from|following|after)"
+TERM_LENGTH = rule(
+    "applies_to.term_length",
+    "date",
+    "a term of a stated length from the effective date or a stated date: for a period of N "
+    "years from the Effective Date, an N-year period commencing on, ending N months thereafter, "
+    "expiring on the Nth anniversary of the Effective Date",
+    edge_type="applies_to",
+    confidence=0.75,
+    pattern=(
+        rf"\b(?:(?:a|the)\s+(?:period|term)\s+of\s+{_count_of('n1')}\s+(?P<u1>years?|months?)\s+"
+        rf"{_FROM}\s+{_date_of('d1')}"
+        # "each twelve-month period beginning on the Effective Date" is every year, not one
+        rf"|(?<!\beach\s)(?<!\bevery\s){_count_of('n2')}[\s-]+(?P<u2>year|month)\s+(?:period|term)\s+{_FROM}\s+{_date_of('d2')}"
+        rf"|{_FROM}\s+{_date_of('d3')}\s*,?\s+and\s+(?:ending|expiring|terminating)\s+"
+        rf"{_count_of('n3')}\s+(?P<u3>years?|months?)\s+thereafter"
+        # "shall expire upon the earlier of (i) the first anniversary of the Effective Date"
+        r"|(?:until|through|(?:expir(?:e|es|ing)|end(?:s|ing)?|terminat(?:e|es|ing))\s+"
+        r"(?:on|upon|at))\s+(?:the\s+earlier\s+of\s+(?:\(i\)\s+)?)?the\s+"
+        rf"(?P<n4>{'|'.join(_ORDINALS)}|\d{{1,2}}(?:st|nd|rd|th))\s+anniversary\s+of\s+"
+        rf"{_date_of('d4')}"
+        # "shall commence on January 10, 2019 and continue for two (2) years", "... and shall
+        # expire on the day that is twenty-four (24) months from that date"
+        r"|(?:commenc(?:e|es|ing)|begin(?:s|ning)?|start(?:s|ing)?)\s+(?:on|as\s+of|from)\s+"
+        rf"{_date_of('d5')}\s*,?\s+and\s+(?:shall\s+|will\s+)?(?:continu(?:e|es|ing)|"
+        r"remain(?:s|ing)?\s+in\s+(?:full\s+)?(?:force|effect)(?:\s+and\s+effect)?|"
+        r"expir(?:e|es|ing)|end(?:s|ing)?|terminat(?:e|es|ing)|run(?:s|ning)?)\s+(?:(?:in\s+)?(?:full\s+)?"
+        r"(?:force|effect)\s+)?(?:for\s+(?:a\s+(?:period|term)\s+of\s+)?|on\s+the\s+day\s+"
+        rf"that\s+is\s+){_count_of('n5')}\s+(?P<u5>years?|months?)\b)"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "The initial term shall be for a period of five (5) years from the Effective Date.",
+        "for a three (3) year period commencing on the Effective Date",
+        "the period commencing on the Effective Date and ending eighteen (18) months thereafter",
+        "This Agreement shall expire upon the earlier of (i) the first anniversary of the "
+        "Effective Date or (ii) the sale of all Shares.",
+        "The Term shall commence on March 1, 2019 and continue for two (2) years.",
+    ),
+    counter=(
+        "within a period of five (5) days after the notice",
+        "Each twelve-month period beginning on the Effective Date is a Contract Year.",
+    ),
+)
 # A date that dates the document or an act, not a limit: "effective on or after", "made after".
 NOT_A_LIMIT = rule(
     "date.not_a_limit",
@@ -714,9 +843,21 @@ class CalendarLimit:
 def calendar_limits(text: str) -> Iterator[CalendarLimit]:
     """The calendar limits a clause states besides periods ("between 2020 and 2023", in
     find_dates): open-ended ones and whole years, as applies_to with an open end as None."""
+    bounded: list[tuple[int, int]] = []
+    for m in TERM_BOUNDS.finditer(text):
+        a, b = parse_date(m.group("a")), parse_date(m.group("b"))
+        if a and b and a <= b:
+            bounded.append(m.span())
+            yield CalendarLimit(m.start(), m.group(0), a, b, TERM_BOUNDS)
+    for m in TERM_ENDS.finditer(text):
+        date = parse_date(m.group("date"))
+        if date and not _within(m.start(), bounded):
+            yield CalendarLimit(m.start(), m.group(0), None, date, TERM_ENDS)
     for m in CALENDAR_LIMIT.finditer(text):
         if NOT_A_LIMIT.search(text[max(0, m.start() - 40) : m.start()]):
             continue
+        if _within(m.start(), bounded):
+            continue  # one half of a term's two bounds
         date = parse_date(m.group("date"))
         if date is None:
             continue
@@ -727,6 +868,63 @@ def calendar_limits(text: str) -> Iterator[CalendarLimit]:
         yield CalendarLimit(
             m.start(), m.group(0), dt.date(year, 1, 1), dt.date(year, 12, 31), WHOLE_YEAR
         )
+
+
+@dataclass(frozen=True)
+class TermAnchors:
+    """The dates a term's length counts from: the document's own date ('the date hereof',
+    'the date first set forth above') and its Effective Date, known only where the
+    document states one (not its signing date standing in for it: 'the Effective Date'
+    may be a closing date the text never gives)."""
+
+    dated: dt.date | None = None
+    effective: dt.date | None = None
+
+
+_STATES_EFFECTIVE = re.compile(r"\beffective\b", re.IGNORECASE)
+
+
+def term_anchors(doc: DocInfo | None) -> TermAnchors:
+    if doc is None or doc.effective_from is None:
+        return TermAnchors()
+    stated = bool(_STATES_EFFECTIVE.search(doc.effective_evidence or ""))
+    return TermAnchors(doc.effective_from, doc.effective_from if stated else None)
+
+
+def term_lengths(text: str, anchors: TermAnchors) -> Iterator[CalendarLimit]:
+    """The periods a clause states by their length from a date (TERM_LENGTH): from the
+    document's effective date or its own date, or the date stated."""
+    for m in TERM_LENGTH.finditer(text):
+        k = next(i for i in "12345" if m.group(f"n{i}"))  # the form that matched
+        stated = m.group(f"d{k}")
+        named = re.search(r"\beffective\s+date\b", m.group(0), re.IGNORECASE)
+        start = parse_date(stated) if stated else anchors.effective if named else anchors.dated
+        count = _count(m.group(f"n{k}"))
+        unit = m.group(f"u{k}").lower() if k != "4" else "years"  # an anniversary
+        if start is None or count is None:
+            continue
+        months = count * (12 if unit.startswith("year") else 1)
+        yield CalendarLimit(m.start(), m.group(0), start, _months_later(start, months), TERM_LENGTH)
+
+
+def _count(text: str) -> int | None:
+    """'five (5)' -> 5, '24' -> 24, 'three' -> 3; None for another word."""
+    if digits := re.search(r"\d{1,3}", text):
+        return int(digits.group())
+    word = text.strip().lower()
+    return _COUNT_WORDS.get(word, _ORDINALS.get(word))
+
+
+def _months_later(start: dt.date, months: int) -> dt.date:
+    """The same day `months` later (the month's last day where it is shorter)."""
+    years, month = divmod(start.month - 1 + months, 12)
+    year = start.year + years
+    last = calendar.monthrange(year, month + 1)[1]
+    return dt.date(year, month + 1, min(start.day, last))
+
+
+def _within(at: int, spans: list[tuple[int, int]]) -> bool:
+    return any(a <= at < b for a, b in spans)
 
 
 def _limit(cue: str, date: dt.date) -> tuple[dt.date | None, dt.date | None]:
@@ -740,7 +938,9 @@ def _limit(cue: str, date: dt.date) -> tuple[dt.date | None, dt.date | None]:
     return date, None
 
 
-def date_edges(section: SectionInfo) -> list[Edge]:
+def date_edges(section: SectionInfo, anchors: TermAnchors | None = None) -> list[Edge]:
+    """The dates of a section: when it takes effect, the periods and limits it states, and
+    the periods it states by their length from its document's dates (`anchors`)."""
     return [
         d.rule.edge(
             src_doc_id=section.doc_id,
@@ -763,8 +963,17 @@ def date_edges(section: SectionInfo) -> list[Edge]:
             date_to=d.date_to,
             position=d.start,
         )
-        for d in calendar_limits(section.text)
+        for d in _limits(section.text, anchors or TermAnchors())
     ]
+
+
+def _limits(text: str, anchors: TermAnchors) -> list[CalendarLimit]:
+    """The calendar limits and the terms stated by their length; an open limit inside a
+    term's words ('commencing on March 1, 2019 and continuing for two years') is that term's
+    start, not a limit of its own."""
+    terms = list(term_lengths(text, anchors))
+    spans = [(t.start, t.start + len(t.text)) for t in terms]
+    return [*(c for c in calendar_limits(text) if not _within(c.start, spans)), *terms]
 
 
 # --- the document's own name ----------------------------------------------------------------

@@ -63,6 +63,8 @@ OVERRIDE_BEFORE = rule(
         r"as\s+an\s+exception\s+to|without\s+(?:being\s+)?(?:bound\s+by|regard\s+to)|"
         r"(?:modif(?:y|ies)|var(?:y|ies))\s+the\s+(?:obligations?|requirements?|provisions?)\s+"
         r"(?:in|of|under)|in\s+derogation\s+(?:of|from))"
+        # "notwithstanding the foregoing or anything in Section 8.2 to the contrary"
+        r"(?:\s+the\s+(?:foregoing|preceding|above)\s+(?:or|and|nor))?"
         r"(?:\s+anything(?:\s+to\s+the\s+contrary)?(?:\s+(?:contained|set\s+forth))?\s+in"
         # what the citation holds, displaced: 'notwithstanding the rights granted to the
         # Licensee in Section 2', 'despite the limits imposed by Section 5'
@@ -74,6 +76,7 @@ OVERRIDE_BEFORE = rule(
         "This clause takes precedence over ",
         "Notwithstanding the right granted to the Distributor in ",
         "despite the limits imposed by ",
+        "Notwithstanding the foregoing or anything in ",
     ),
     counter=("The Supplier shall deliver the goods ",),
 )
@@ -121,8 +124,11 @@ DEPENDS_CUE = rule(
         r"(?:so|as)\s+long\s+as|only\s+(?:if|when)\b[^;.\x00]{0,60}?\b(?:under|"
         r"in\s+accordance\s+with|pursuant\s+to)|if\s+permitted\s+(?:under|by)|"
         r"(?:upon|on|following|after|in\s+the\s+event\s+of)\s+(?:any\s+|the\s+|such\s+)?"
-        r"(?:termination|expiration|expiry)\s+(?:of\s+this\s+\w+\s+)?(?:under|pursuant\s+to|"
-        r"in\s+accordance\s+with)|except\b[^;.\x00]{0,80}?)" + _TAIL
+        # the termination named in a few words: "Upon termination of this Agreement in its
+        # entirety pursuant to", "on expiry of the Term by a Party's notice under"
+        r"(?:termination|expiration|expiry)\s+(?:(?!(?:shall|will|may|must|which|that)\b)"
+        r"[\w'’-]+\s+){0,6}?(?:under|pursuant\s+to|in\s+accordance\s+with|as\s+provided\s+in)|"
+        r"except\b[^;.\x00]{0,80}?)" + _TAIL
     ),
     flags=re.IGNORECASE,
     examples=(
@@ -133,8 +139,50 @@ DEPENDS_CUE = rule(
         "in accordance with its duties specified in ",
         "You may copy the Document under the conditions of ",
         "in accordance with either ",
+        "Upon termination of this Agreement in its entirety pursuant to ",
     ),
     counter=("The Supplier shall deliver the goods ",),
+)
+# A strong cue that heads what the citation holds, named in a few plain words: "subject to
+# the Buyer's payment of the fees set forth in Exhibit B", "subject to the protocol in Section
+# 5.1", "in accordance with the notice provisions in Section 8". Any phrasing of the thing, so
+# long as the words between hold no clause break (comma, parenthesis, another citation, a
+# modal or a relative pronoun) and end in the preposition that points at the citation.
+# The document named in the phrase ends it ("subject to the terms hereof the Seller delivers
+# the goods described in") unless the phrase narrows it ("this Agreement including the
+# provisions of").
+_PHRASE_WORD = (
+    r"(?!(?:shall|will|may|must|which|that|who|whom|here(?:of|in|under|to|by))\b)"
+    r"(?!(?-i:Agreement|Contract|License|Licence|Amendment)\s+(?!including\b|and\b|in\s+particular\b))"
+    r"[\w'’-]+\s+"
+)
+DEPENDS_PHRASE = rule(
+    "depends_on.cue_phrase",
+    "cue",
+    "a strong cue (subject to, in accordance with, conditional on) heading a short phrase that "
+    "ends in the preposition pointing at the citation ('subject to the Buyer's payment of the "
+    "fees set forth in')",
+    edge_type="depends_on",
+    confidence=0.8,
+    pattern=(
+        # "not subject to the cure provisions of Section 10" exempts from it, conditions nothing
+        r"\b(?:(?<!\bnot\s)subject\s+(?:always\s+|only\s+|further\s+|in\s+all\s+respects\s+)?to|"
+        r"in\s+accord(?:ance)?\s+with|in\s+compliance\s+with|(?:conditional|contingent|"
+        rf"conditioned)\s+(?:up)?on)\s+(?:{_PHRASE_WORD}){{1,10}}?"
+        r"(?:in|on|under|of|by|within)\b" + _TAIL
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "Subject to the Buyer's payment of the fees set forth in ",
+        "Subject to the protocol in ",
+        "Goods shall be subject to the rates set forth on ",
+        "The notice shall be given in accordance with the notice provisions in ",
+    ),
+    counter=(
+        "Subject to the terms hereof, the Seller shall deliver the goods described in ",
+        "Subject to this Agreement, which governs the Services listed in ",
+        "a breach not subject to the cure provisions of ",
+    ),
 )
 # "as provided in X" conditions only inside a condition or exception ("unless terminated as
 # provided in Article X"); on its own it points at X ("as described in Section 3.1 above").
@@ -228,6 +276,7 @@ CONDITION_MARK = rule(
     "a condition or exception mark (if, unless, only, except, subject to ...)",
     pattern=(
         r"\b(?:if|unless|provided\s+that|on\s+condition\s+that|so\s+long\s+as|until|only|except|"
+        r"when|whenever|"
         r"subject\s+to|requires?|required|conditional|conditioned|contingent|in\s+the\s+event|"
         r"in\s+the\s+absence\s+of|to\s+the\s+extent)\b"
     ),
@@ -645,6 +694,12 @@ def _dependency_edge(
     return [_scaled(r, confidence, base, condition=clause.sentence, matched_text=evidence)]
 
 
+# A verb phrase "is / are / been <adverb>" just before the participle DESCRIBED found: the
+# participle is the verb of an event ("if the Term is automatically extended pursuant to"),
+# not a thing described; DESCRIBED's own look-behind sees only the bare "is extended".
+_PASSIVE_ADVERB = re.compile(r"\b(?:is|are|be|been|was|were)\s+\w+ly\s+$", re.IGNORECASE)
+
+
 def _dependency(clause: _Clause) -> tuple[Rule, re.Match[str]] | None:
     """The cue before a citation that makes the clause conditional on it, unless it describes
     a thing, is conceded, or scopes a definition's meaning."""
@@ -653,22 +708,27 @@ def _dependency(clause: _Clause) -> tuple[Rule, re.Match[str]] | None:
         return None
     r, found, weak = cue
     before = clause.before[: found.start()]
-    described = DESCRIBED.search(clause.before[max(0, found.start() - 40) :])
+    window = clause.before[max(0, found.start() - 40) :]
+    described = DESCRIBED.search(window)
+    if described and _PASSIVE_ADVERB.search(window, 0, described.start()):
+        described = None  # "is automatically extended pursuant to": an event, as "is extended"
     # a weak cue after a participle ("sums payable pursuant to Section 5.4") describes a thing
     # even inside a condition ("if an audit reveals underpayment of sums ...")
     if described and (weak or not CONDITION_MARK.search(before)):
         return None
     if CONCESSION.search(before):
         return None  # "Notwithstanding that such rights may be subject to ...": conceded
-    if clause.defines and not EXPLICIT_CONDITION.search(found.group()):
-        return None  # a definition's "except ..." scopes a meaning, not a duty
+    if clause.defines and (r is DEPENDS_PHRASE or not EXPLICIT_CONDITION.search(found.group())):
+        # a definition's "except ..." scopes a meaning, not a duty; its "subject to a separate
+        # agreement as set forth in Section 5" says what the thing is
+        return None
     return r, found
 
 
 def _dependency_cue(before: str) -> tuple[Rule, re.Match[str], bool] | None:
     """The dependency cue that ends a clause, and whether it is a weak one (a condition only
     when a condition frames it)."""
-    for strong in (DEPENDS_CUE, UNDER_MODAL):
+    for strong in (DEPENDS_CUE, UNDER_MODAL, DEPENDS_PHRASE):
         if found := strong.search(before):
             return strong, found, False
     weak = DEPENDS_WEAK.search(before)

@@ -1025,6 +1025,73 @@ def test_calendar_limits():
     ]
 
 
+def test_the_stated_dates_that_bound_a_term():
+    """A term from one stated date to another is one period (not two open limits); a stated
+    end date alone closes it; an end with no date, or a start with no end date, is no bound."""
+    limits = [(d.date_from, d.date_to, d.rule.id) for d in calendar_limits(
+        "The pilot shall commence on March 2, 2021 and run through June 30, 2022. The "
+        "Support Period starting on the signing date and ending on 15 May 2023. The test "
+        "runs from 1 April 2020 to 31 March 2021. Either party may terminate on notice. "
+        "Services begin on June 1, 2012 and are billed monthly."
+    )]  # fmt: skip
+    assert limits == [
+        (dt.date(2021, 3, 2), dt.date(2022, 6, 30), "applies_to.term_bounds"),
+        (dt.date(2020, 4, 1), dt.date(2021, 3, 31), "applies_to.term_bounds"),
+        (None, dt.date(2023, 5, 15), "applies_to.term_ends"),
+    ]
+
+
+def test_a_term_stated_by_its_length_runs_from_the_effective_date():
+    """'for a period of N years from the Effective Date' and kin: from the document's
+    effective date (or the date stated) to the same day N years or months later; nothing
+    without a date to count from, nor for every such period."""
+    from raag_assets.core.model import DocInfo
+    from raag_assets.graph.dates import date_edges, term_anchors
+
+    text = (
+        "The pilot runs for a period of two (2) years from the Effective Date. A six-month "
+        "term commencing on the Effective Date covers the launch. Trials run in the period "
+        "commencing on the Effective Date and ending eighteen (18) months thereafter. Reports "
+        "are due for a period of 12 months from March 31, 2021. Each twelve-month period "
+        "beginning on the Effective Date is a Contract Year. The pledge ends on the earlier of "
+        "(i) the third anniversary of the Effective Date and (ii) a sale. Stock may be sold for "
+        "a period of three (3) months following the effective date of termination. The "
+        "licence term commencing on March 1, 2019 and continuing for two (2) years covers it."
+    )
+    section = _section("deal", "4", text)
+    stated = DocInfo(
+        "deal",
+        "deal.txt",
+        effective_from=dt.date(2019, 8, 31),
+        effective_evidence='August 31, 2019 (the "Effective Date")',
+    )
+    found = {
+        (e.date_from, e.date_to)
+        for e in date_edges(section, term_anchors(stated))
+        if e.rule == "applies_to.term_length"
+    }
+    assert found == {
+        (dt.date(2019, 8, 31), dt.date(2021, 8, 31)),
+        (dt.date(2019, 8, 31), dt.date(2020, 2, 29)),
+        (dt.date(2019, 8, 31), dt.date(2021, 2, 28)),
+        (dt.date(2021, 3, 31), dt.date(2022, 3, 31)),
+        (dt.date(2019, 8, 31), dt.date(2022, 8, 31)),
+        (dt.date(2019, 3, 1), dt.date(2021, 3, 1)),
+    }
+    # with no effective date known, only the periods from a stated date; the term's start is
+    # no open-ended limit of its own
+    stated_dates = ["2021-03-31/2022-03-31", "2019-03-01/2021-03-01"]
+    assert [e.normalized_target for e in date_edges(section) if e.edge_type == "applies_to"] == (
+        stated_dates
+    )
+    # a signing date is no Effective Date to count from ("the Effective Date" may be defined
+    # as a date the text never gives)
+    signed = DocInfo("deal", "deal.txt", effective_from=dt.date(2019, 8, 31),
+                     effective_evidence="dated as of August 31, 2019")  # fmt: skip
+    from_signed = [e.normalized_target for e in date_edges(section, term_anchors(signed))]
+    assert [t for t in from_signed if "/" in t] == stated_dates
+
+
 def test_a_flattened_table_of_contents_cites_nothing():
     """EDGAR filings run a contents page together: article lines without a page between the
     entries. Its entries are no citations; a real citation after it still is."""

@@ -269,3 +269,67 @@ def test_a_term_headed_as_its_definition_is_no_printed_document():
     )
     edges, _, _ = section_edges(sections[0], corpus)
     assert "mpl-Original Code" not in {e.dst_section_id for e in edges}
+
+
+def test_a_strong_cue_heading_what_the_citation_holds_is_a_condition_on_it() -> None:
+    """'subject to' / 'in accordance with' before a few plain words that end in the
+    preposition pointing at the citation (any wording of the thing held): depends_on; not
+    across a clause break, nor after the document named as a whole, nor in a definition."""
+    texts = {
+        "1": "Updates. Subject to the Buyer's payment of the fees set forth in Exhibit B, the "
+        "Seller shall ship the Updates.",
+        "2": "Returns. Subject to the inspection protocol in Section 5, the Buyer may return "
+        "goods.",
+        "3": "Rates. Freight shall be subject to the tariff rates stated on Exhibit B.",
+        "4": "Notices. Each notice is sent in accordance with the delivery rules in Section 6.",
+        "5": "Grant. Subject to the provisions of this Agreement including the provisions of "
+        "Section 6, the Seller grants a licence.",
+        "6": "Goods. Subject to the terms hereof the Seller delivers the goods listed in "
+        "Exhibit B.",
+        "7": "Scope. Subject to this Agreement the Seller delivers the goods listed in Exhibit B.",
+        "8": 'Projects. "Pilot Projects" means the projects, each subject to a separate '
+        "agreement as described in Section 5.",
+        "9": "Plans. Subject to Section 2, the Seller shall provide the services described in "
+        "Exhibit B.",
+        "Exhibit B": "Fees. Listed.",
+    }
+    corpus, sections = _contract(texts)
+    found = {
+        (s.label, e.dst_section_id.removeprefix("deal-"), e.rule)
+        for s in sections
+        for e in section_edges(s, corpus)[0]
+        if e.edge_type == "depends_on" and e.dst_section_id
+    }
+    phrase = "depends_on.cue_phrase"
+    assert found == {
+        ("1", "Exhibit B", phrase),
+        ("2", "5", phrase),
+        ("3", "Exhibit B", phrase),
+        ("4", "6", phrase),
+        ("5", "6", phrase),
+        ("9", "2", "depends_on.subject_to"),
+    }
+
+
+def test_an_override_of_the_foregoing_and_a_cited_section_and_a_framed_event() -> None:
+    """'Notwithstanding the foregoing or anything in Section 4' displaces Section 4; 'when' is
+    a condition that frames 'as provided in'; 'is automatically extended pursuant to' is an
+    event (a condition), as 'is extended pursuant to' is."""
+    texts = {
+        "1": "Fees. Notwithstanding the foregoing or anything in Section 4 to the contrary, "
+        "the fee is due on delivery.",
+        "2": "Prices. When agreed between the parties as provided for in Section 4, the price "
+        "changes.",
+        "3": "Renewal. If the Term is automatically extended pursuant to Section 4, the fee "
+        "rises by two percent.",
+        "4": "Term. The term is one year.",
+        "5": "Credits. The amounts duly paid pursuant to Section 4 are final.",
+    }
+    corpus, sections = _contract(texts)
+    found = {
+        (s.label, e.edge_type, e.dst_section_id.removeprefix("deal-"))
+        for s in sections
+        for e in section_edges(s, corpus)[0]
+        if e.edge_type in ("depends_on", "overrides") and e.dst_section_id
+    }
+    assert found == {("1", "overrides", "4"), ("2", "depends_on", "4"), ("3", "depends_on", "4")}

@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "21"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "22"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -50,6 +50,10 @@ EDGES_VERSION = "21"  # 3: terms of art, citation forms, cue families; 4: sectio
 # as a section of the citing one is cited there, a function call's arguments define nothing
 # 21: parties' names (hence their short names) and document dates read as parsing version 8 reads
 # them: any script, accented capitals, 'with an effective date of', 'As of <date>,'
+# 22: relations that hold on unseen contracts: a strong cue heading what the citation holds
+# (depends_on.cue_phrase), the stated dates bounding a term (applies_to.term_bounds /
+# term_ends), a term stated by its length from the effective date (applies_to.term_length),
+# 'notwithstanding the foregoing or anything in X', 'when' frames a weak cue
 
 
 @dg.asset(
