@@ -1687,6 +1687,22 @@ def _matches(
     return found
 
 
+def mentioned_in(sections: Sequence[SectionInfo], term: str) -> set[str]:
+    """The sections that mention `term` as term uses look for it (`term_pattern`, not quoted,
+    outside contents lines): where the term's definition could be brought, edge or not."""
+    pattern = term_pattern(term)
+    out = set()
+    for s in sections:
+        text = _read(s)
+        furniture = contents_spans(text)
+        if any(
+            not _quoted(text, m.start(), m.end()) and not inside(m.start(), furniture)
+            for m in pattern.finditer(text)
+        ):
+            out.add(s.section_id)
+    return out
+
+
 def _as_drafted(text: str, match: Match) -> bool:
     """The match reads as its term is written, but for case and a possessive."""
     start, end, _, definition = match

@@ -14,6 +14,7 @@ from raag_assets.graph.semantic import heading_text, resolve_semantic
 from raag_assets.graph.terms import (
     distinctive,
     exclusion,
+    mentioned_in,
     party_full_names,
     party_names,
     signatory_names,
@@ -343,6 +344,18 @@ def test_a_word_defined_in_capitals_is_found_capitalised() -> None:
         "SOFTWARE",
     ]
     assert term_pattern("ACL").findall("ACL, Acl") == ["ACL"]  # an acronym, as drafted
+
+
+def test_mentioned_in_finds_the_sections_a_term_could_be_brought_to() -> None:
+    """Unquoted mentions, as term uses find them, in the defining section or any other."""
+    sections = [
+        _section(1, '"Net Sales" means gross sales less returns. Net Sales are paid monthly.'),
+        _section(2, 'The word "Net Sales" is named here, not used.'),
+        _section(3, "Royalties fall due on net sales of each quarter."),
+        _section(4, "Nothing here."),
+    ]
+    assert mentioned_in(sections, "Net Sales") == {"s-1", "s-3"}
+    assert mentioned_in(sections, "Product") == set()
 
 
 def test_extract_keeps_only_terms_the_documents_use() -> None:
