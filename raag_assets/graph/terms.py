@@ -1312,6 +1312,10 @@ def term_pattern(term: str) -> re.Pattern[str]:
     not "product"; a word of five letters or more defined in capitals also capitalised:
     "SOFTWARE", "Software"); a multi-word term in any case, with plurals and possessives; lower-case
     single words also with verb endings."""
+    # a hyphenated word broken at a line end in the definition ('(the "Non- Compete Period")')
+    # is the one word its uses write whole ("the Non-Compete Period"); not a hyphen left
+    # hanging before "and" / "or" ("Pre- and Post-Closing Taxes")
+    term = re.sub(r"(?<=\w)-\s+(?!(?:and|or|to)\b)(?=\w)", "-", term)
     words = _words(term) or term.split()
     *head, last = words
     # a lower-case word may be a verb defined ("convey"); a phrase is a noun phrase, whose last

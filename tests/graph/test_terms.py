@@ -346,6 +346,26 @@ def test_a_word_defined_in_capitals_is_found_capitalised() -> None:
     assert term_pattern("ACL").findall("ACL, Acl") == ["ACL"]  # an acronym, as drafted
 
 
+def test_a_term_broken_at_a_hyphen_is_found_whole() -> None:
+    """A definition that breaks a hyphenated word at a line end ('(the "Non- Compete Period")')
+    is used written whole, or broken again; a hyphen left hanging before "and" stays one."""
+    assert term_pattern("Non- Compete Period").findall(
+        "during the Non-Compete Period and after the Non- Compete Period"
+    ) == ["Non-Compete Period", "Non- Compete Period"]
+    assert term_pattern("Sub- Licensee").findall("a Sub-Licensee, not a sub-licensee") == [
+        "Sub-Licensee"
+    ]
+    assert term_pattern("Pre- and Post-Closing Taxes").search("all pre- and post-closing taxes")
+    assert not term_pattern("Pre- and Post-Closing Taxes").search("pre-and post-closing taxes")
+    sections = [
+        _section(1, 'For two years (the "Non- Compete Period") the Seller shall not compete.'),
+        _section(2, "During the Non-Compete Period the Seller keeps the list secret."),
+    ]
+    terms = [Term("non- compete period", "Non- Compete Period", "doc", "s-1")]
+    uses = term_uses(sections, terms, {}, set(), [("s-1", "non- compete period")])
+    assert [(e.src_section_id, e.matched_text) for e in uses] == [("s-2", "Non-Compete Period")]
+
+
 def test_mentioned_in_finds_the_sections_a_term_could_be_brought_to() -> None:
     """Unquoted mentions, as term uses find them, in the defining section or any other."""
     sections = [
