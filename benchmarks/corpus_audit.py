@@ -32,15 +32,18 @@ import re
 import sys
 import time
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from raag_assets.graph.build import extract  # noqa: E402
+from raag_assets.core.model import DocInfo, SectionInfo  # noqa: E402
+from raag_assets.graph.build import Extraction, extract, terms_of_art, titled  # noqa: E402
 from raag_assets.graph.lexicon import UNIT_NOUNS  # noqa: E402
-from raag_assets.graph.terms import term_uses  # noqa: E402
+from raag_assets.graph.references import Corpus  # noqa: E402
+from raag_assets.graph.terms import mentioned_in, term_uses  # noqa: E402
 from raag_assets.quality import cuad  # noqa: E402
 from raag_assets.quality.graph_gold import read_file  # noqa: E402
 from raag_assets.quality.visible_terms import Visible, fold, visible_definitions  # noqa: E402
@@ -68,6 +71,11 @@ class Audit:
     attached_dangling: int = 0
     terms: int = 0
     terms_unused: int = 0
+    # why each never-used term has no use (UNUSED): not a term of art by design (a party's
+    # short name, the document itself, an ordinary word, another instrument's name ...), or a
+    # candidate used only in the sections defining it, mentioned in no other section, or
+    # mentioned in another section yet given no uses_term edge (the misses to look at)
+    unused_why: Counter = field(default_factory=Counter)
     terms_of_art: int = 0
     uses: int = 0
     # the visibly defined terms (per form), those raag has a defines edge for, and the rest
@@ -136,6 +144,7 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
     defined = {key for _, key in defined_at}
     out.terms = len(defined)
     out.terms_unused = len(defined - used)
+    out.unused_why = why_unused(doc, sections, result, defined_at, defined - used)
     out.terms_of_art = len(result.terms)
     out.uses = len(uses)
     check_definitions(out, parsed.raw_text, {fold(key) for key in defined})
@@ -164,6 +173,35 @@ def audit(path: Path, labels: dict | None, parse) -> Audit:
         cuad.parties_match(expected_parties, found_parties + folded) if expected_parties else None
     )
     out.found["parties"] = "; ".join(found_parties)
+    return out
+
+
+UNUSED = ("not a term of art", "used only where defined", "mentioned nowhere else", "no edge")
+
+
+def why_unused(
+    doc: DocInfo,
+    sections: Sequence[SectionInfo],
+    result: Extraction,
+    defined_at: list[tuple[str, str]],
+    unused: set[str],
+) -> Counter:
+    """The never-used defined terms of one contract by cause (UNUSED): a candidate term of art
+    (graph.build.terms_of_art) is looked for as term uses find it (terms.mentioned_in)."""
+    candidates = {
+        t.key: t for t in terms_of_art(result.edges, Corpus(titled([doc], sections), sections))
+    }
+    homes: dict[str, set[str]] = {}
+    for section_id, key in defined_at:
+        homes.setdefault(key, set()).add(section_id)
+    out: Counter = Counter()
+    for key in unused:
+        if key not in candidates:
+            out[UNUSED[0]] += 1
+            continue
+        where = mentioned_in(sections, candidates[key].term)
+        elsewhere = where - homes.get(key, set())
+        out[UNUSED[3] if elsewhere else UNUSED[1] if where else UNUSED[2]] += 1
     return out
 
 
@@ -220,6 +258,10 @@ def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
         f"{sum(r.terms_unused for r in done)}; terms of art {sum(r.terms_of_art for r in done)}, "
         f"uses_term edges {sum(r.uses for r in done)}"
     )
+    print(unused_line(done, ""))
+    if part == cuad.LOOK:
+        for half in ("A", "B"):
+            print(unused_line([r for r in done if cuad.look_half(r.file) == half], f" {half}"))
     print(definitions_line(done, ""))
     if part == cuad.LOOK:  # the halves a rule is built on (A) and checked on (B)
         for half in ("A", "B"):
@@ -231,6 +273,14 @@ def report(rows: list[Audit], part: str, labelled: dict[str, set[str]]) -> None:
             mine = [r for r in rows if cuad.look_half(r.file) == half]
             line += f"   {half} {checks_line(mine, check, labelled)}"
         print(line)
+
+
+def unused_line(rows: list[Audit], name: str) -> str:
+    """The share of defined terms never used, and why (UNUSED)."""
+    terms, unused = sum(r.terms for r in rows), sum(r.terms_unused for r in rows)
+    why = sum((r.unused_why for r in rows), Counter())
+    causes = ", ".join(f"{cause} {why[cause]}" for cause in UNUSED)
+    return f"   never used{name}: {unused}/{terms} = {unused / max(1, terms):.3f} ({causes})"
 
 
 def numbered_line(rows: list[Audit]) -> str:

@@ -1317,6 +1317,10 @@ def term_pattern(term: str) -> re.Pattern[str]:
     not "product"; a word of five letters or more defined in capitals also capitalised:
     "SOFTWARE", "Software"); a multi-word term in any case, with plurals and possessives; lower-case
     single words also with verb endings."""
+    # a hyphenated word broken at a line end in the definition ('(the "Non- Compete Period")')
+    # is the one word its uses write whole ("the Non-Compete Period"); not a hyphen left
+    # hanging before "and" / "or" ("Pre- and Post-Closing Taxes")
+    term = re.sub(r"(?<=\w)-\s+(?!(?:and|or|to)\b)(?=\w)", "-", term)
     words = _words(term) or term.split()
     *head, last = words
     # a lower-case word may be a verb defined ("convey"); a phrase is a noun phrase, whose last
@@ -1690,6 +1694,22 @@ def _matches(
             if not inside(m.start(), furniture):
                 found.append((m.start(), m.end(), key, definition))
     return found
+
+
+def mentioned_in(sections: Sequence[SectionInfo], term: str) -> set[str]:
+    """The sections that mention `term` as term uses look for it (`term_pattern`, not quoted,
+    outside contents lines): where the term's definition could be brought, edge or not."""
+    pattern = term_pattern(term)
+    out = set()
+    for s in sections:
+        text = _read(s)
+        furniture = contents_spans(text)
+        if any(
+            not _quoted(text, m.start(), m.end()) and not inside(m.start(), furniture)
+            for m in pattern.finditer(text)
+        ):
+            out.add(s.section_id)
+    return out
 
 
 def _as_drafted(text: str, match: Match) -> bool:

@@ -70,11 +70,12 @@ RUN_IN_CHILD = rule(
     "heading",
     "a heading run into its first subsection on one line: the subsection opens a section",
     pattern=r"^(?:(?i:section|article)\s+)?(?P<p>\d{1,3}(?:\.\d{1,3}){0,2})(?:\.0)?\.?\s+"
-    r"[A-Z][^.;:]{0,80}?\s(?P<c>(?P=p)\.0?1)\.?\s+(?=[A-Z\[“\"])",
+    r"[A-Z][^.:]{0,80}?\s(?P<c>(?P=p)\.0?1)\.?\s+(?=[A-Z\[“\"])",
     examples=(
         "2. Fees 2.1 The Company shall pay",
         "ARTICLE 3 TERM 3.1 This Agreement",
         "3.6 Payment Terms 3.6.1 All payments shall be made",
+        "11. Governing Law; Dispute Settlement 11.1 The execution of this Agreement",
     ),
     counter=("2. The Company shall pay within 2.1 days", "2.1 The Company shall pay"),
 )

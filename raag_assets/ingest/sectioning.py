@@ -54,7 +54,9 @@ from raag_assets.ingest.outline import key as outline_key
 #    candidates it does not list, set no larger than listed headings, are items (not sections)
 # 12: the first child of the outline's next number at any depth opens a section, at a line's
 #    start or run in ("6.4.1" after "6.3", "8.1" after "7.2": that number's heading was lost)
-SECTIONER_VERSION = "12"
+# 13: a heading's title may join topics by semicolons ("Governing Law; Dispute Settlement") and
+#    run to 80 characters before its first subsection ("7. Third Party ...; Cooperation 7.1")
+SECTIONER_VERSION = "13"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -747,7 +749,7 @@ def _titled(rest: str) -> bool:
     m = re.match(r"(.{3,80}?)\s+\d{1,3}\.0?1\b", rest)  # "Conditions Precedent 2.1 ..."
     # or its first lettered item: "Rights of Termination (a) Regulatory Proceedings ..."
     m = m or re.match(r"([^()]{3,80}?)\s+\((?:a|i|1)\)\s", rest)
-    return bool(m and _is_title(m.group(1).rstrip(":")))  # "Sales Plan: (a) ..."
+    return bool(m and _is_title(m.group(1).rstrip(":"), max_chars=80))  # "Sales Plan: (a) ..."
 
 
 def _short_run_in(rest: str) -> str | None:

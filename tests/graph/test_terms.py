@@ -14,6 +14,7 @@ from raag_assets.graph.semantic import heading_text, resolve_semantic
 from raag_assets.graph.terms import (
     distinctive,
     exclusion,
+    mentioned_in,
     party_full_names,
     party_names,
     signatory_names,
@@ -343,6 +344,38 @@ def test_a_word_defined_in_capitals_is_found_capitalised() -> None:
         "SOFTWARE",
     ]
     assert term_pattern("ACL").findall("ACL, Acl") == ["ACL"]  # an acronym, as drafted
+
+
+def test_a_term_broken_at_a_hyphen_is_found_whole() -> None:
+    """A definition that breaks a hyphenated word at a line end ('(the "Non- Compete Period")')
+    is used written whole, or broken again; a hyphen left hanging before "and" stays one."""
+    assert term_pattern("Non- Compete Period").findall(
+        "during the Non-Compete Period and after the Non- Compete Period"
+    ) == ["Non-Compete Period", "Non- Compete Period"]
+    assert term_pattern("Sub- Licensee").findall("a Sub-Licensee, not a sub-licensee") == [
+        "Sub-Licensee"
+    ]
+    assert term_pattern("Pre- and Post-Closing Taxes").search("all pre- and post-closing taxes")
+    assert not term_pattern("Pre- and Post-Closing Taxes").search("pre-and post-closing taxes")
+    sections = [
+        _section(1, 'For two years (the "Non- Compete Period") the Seller shall not compete.'),
+        _section(2, "During the Non-Compete Period the Seller keeps the list secret."),
+    ]
+    terms = [Term("non- compete period", "Non- Compete Period", "doc", "s-1")]
+    uses = term_uses(sections, terms, {}, set(), [("s-1", "non- compete period")])
+    assert [(e.src_section_id, e.matched_text) for e in uses] == [("s-2", "Non-Compete Period")]
+
+
+def test_mentioned_in_finds_the_sections_a_term_could_be_brought_to() -> None:
+    """Unquoted mentions, as term uses find them, in the defining section or any other."""
+    sections = [
+        _section(1, '"Net Sales" means gross sales less returns. Net Sales are paid monthly.'),
+        _section(2, 'The word "Net Sales" is named here, not used.'),
+        _section(3, "Royalties fall due on net sales of each quarter."),
+        _section(4, "Nothing here."),
+    ]
+    assert mentioned_in(sections, "Net Sales") == {"s-1", "s-3"}
+    assert mentioned_in(sections, "Product") == set()
 
 
 def test_extract_keeps_only_terms_the_documents_use() -> None:

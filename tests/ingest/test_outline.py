@@ -165,6 +165,29 @@ def test_a_heading_runs_into_its_first_subsection_after_a_sentence():
     assert labels(text) == ["1", "1.1", "1.2", "2", "2.1", "2.1.1", "2.1.2"]
 
 
+def test_a_long_title_joined_by_semicolons_runs_into_its_first_subsection():
+    """A heading whose title joins topics by semicolons ("Governing Law; Dispute Settlement"),
+    up to 80 characters, run into its first subsection on a flattened filing's one line."""
+    text = (
+        "1. Grant 1.1 License. Acme grants the license. 1.2 Fees. Fees are due monthly. "
+        "2. Governing Law; Dispute Settlement 2.1 The execution of this Agreement is governed "
+        "by the laws of Ohio. 2.2 Any dispute goes to arbitration. 3. Notices 3.1 Form. In writing."
+    )
+    assert labels(text) == ["1", "1.1", "1.2", "2", "2.1", "2.2", "3", "3.1"]
+    text = (
+        "1. Grant 1.1 License. Acme grants the license. 1.2 Fees. Fees are due monthly. "
+        "2. Marks 2.1 Use. The Franchisee uses the marks as the Franchisor directs. 2.2 Claims. "
+        "The provisions of this Section 2.2 survive the end of this Agreement. "
+        "3. Third Party Infringements; Attacks on Use of the Trademarks; Cooperation "
+        "3.1 Third Party Infringements. (a) Mutual Information. Each party shall inform the "
+        "other of any infringement. 3.2 Attacks on Use. Each party shall inform the other of "
+        "any attack. 4. Notices 4.1 Form. In writing."
+    )
+    assert labels(text) == ["1", "1.1", "1.2", "2", "2.1", "2.2", "3", "3.1", "3.2", "4", "4.1"]
+    found = {s.label: s.heading for s in sections(text)}
+    assert found["3"] == "Third Party Infringements; Attacks on Use of the Trademarks; Cooperation"
+
+
 def test_a_numbered_definition_runs_in_after_any_word():
     text = (
         '1. Definitions\n\n1.1 "Data" has the meaning set out in Exhibit A 1.2 "Product" means '

@@ -14,7 +14,8 @@ from .graph_metadata import rebuild_stage
 from .policy import FOLLOW_UPSTREAM, retry_transient
 
 # 2: terms of art only, longest match, headings; 3: terms of art judged anew
-TERM_USES_VERSION = "4"  # 4: each use names its rule
+TERM_USES_VERSION = "5"  # 4: each use names its rule
+# 5: a term whose definition breaks a hyphenated word ("Non- Compete Period") found written whole
 
 
 @dg.asset(
