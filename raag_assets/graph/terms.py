@@ -416,7 +416,7 @@ PARTY_REGION = 1500  # the introduction of the parties runs this far after its c
 PARTY_HEAD = 8000  # and stands this near the start
 
 
-_DETERMINERS = frozenset(("the", "this", "that", "these", "those", "such", "each", "any", "all"))
+_NO_NAME_ALONE = frozenset(("the", "this", "that", "these", "those", "such", "each", "any", "all"))
 
 
 def party_full_names(front_text: str) -> list[str]:
@@ -431,7 +431,7 @@ def party_full_names(front_text: str) -> list[str]:
         for end in PARTY_NAME_END.finditer(region):
             cut = end.end() if end.group(0)[:1].isalpha() else end.start()
             for name in _one_by_one(_name_before(region[:cut])):
-                if name.strip(" ,.").casefold() in _DETERMINERS:
+                if name.strip(" ,.").casefold() in _NO_NAME_ALONE:
                     continue  # 'The' alone, before a list item ('* The existing ...'), is no name
                 if not any(name == o or name in o for o in out):
                     out = [o for o in out if o not in name] + [name]
