@@ -9,7 +9,15 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from raag_assets.core.model import DocInfo, Edge, EffectiveDate, SectionInfo
-from raag_assets.graph.lexicon import DATE, MONTH, MONTH_NUMBERS, UPPER, YEAR
+from raag_assets.graph.lexicon import (
+    DATE,
+    MONTH,
+    MONTH_NUMBERS,
+    ORDINAL_WORDS,
+    UPPER,
+    YEAR,
+    words_to_int,
+)
 from raag_assets.graph.rules import Rule, rule
 
 EFFECTIVE_FROM = rule(
@@ -743,13 +751,6 @@ TERM_ENDS = rule(
 # the Effective Date", "commencing on the Effective Date and ending twenty-four (24) months
 # thereafter". The period runs from that date to the same day N years or months later, as
 # readers compute it; with no effective date known, no period.
-_COUNT_WORDS = dict(
-    zip(
-        ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"],
-        range(1, 11),
-        strict=True,
-    )
-) | {"eleven": 11, "twelve": 12, "eighteen": 18, "twenty-four": 24, "thirty-six": 36}
 
 
 def _count_of(name: str) -> str:
@@ -767,13 +768,8 @@ def _date_of(name: str) -> str:
     )
 
 
-_ORDINALS = {
-    w: n
-    for n, w in enumerate(
-        ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth"],
-        start=1,
-    )
-} | {"tenth": 10}
+# "the first anniversary": the ordinals a term counts its years by
+_ORDINALS = {w: n for n, w in enumerate(ORDINAL_WORDS[:10], start=1)}
 _FROM = r"(?:(?:commencing|beginning|starting)\s+(?:on|from|as\s+of)|from|following|after)"
 TERM_LENGTH = rule(
     "applies_to.term_length",
@@ -912,7 +908,7 @@ def _count(text: str) -> int | None:
     if digits := re.search(r"\d{1,3}", text):
         return int(digits.group())
     word = text.strip().lower()
-    return _COUNT_WORDS.get(word, _ORDINALS.get(word))
+    return words_to_int(word) or _ORDINALS.get(word)
 
 
 def _months_later(start: dt.date, months: int) -> dt.date:

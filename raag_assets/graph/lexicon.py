@@ -105,6 +105,29 @@ DOC_NOUNS = {
     "charter",
 }
 
+# Numbers as contracts write them in words: "three (3) years", "twenty-four (24) months",
+# "the first anniversary", "Amendment No. 2" / "the Second Amendment".
+CARDINAL_WORDS = (
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+    "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen",
+    "eighteen", "nineteen",
+)  # fmt: skip
+TENS_WORDS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+ORDINAL_WORDS = (
+    "first", "second", "third", "fourth", "fifth", "sixth",
+    "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
+)  # fmt: skip
+
+
+def words_to_int(text: str) -> int | None:
+    """'three' -> 3, 'twenty-four' -> 24, 'thirty' -> 30; None for what is no number of 1..99
+    in words."""
+    tens, _, unit = text.strip().lower().partition("-")
+    if tens in TENS_WORDS and (not unit or unit in CARDINAL_WORDS[:9]):
+        return 10 * (TENS_WORDS.index(tens) + 2) + (CARDINAL_WORDS.index(unit) + 1 if unit else 0)
+    return CARDINAL_WORDS.index(tens) + 1 if tens in CARDINAL_WORDS and not unit else None
+
+
 # Roman numerals as section labels are written ("Article VIII"): up to C.
 ROMAN_VALUES = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100}
 

@@ -9,7 +9,7 @@ from collections.abc import Collection
 
 from raag_assets.graph import documents
 from raag_assets.graph.documents import version_of
-from raag_assets.graph.lexicon import MONTH
+from raag_assets.graph.lexicon import MONTH, ORDINAL_WORDS
 
 Version = tuple[int, ...]
 
@@ -34,12 +34,8 @@ _NAME_NUMBER = re.compile(
 )
 _PART_WORD = re.compile(rf"^(?:{_PART})$", re.IGNORECASE)
 
-_ORDINAL_WORDS = (
-    "first", "second", "third", "fourth", "fifth", "sixth",
-    "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-)  # fmt: skip
 _ORDINAL = re.compile(
-    r"\b(?:(?P<word>" + "|".join(_ORDINAL_WORDS) + r")"
+    r"\b(?:(?P<word>" + "|".join(ORDINAL_WORDS) + r")"
     r"|(?P<nth>\d{1,2})(?:st|nd|rd|th)"
     r"|(?:no\.?|number|#)\s*(?P<no>\d{1,2}))\b",
     re.IGNORECASE,
@@ -137,7 +133,7 @@ def ordinal_tokens(text: str) -> set[str]:
     out = set()
     for m in _ORDINAL.finditer(text):
         if m.group("word"):
-            n = list(_ORDINAL_WORDS).index(m.group("word").lower()) + 1
+            n = ORDINAL_WORDS.index(m.group("word").lower()) + 1
         else:
             n = int(m.group("nth") or m.group("no"))
         out.add(f"ordinal-{n}")

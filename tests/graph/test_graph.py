@@ -1092,6 +1092,20 @@ def test_a_term_stated_by_its_length_runs_from_the_effective_date():
     assert [t for t in from_signed if "/" in t] == stated_dates
 
 
+def test_counts_in_words_of_any_tens_and_units():
+    """A term's length in words reads as its number whatever the number ('sixty', not only
+    the counts the tuning contracts happened to write); nothing for another word."""
+    from raag_assets.graph.lexicon import words_to_int
+
+    assert [words_to_int(w) for w in ("three", "Eighteen", "sixty", "forty-eight")] == [
+        3,
+        18,
+        60,
+        48,
+    ]
+    assert words_to_int("term") is None and words_to_int("ten-one") is None
+
+
 def test_a_flattened_table_of_contents_cites_nothing():
     """EDGAR filings run a contents page together: article lines without a page between the
     entries. Its entries are no citations; a real citation after it still is."""
