@@ -762,6 +762,12 @@ class Corpus:
         }
         self.superseded = set(superseded)
         self.aliases = {doc_id: _aliases(d) for doc_id, d in self.docs.items()}
+        self._headings: dict[str, str] = {}  # section_id -> heading as find_heading reads it
+        # each alias with its words, split once for every name `find_docs` is asked
+        self._alias_words = {
+            doc_id: [(a, set(a.split())) for a in aliases]
+            for doc_id, aliases in self.aliases.items()
+        }
 
     def find_doc(self, name: str) -> tuple[str | None, float]:
         """The tenant document a name cites, with a confidence; (None, 0) if none does.
@@ -779,12 +785,17 @@ class Corpus:
         wanted = _norm(name)
         if revision and wanted not in {a for aliases in self.aliases.values() for a in aliases}:
             wanted = _norm(name[: revision.start()])
+        specific = _specific_words(wanted)
         scored: list[tuple[float, str]] = []
         for doc_id, aliases in self.aliases.items():
             if wanted in aliases:
                 score = 1.0
             else:
-                ratios = [fuzz.token_set_ratio(wanted, a) for a in aliases if _covers(a, wanted)]
+                ratios = [
+                    fuzz.token_set_ratio(wanted, a)
+                    for a, words in self._alias_words[doc_id]
+                    if _covers(words, specific)
+                ]
                 best = max(ratios, default=0)  # a document with no usable name matches nothing
                 # a one-word name ("HR", "GPL") is too vague to match anything but an alias
                 score = best / 100 * 0.95 if best >= 90 and " " in wanted else 0.0
@@ -805,6 +816,12 @@ class Corpus:
         doc = self.docs.get(doc_id)
         names = [n for n in (doc.title, doc.doc_id) if n] if doc else []
         return max((fuzz.ratio(_norm(name), _norm(n)) for n in names), default=0.0)
+
+    def _heading_norm(self, section: SectionInfo) -> str:
+        """A section's heading as `find_heading` compares it, normalised once per corpus."""
+        if section.section_id not in self._headings:
+            self._headings[section.section_id] = _norm(section.heading)
+        return self._headings[section.section_id]
 
     def find_label(self, doc_id: str, label: str) -> tuple[SectionInfo | None, float]:
         """A section by its label, as cited or in the document's own style ("Article 6" for
@@ -832,8 +849,9 @@ class Corpus:
         """A section by its heading, tolerating misspellings (rapidfuzz, >= 85)."""
         pool = self.by_doc.get(doc_id, []) if doc_id else self.sections
         best: tuple[float, int, SectionInfo] | None = None
+        wanted = _norm(title)
         for s in pool:
-            score = fuzz.ratio(_norm(title), _norm(s.heading))
+            score = fuzz.ratio(wanted, self._heading_norm(s))
             if score >= 85 and (best is None or (score, -s.ordinal) > (best[0], best[1])):
                 best = (score, -s.ordinal, s)
         return (best[2], best[0] / 100) if best else (None, 0.0)
@@ -870,11 +888,15 @@ def _label_variants(key: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _covers(alias: str, name: str) -> bool:
+def _specific_words(name: str) -> set[str]:
+    """The words of a normalised name that say which document it is (not "agreement")."""
+    return set(name.split()) - DOC_NOUNS
+
+
+def _covers(alias_words: set[str], specific: set[str]) -> bool:
     """A fuzzy match must find every specific word of the name in the alias: "HR Handbook"
     fits "hr processes handbook", "GNU Affero GPL" does not fit "gnu gpl"."""
-    wanted = set(name.split()) - DOC_NOUNS
-    return bool(wanted) and wanted <= set(alias.split())
+    return bool(specific) and specific <= alias_words
 
 
 # A table of contents lists headings; it cites nothing: these rules veto its citations.

@@ -108,10 +108,10 @@ def _pack(text: str, budget: int, count_tokens: TokenCounter) -> list[tuple[str,
     sentences = sentence_spans(text)
     for n, (lo, hi) in enumerate(sentences):
         cursor = lo
-        for part in _split_long(text[lo:hi], budget, count_tokens):
+        for part, tokens in _split_long(text[lo:hi], budget, count_tokens):
             at = text.find(part, cursor, hi)  # parts are consecutive pieces of the sentence
             at = cursor if at < 0 else at
-            pieces.append((part, count_tokens(part), at, at + len(part)))
+            pieces.append((part, tokens, at, at + len(part)))
             cursor = at + len(part)
         following = sentences[n + 1][0] if n + 1 < len(sentences) else len(text)
         if "\n\n" in text[hi:following] or n + 1 == len(sentences):
@@ -138,10 +138,13 @@ def _pack(text: str, budget: int, count_tokens: TokenCounter) -> list[tuple[str,
     return [(c, sp) for c, sp in out if c]
 
 
-def _split_long(sentence: str, budget: int, count_tokens: TokenCounter) -> list[str]:
-    """A sentence over budget is cut at word boundaries (and a word over budget by characters)."""
-    if count_tokens(sentence) <= budget:
-        return [sentence]
+def _split_long(sentence: str, budget: int, count_tokens: TokenCounter) -> list[tuple[str, int]]:
+    """A sentence over budget is cut at word boundaries (and a word over budget by characters);
+    each part with its tokens. A sentence within budget (nearly all) is counted once: its
+    count decides and is kept (the tokenizer was a third of the sections step's CPU)."""
+    tokens = count_tokens(sentence)
+    if tokens <= budget:
+        return [(sentence, tokens)]
     parts: list[str] = []
     current: list[str] = []
     for word in sentence.split(" "):
@@ -154,7 +157,7 @@ def _split_long(sentence: str, budget: int, count_tokens: TokenCounter) -> list[
                 current.append(piece)
     if current:
         parts.append(" ".join(current))
-    return parts
+    return [(part, count_tokens(part)) for part in parts]
 
 
 def _split_word(word: str, budget: int, count_tokens: TokenCounter) -> list[str]:

@@ -448,3 +448,24 @@ def test_general_forms_of_a_documents_dates(
 )
 def test_a_name_in_accented_capitals(lines: list[str], name: str):
     assert document_name(lines) == name
+
+
+def test_a_date_forms_needed_words_are_in_every_text_it_matches():
+    """_stated_effective skips a form where its needed words are missing: each form's examples,
+    and every match of it in the dev contracts' opening text, hold them."""
+    from raag_assets.graph import dates
+
+    heads = [
+        dates._head([ln.text for ln in parse_file(path, 50_000_000).lines])
+        for path in sorted((DEV_LEGAL / "contracts").iterdir())
+    ]
+    forms = {f.id: f for f in (dates.DEFINED_EFFECTIVE, dates.TERM_COMMENCES)}
+    assert set(forms) == set(dates._NEEDS)
+    matched = 0
+    for form_id, need in dates._NEEDS.items():
+        assert forms[form_id].examples
+        for text in [*forms[form_id].examples, *heads]:
+            for m in forms[form_id].finditer(text):
+                matched += 1
+                assert need.search(m.group()), (form_id, m.group())
+    assert matched > len(dates._NEEDS)

@@ -1,6 +1,6 @@
 """Chunks fit the embedding model's window, are deterministic and keep their section context."""
 
-from raag_assets.ingest.chunking import ChunkPolicy, chunk_sections
+from raag_assets.ingest.chunking import ChunkPolicy, chunk_sections, sentence_spans
 from raag_assets.ingest.parsing import parse_file
 from raag_assets.ingest.sectioning import Section, build_sections
 from tests.conftest import LICENSES
@@ -54,3 +54,21 @@ def test_chunks_are_sized_by_the_counts_the_model_s_own_tokenizer_gives(embedder
     assert counts == [len(reference(t, add_special_tokens=False)["input_ids"]) for t in texts]
     assert max(counts) > 512  # no truncation at the model's window
     assert "_model" not in fresh.__dict__  # counting loaded no weights
+
+
+def test_a_sentence_within_budget_is_counted_once(embedder):
+    """The tokenizer is most of chunking's cost: each sentence is counted once (its count both
+    decides whether it must be split and packs it), then each section's header and chunk."""
+    doc = parse_file(LICENSES / "GPL-3", 50_000_000)
+    sections = [s for s in build_sections(doc.doc_id, doc.lines, doc.format) if s.text]
+    counted: list[str] = []
+
+    def count(text: str) -> int:
+        counted.append(text)
+        return embedder.count_tokens(text)
+
+    policy = ChunkPolicy(max_tokens=1000)  # no sentence of the licence is cut
+    chunks = chunk_sections(sections, policy, count)
+    sentences = sum(len(sentence_spans(s.text)) for s in sections)
+    assert len(counted) == sentences + len(sections) + len(chunks)
+    assert chunks == chunk_sections(sections, policy, embedder.count_tokens)
