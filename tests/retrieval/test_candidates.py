@@ -1,10 +1,23 @@
 """retrieve(): RRF fusion, filters, modes, tie-break, determinism and tenant isolation, on the
 real store built from the example corpus."""
 
+from dataclasses import replace
+
 import pytest
 
 from raag_assets.core.errors import InvalidFilter, TenantNotFound
-from raag_assets.retrieval.candidates import Candidate, RetrievalPlan, retrieve, rrf_fuse
+from raag_assets.retrieval import candidates
+from raag_assets.retrieval.candidates import (
+    Candidate,
+    RetrievalPlan,
+    document_hits,
+    document_order,
+    document_rankings,
+    retrieve,
+    rrf_fuse,
+    section_hits,
+)
+from raag_assets.store.db import tenant_reader
 from tests.conftest import Store
 
 
@@ -324,3 +337,36 @@ def test_a_failing_full_text_query_raises_its_own_error_after_a_scan_setting(
         db.tenant_reader(conn, "licenses"),
     ):
         candidates.retrieve_as_reader(conn, query, "licenses", None, RetrievalPlan(mode="fulltext"))
+
+
+def test_a_named_documents_chunks_rank_by_meaning_and_words_together():
+    # (doc, chunk, cosine distance, BM25): chunk 1 is nearest in meaning, chunk 2 shares the
+    # query's words far more: with both, words lead by 0.5 x 1.0 against 0.1 of meaning
+    rows = [("d", 0, 0.5, 0.0), ("d", 1, 0.2, 1.0), ("d", 2, 0.3, 4.0), ("d", 3, None, 2.0)]
+    hybrid = document_order(rows, "hybrid")
+    assert [f.key[1] for f in hybrid] == [2, 1, 0, 3]
+    assert [f.score for f in hybrid] == pytest.approx([2 / 61, 2 / 62, 2 / 63, 2 / 64])
+    assert hybrid[0].ranks == (2, 1)  # its place in each ranking, for the explanation
+    assert document_rankings(rows, "vector") == [[("d", 1), ("d", 2), ("d", 0)]]
+    assert document_rankings(rows, "fulltext") == [[("d", 2), ("d", 3), ("d", 1)]]
+    assert [f.key[1] for f in document_order(rows, "fulltext")] == [2, 3, 1]
+
+
+def test_a_named_document_is_ranked_whole(demo_store, embedder, monkeypatch):
+    """Every chunk of the named document is scored: the full-text ranking inside it is the
+    index search's (same BM25), and past the cap the index search answers instead."""
+    query = "maternity leave weeks"
+    plan = RetrievalPlan(k=1000, doc_ids=("leave-policy",))
+    with demo_store.connect() as conn, tenant_reader(conn, "demo"):
+        whole = document_hits(conn, query, "demo", embedder.embed, plan)
+        text = document_hits(conn, query, "demo", embedder.embed, replace(plan, mode="fulltext"))
+        pooled = section_hits(conn, query, "demo", embedder.embed, replace(plan, mode="fulltext"))
+        n = conn.execute(
+            "SELECT count(DISTINCT section_id) FROM chunks WHERE doc_id = 'leave-policy'"
+        ).fetchone()[0]
+        monkeypatch.setattr(candidates, "NAMED_WHOLE_CAP", 1)
+        assert document_hits(conn, query, "demo", embedder.embed, plan) is None
+    assert whole is not None and text is not None
+    assert len(whole) == n  # every section of the document, not only those the pools reached
+    assert [h.section_id for h in text] == [h.section_id for h in pooled]
+    assert all(h.vector_rank is None for h in text)
