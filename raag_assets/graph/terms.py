@@ -1440,13 +1440,14 @@ def _vocabulary(
     defining_docs: set[str],
 ) -> dict[str, Term]:
     """The terms a document's sections may use: its own, then those of documents it cites;
-    a document that defines nothing itself borrows the tenant's (preferring live versions)."""
+    a document that defines nothing itself borrows the tenant's unambiguous coined phrases
+    (USES_BORROWED_DEFINITION)."""
     out: dict[str, Term] = {}
     cited = related.get(doc_id, set())
     for key, defs in by_key.items():
         own = [t for t in defs if t.doc_id == doc_id]
         pool = own or [t for t in defs if t.doc_id in cited]
-        if not pool and doc_id not in defining_docs:
+        if not pool and doc_id not in defining_docs and _borrowable(key, defs, superseded):
             pool = defs
         if pool:
             out[key] = sorted(
@@ -1517,6 +1518,15 @@ def filing_legends(text: str) -> list[tuple[int, int]]:
     return out
 
 
+def _borrowable(key: str, defs: Sequence[Term], superseded: set[str]) -> bool:
+    """A term a document that cites nothing may take from the tenant: a phrase of two words or
+    more ("Line Manager") that one live document defines. A single word ("Services",
+    "Client", "Fees") or a phrase many unrelated contracts define ("Effective Date") names
+    something of the reader's own document, whose definition raag missed, not of another's."""
+    live = {t.doc_id for t in defs if t.doc_id not in superseded}
+    return len(key.split()) > 1 and len(live) <= 1
+
+
 # A use's edge names where its definition is: in the section's own document, or borrowed
 # from a document it cites (or the tenant's, where the document defines nothing itself).
 # The term is found by `term_pattern`: as drafted, in plural or possessive.
@@ -1531,7 +1541,8 @@ USES_BORROWED_DEFINITION = rule(
     "uses_term.borrowed_definition",
     "term",
     "a term of art used in a section of another document: one that cites the defining "
-    "document, or defines nothing itself",
+    "document, or that defines nothing itself (then only a phrase of two words or more that "
+    "one live document of the tenant defines)",
     edge_type="uses_term",
     confidence=0.9,
 )

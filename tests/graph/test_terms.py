@@ -734,3 +734,38 @@ def test_signatories_in_accented_capitals():
     text = "IN WITNESS WHEREOF the parties have signed.\nMÉTIVIER S.A.\nBy: /s/ J. Roe\n"
     text += "ÜMIT ENERGIE GMBH\nBy: /s/ H. Roe"
     assert signatory_names(text) == ["MÉTIVIER S.A.", "ÜMIT ENERGIE GMBH"]
+
+
+def test_a_document_that_defines_nothing_borrows_only_unambiguous_phrases() -> None:
+    """A document that cites nothing and defines nothing takes from the tenant a phrase of two
+    words or more that one live document defines ("Shift Lead"); not a single word
+    ("Deliverables", a noun any contract may define for itself) nor a phrase several
+    documents define ("Launch Date"), whose definition in the reader's own document raag
+    missed."""
+
+    def sec(doc: str, n: int, text: str) -> SectionInfo:
+        return SectionInfo(f"{doc}-{n}", doc, n, str(n), "", 1, None, text)
+
+    sections = [
+        sec("rota", 1, 'The "Shift Lead" means the senior nurse on a ward. "Deliverables" means'),
+        sec("rota", 2, 'The "Launch Date" means 1 May.'),
+        sec("plan", 1, 'The "Launch Date" means 3 June.'),
+        sec("memo", 1, "The Shift Lead signs the Deliverables off on the Launch Date."),
+    ]
+    terms = [
+        Term("shift lead", "Shift Lead", "rota", "rota-1"),
+        Term("deliverables", "Deliverables", "rota", "rota-1"),
+        Term("launch date", "Launch Date", "rota", "rota-2"),
+        Term("launch date", "Launch Date", "plan", "plan-1"),
+    ]
+    uses = [e for e in term_uses(sections, terms, {}, set()) if e.src_doc_id == "memo"]
+    assert [(e.term, e.dst_doc_id, e.rule) for e in uses] == [
+        ("Shift Lead", "rota", "uses_term.borrowed_definition")
+    ]
+    # citing the defining document still brings all of its terms
+    cited = term_uses(sections, terms, {"memo": {"rota"}}, set())
+    assert {e.term for e in cited if e.src_doc_id == "memo"} == {
+        "Shift Lead",
+        "Deliverables",
+        "Launch Date",
+    }

@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "23"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "24"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -56,6 +56,8 @@ EDGES_VERSION = "23"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 'notwithstanding the foregoing or anything in X', 'when' frames a weak cue
 # 23: a term whose definition breaks a hyphenated word ("Non- Compete Period") is found
 # written whole, so it may now be borne out as a term of art
+# 24: a document that cites and defines nothing borrows from the tenant only a phrase of two
+# words or more that one live document defines (single words led unrelated contracts astray)
 
 
 @dg.asset(
