@@ -280,12 +280,53 @@ def party_names(front_text: str) -> set[str]:
             or _after_full_name(before, full)
             or _PARTY_BLANK.search(before)
             or _under_its_party(front_text[max(0, m.start() - 1500) : m.start()], full)
+            or _described_party(front_text[max(0, m.start() - 600) : m.start()], full)
         )
         for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
             name = " ".join(q.group("name").split())
             if introduced or _ENTITY_NOUN.fullmatch(" ".join(_words(name))):
                 out |= {name, " ".join(_words(name))}
     return out
+
+
+# A party described by where it is before its short name: 'Acme Inc., with a place of
+# business at 1 Main Street, Springfield ("Acme")', 'Beta Pte Ltd, a Singapore company (a
+# subsidiary of Gamma (S) Pte Ltd) with its principal place of business at ... ("Beta")'. The
+# description runs from the party's full name (party_full_names) to the parenthesis, past
+# parentheses that name no one.
+PARTY_DESCRIBED = rule(
+    "term.party_described",
+    "term",
+    "a short name in parentheses after a party's full name and the place it is at ('with a "
+    "place of business at', 'having an address at', 'registered office at', 'residing at'), "
+    "whatever parentheses without a quoted name stand between",
+    pattern=r"\b(?:(?:with|having|has)\s+(?:a|an|its|their|his|her)\s+(?:principal\s+|"
+    r"registered\s+|head\s+)?(?:place\s+of\s+business|address|offices?|seat)|"
+    r"(?:registered|head)\s+office|located\s+at|residing\s+at|domiciled\s+(?:at|in))\b",
+    flags=re.IGNORECASE,
+    examples=(
+        "Acme Inc., with a place of business at 1 Main Street, Springfield ",
+        "Beta Ltd, having its registered office at 2 High Street ",
+        "Jane Roe, residing at 5 Elm Road ",
+    ),
+    counter=("the products described in Schedule A ", "Acme Inc. shall deliver the goods "),
+)
+_PARTY_DESCRIBED = PARTY_DESCRIBED.regex
+_UNNAMED_PARENTHESES = re.compile(r"\([^()\"“”]*\)")
+
+
+def _described_party(before: str, full: Sequence[str]) -> bool:
+    """`before` (up to a parenthesis, back to the paragraph or the last quoted short name)
+    opens with one of the parties' full names and describes where that party is
+    (PARTY_DESCRIBED): the parenthesis gives that party's short name."""
+    segment = re.split(r"\n\s*\n|[”\"]\s*\)", before)[-1]
+    for _ in range(2):  # nested parentheses that name no one: '(a subsidiary of Gamma (S) Ltd)'
+        segment = _UNNAMED_PARENTHESES.sub(" ", segment)
+    if "(" in segment or ")" in segment:
+        return False
+    named = " ".join(segment.split()).casefold()
+    head = re.sub(r"^(?:\W|(?:by\s+and\s+)?between\b|among\b|and\b)+", "", named)
+    return any(n and head.startswith(n) for n in full) and bool(_PARTY_DESCRIBED.search(named))
 
 
 def _under_its_party(before: str, full: Sequence[str]) -> bool:

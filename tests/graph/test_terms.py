@@ -769,3 +769,17 @@ def test_a_document_that_defines_nothing_borrows_only_unambiguous_phrases() -> N
         "Deliverables",
         "Launch Date",
     }
+
+
+def test_a_party_described_by_where_it_is_before_its_short_name() -> None:
+    """A short name after a party's full name and the place it is at is the party's, past
+    parentheses that name no one (term.party_described); a thing described after a party's
+    name is not."""
+    text = (
+        "Northwind Trading, Inc., with a place of business at 12 Quay Street, Leith "
+        '("Northwind") and Blue Harbor Pte Ltd, a Singapore company (a subsidiary of Harbor '
+        "Holdings (S) Pte Ltd) with its principal place of business at 4 Dock Road, Singapore "
+        '(hereinafter referred to as "Reseller") agree as follows. Blue Harbor Pte Ltd shall '
+        'resell the devices listed in Schedule A (the "Devices").'
+    )
+    assert party_names(text) == {"Northwind", "Reseller"}

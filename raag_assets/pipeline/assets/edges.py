@@ -57,7 +57,8 @@ EDGES_VERSION = "24"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 23: a term whose definition breaks a hyphenated word ("Non- Compete Period") is found
 # written whole, so it may now be borne out as a term of art
 # 24: a document that cites and defines nothing borrows from the tenant only a phrase of two
-# words or more that one live document defines (single words led unrelated contracts astray)
+# words or more that one live document defines (single words led unrelated contracts astray);
+# a party's short name after its full name and where it is (term.party_described)
 
 
 @dg.asset(
