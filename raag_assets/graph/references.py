@@ -16,7 +16,7 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 
 from raag_assets.core.model import DocInfo, SectionInfo
-from raag_assets.graph.lexicon import DOC_NOUNS, int_to_roman, roman_to_int
+from raag_assets.graph.lexicon import DOC_NOUNS, UNIT_NOUNS, int_to_roman, roman_to_int
 from raag_assets.graph.overlaps import Span, inside, overlaps
 from raag_assets.graph.rules import RULES, Rule, rule
 
@@ -59,11 +59,16 @@ LAW_NAME = (
     r"|[A-Z]{2,6}['’]s\s+(?:rules|regulations)\b"  # "Section 73.3555 of the FCC's rules"
     r"|[A-Z]{2,6}(?![\w.-])"  # "section 406 of ERISA"
 )
+# A document named without its article ("Section 8.3 of Asset Purchase Agreement"): only
+# capitalised words that end in a document's noun, so "Section 5 of Exhibit A" is no name.
+_BARE_DOC_NAME = (
+    rf"(?:{_CAP_WORD}\s+){{1,6}}(?:{'|'.join(sorted(n.capitalize() for n in DOC_NOUNS))})\b"
+)
 _OF_DOC = (
     rf"(?:\s+(?i:of|under)\s+(?:(?i:the)\s+)?(?P<law>{LAW_NAME})"
     r"(?![ \t]+(?:[A-Z]|(?:of|for|on)\s+[A-Z]))"
     r"|\s+of\s+(?:(?P<self>this\s+(?:License|Licence|Agreement|Policy|Amendment|document|"
-    rf"Handbook|Guideline|Guide|Contract))|the\s+(?P<name>{DOC_NAME})))?"
+    rf"Handbook|Guideline|Guide|Contract))|the\s+(?P<name>{DOC_NAME})|(?P<bare>{_BARE_DOC_NAME})))?"
 )
 # A heading in brackets after a cited label ("Section 10.3 [ACSI Termination] and 10.4 [Company
 # Termination]"): a drafting convention that names the section; the list goes on after it.
@@ -496,6 +501,8 @@ def _cited_name(m: re.Match[str]) -> str | None:
     a document by its name ("of the Services Agreement"), or None (this document)."""
     if m.group("law"):
         return " ".join(m.group("law").split())
+    if m.group("bare"):
+        return clean_name(m.group("bare"))
     return clean_name(m.group("name")) if m.group("name") else None
 
 
@@ -506,11 +513,30 @@ def _end_of_document(m: re.Match[str], name: str | None) -> int:
         return m.end("law")
     if name and m.group("name"):
         return m.start("name") + len(name)
+    if name and m.group("bare"):
+        return m.end("bare")
     return m.end("self") if m.group("self") else m.end("labels")
+
+
+# A section cited as a part of an attachment or of a document named before ("section 7 of
+# Exhibit A", "Section 3 of Schedule 2 of the Supply Agreement", "Section 8.14 thereof"): not
+# this document's section 7; the attachment is cited in its own right (references.annex).
+OF_AN_ATTACHMENT = rule(
+    "citation.section_of_an_attachment",
+    "citation",
+    "a cited section followed by 'of Exhibit A' (an attachment's own numbering: the "
+    "attachment is the cited unit) or 'thereof' (a document named before): no edge to this "
+    "document's section of that number",
+    pattern=rf"\s*(?:,\s*)?(?:thereof\b|of\s+(?:this\s+|the\s+)?(?i:{UNIT_NOUNS})\s+[\w.-]+)",
+    examples=(" of Exhibit A, the term", " thereof.", " of this Schedule 2"),
+    counter=(" of this Agreement", " hereof", " above"),
+)
 
 
 def _section_labels(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
     for m in SECTION_LABEL.finditer(fixed):
+        if not m.group("self") and OF_AN_ATTACHMENT.regex.match(fixed, m.end("labels")):
+            continue
         labels = expand_labels(m.group("labels"))
         if KEYWORDS.get(m.group("kw").lower()) == "Article":
             labels = tuple(f"Article {lb}" for lb in labels)

@@ -195,3 +195,30 @@ def test_a_document_naming_its_own_family_names_itself():
     assert [e for e in section_edges(own, corpus)[0] if e.edge_type == "references"] == []
     refs = [e for e in section_edges(other, corpus)[0] if e.edge_type == "references"]
     assert [e.dst_doc_id for e in refs] == ["lgpl-2"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        # a document named without its article: its section, not this one's
+        (
+            "Subject to the covenant in Section 6.2 of Share Transfer Agreement, the Buyer may",
+            [("6.2", "Share Transfer Agreement")],
+        ),
+        # an attachment's own numbering: the attachment is the cited unit
+        ("For purposes of this clause 3 of Annex B, the Fee is", [("Annex B", None)]),
+        (
+            "Returns follow Section 2 of Schedule 4 of the Logistics Agreement.",
+            [("Schedule 4", "Logistics Agreement")],
+        ),
+        # 'thereof': a section of the document named before, not of this one
+        ("subject to the provisions of Section 9.1 thereof.", []),
+        # this document's own sections are cited as before
+        ("as set out in Section 9.1 of this Agreement.", [("9.1", None)]),
+        ("the Buyer under Section 9.1 shall pay", [("9.1", None)]),
+    ],
+)
+def test_a_section_of_an_attachment_or_of_a_document_named_before(
+    text: str, found: list[tuple[str, str | None]]
+) -> None:
+    assert [(m.labels[0], m.doc_name) for m in find_mentions(text)] == found

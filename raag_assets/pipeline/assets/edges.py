@@ -58,7 +58,9 @@ EDGES_VERSION = "24"  # 3: terms of art, citation forms, cue families; 4: sectio
 # written whole, so it may now be borne out as a term of art
 # 24: a document that cites and defines nothing borrows from the tenant only a phrase of two
 # words or more that one live document defines (single words led unrelated contracts astray);
-# a party's short name after its full name and where it is (term.party_described)
+# a party's short name after its full name and where it is (term.party_described); a section
+# 'of Exhibit A' or 'thereof' is not this document's (citation.section_of_an_attachment), a
+# document named without its article ('of Asset Purchase Agreement') is another document
 
 
 @dg.asset(
