@@ -264,6 +264,36 @@ def introduced_names(front_text: str) -> set[str]:
     return out
 
 
+# Inside the introduction of the parties, a short name given after "hereinafter" ('ACME SA,
+# represented by ..., (hereinafter referred to as "the Customer")', 'BETA AG, Cologne,
+# hereinafter referred to as "Beta"'): the introduction names parties there, not things.
+PARTY_HEREINAFTER = rule(
+    "term.party_hereinafter",
+    "term",
+    "inside the parties' introduction (from 'between' to the recitals), a quoted short name "
+    "after 'hereinafter' ('hereinafter referred to as \"Beta\"', with or without parentheses), "
+    "but the document's own name: a party's",
+    pattern=r"\bhereinafter\s*,?\s*(?:(?:referred\s+to|called|known|designated)\s+(?:as\s+)?)?"
+    r"(?:the\s+)?[“\"](?P<name>[^“”\"\n]{1,40})[”\"]",
+    flags=re.IGNORECASE,
+    examples=('hereinafter referred to as "Beta"', '(hereinafter called the "Seller")'),
+    counter=('referred to as "Beta"', 'the "Seller"'),
+)
+_OWN_NAME = re.compile(r"(?i)(?:this\s+|the\s+)?(?:agreement|contract|addendum|amendment)")
+
+
+def _named_hereinafter(front_text: str) -> set[str]:
+    """The short names given after "hereinafter" inside the parties' introduction
+    (PARTY_HEREINAFTER), but the document's own."""
+    introductions = _introductions(front_text)
+    out: set[str] = set()
+    for m in PARTY_HEREINAFTER.regex.finditer(front_text):
+        name = " ".join(m.group("name").split())
+        if inside(m.start(), introductions) and not _OWN_NAME.fullmatch(name):
+            out |= {name, " ".join(_words(name))}
+    return out
+
+
 def party_names(front_text: str) -> set[str]:
     """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
     LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee"),
@@ -286,7 +316,7 @@ def party_names(front_text: str) -> set[str]:
             name = " ".join(q.group("name").split())
             if introduced or _ENTITY_NOUN.fullmatch(" ".join(_words(name))):
                 out |= {name, " ".join(_words(name))}
-    return out
+    return out | _named_hereinafter(front_text)
 
 
 # A party described by where it is before its short name: 'Acme Inc., with a place of

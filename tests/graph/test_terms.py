@@ -783,3 +783,18 @@ def test_a_party_described_by_where_it_is_before_its_short_name() -> None:
         'resell the devices listed in Schedule A (the "Devices").'
     )
     assert party_names(text) == {"Northwind", "Reseller"}
+
+
+def test_a_short_name_given_after_hereinafter_in_the_introduction_is_a_party() -> None:
+    """Inside the parties' introduction a name given after "hereinafter" is a party's, with or
+    without parentheses (term.party_hereinafter); the document's own name is not, nor a name
+    given after "hereinafter" further on."""
+    text = (
+        'This Services Contract (hereinafter "Contract") is made by and between:\n\n'
+        "NORDLICHT KONTOR, reg. nr 44/118, represented by its director, acting under the powers "
+        'of its board (hereinafter referred to as "the Client"),\n\nAND\n\nFJORD DATA, Oslo, '
+        'hereinafter called "Fjord".\n\nWHEREAS the Client runs two mills.\n\n'
+        + "The Client uses several machines. " * 60
+        + 'The machines listed below (hereinafter the "Plant") are covered.'
+    )
+    assert party_names(text) == {"the Client", "Client", "Fjord"}
