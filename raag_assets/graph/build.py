@@ -270,6 +270,21 @@ def _definition_body(e: Edge, corpus: Corpus) -> str:
     return re.sub(rf"^(?:\s*,?\s*(?:and|or)\s+{alias}|\s*,\s*{alias})+\s*", "", body)
 
 
+_FIRST_NUMBER = re.compile(r"(?:Article\s+|Section\s+)?(?:1|I)(?:\.1)?$")
+
+
+def _front_end(secs: Sequence[SectionInfo]) -> int:
+    """Where a document's front matter ends: at its first numbered section; but where a
+    table of contents' last entry became a section before the body's "1" ("9 Miscellaneous 13"
+    heading the preamble that follows the contents), at the first of the sections numbered 1
+    among the first four."""
+    numbered = next((i for i, s in enumerate(secs) if any(c.isdigit() for c in s.label)), None)
+    if numbered is None:
+        return len(secs)
+    first = next((i for i, s in enumerate(secs[:4]) if _FIRST_NUMBER.match(s.label)), None)
+    return first if first is not None and first > numbered else numbered
+
+
 def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
     """The first definition of each term per document, kept when the term is distinctive
     (terms.distinctive): only those are looked for in use."""
@@ -277,11 +292,7 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
     for doc_id, secs in corpus.by_doc.items():
         # the parties are introduced before the first numbered section (title, preamble,
         # recitals, a table of contents between them)
-        front = []
-        for s in secs:
-            if any(c.isdigit() for c in s.label):
-                break
-            front.append(s.text[:20000])
+        front = [s.text[:20000] for s in secs[: _front_end(secs)]]
         front_text = "\n\n".join(front or [secs[0].text[:20000]])
         parties[doc_id] = party_names(front_text) | introduced_names(front_text)
     defines = sorted(

@@ -798,3 +798,18 @@ def test_a_short_name_given_after_hereinafter_in_the_introduction_is_a_party() -
         + 'The machines listed below (hereinafter the "Plant") are covered.'
     )
     assert party_names(text) == {"the Client", "Client", "Fjord"}
+
+
+def test_the_front_matter_runs_past_a_contents_entry_that_became_a_section() -> None:
+    """A table of contents' last entry made a section ahead of the body's "1" holds the
+    preamble that follows the contents: the front matter (where parties are introduced) runs
+    to the body's first section; otherwise it ends at the first numbered section."""
+    from raag_assets.graph.build import _front_end
+
+    def secs(*labels: str) -> list[SectionInfo]:
+        return [SectionInfo(f"s{i}", "d", i, lb, "", 1, None, "") for i, lb in enumerate(labels)]
+
+    assert _front_end(secs("Title", "9", "1", "1.1", "2")) == 2
+    assert _front_end(secs("Title", "Recitals", "1", "2")) == 2
+    assert _front_end(secs("Title", "1.1", "1.2")) == 1
+    assert _front_end(secs("Title", "Exhibit A")) == 2

@@ -61,7 +61,8 @@ EDGES_VERSION = "24"  # 3: terms of art, citation forms, cue families; 4: sectio
 # a party's short name after its full name and where it is (term.party_described); a section
 # 'of Exhibit A' or 'thereof' is not this document's (citation.section_of_an_attachment), a
 # document named without its article ('of Asset Purchase Agreement') is another document; a
-# short name after "hereinafter" in the parties' introduction is a party's
+# short name after "hereinafter" in the parties' introduction is a party's; the front matter
+# runs past a contents entry made a section before the body's "1"
 
 
 @dg.asset(
