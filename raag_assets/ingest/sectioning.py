@@ -56,7 +56,9 @@ from raag_assets.ingest.outline import key as outline_key
 #    start or run in ("6.4.1" after "6.3", "8.1" after "7.2": that number's heading was lost)
 # 13: a heading's title may join topics by semicolons ("Governing Law; Dispute Settlement") and
 #    run to 80 characters before its first subsection ("7. Third Party ...; Cooperation 7.1")
-SECTIONER_VERSION = "13"
+# 14: a title line is no heading when it is an address (a postal code: heading.not_an_address)
+#    or a list item's tail ("United Kingdom; or")
+SECTIONER_VERSION = "14"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -295,9 +297,27 @@ TERMINAL = rule(
     "heading.not_punctuated",
     "heading",
     "a line ending like a sentence or a lead-in: not a title",
-    pattern=r"[.,;:!?]$",
-    examples=("The parties agree as follows:", "Payment is due monthly."),
-    counter=("Payment Terms", "Scope of Work"),
+    # a list item's tail wrapped onto a line of its own ("United Kingdom; or") ends so too
+    pattern=r"(?:[.,;:!?]|[,;]\s*(?:and|or))$",
+    examples=("The parties agree as follows:", "Payment is due monthly.", "United Kingdom; or"),
+    counter=("Payment Terms", "Scope of Work", "Terms and Conditions"),
+)
+# A line of an address (a notice block, a letterhead) set alone: its postal code tells it from a
+# title ("Springfield, Ohio 45501", "Quay Street Leith EH6 6LX").
+ADDRESS_LINE = rule(
+    "heading.not_an_address",
+    "heading",
+    "a line holding a postal code (a US ZIP after a place's name, a UK postcode): an address, "
+    "not a title",
+    pattern=r"\b[A-Z][A-Za-z]+,?\s+\d{5}(?:-\d{4})?$|\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b",
+    examples=("Springfield, Ohio 45501", "Quay Street Leith EH6 6LX", "Dover, Delaware 19901-2345"),
+    counter=("Payment Terms", "Schedule 2", "Article 12 Notices", "Exhibit 10.1"),
+)
+# The name over an address (a notice block's "Acme Trading Corporation" over "414 Elm
+# Avenue"): the next line is a street, a postal code or an attention line.
+_ADDRESS_NEXT = re.compile(
+    r"^\d{1,5}\s+(?:[A-Z][\w.'-]*\s+){1,4}(?:Avenue|Ave|Street|St|Road|Rd|Drive|Dr|Boulevard|"
+    r"Blvd|Lane|Ln|Way|Square|Place|Plaza|Court|Parkway|Highway)\b\.?|^(?:Attn|Attention)\b"
 )
 RUN_IN = rule(
     "heading.run_in",
@@ -1405,11 +1425,19 @@ def _title_heading(
     by = UNDERLINED if i in underlined else TITLE_LINE
     if not (by is UNDERLINED or (len(_paragraph(lines, i)) == 1 and _is_title(text))):
         return None
-    if len(text) > 100 or LABEL_VALUE.search(text):
-        return None  # "Name: J. Smith", "Example: S: * 23 EXISTS"
+    if len(text) > 100 or LABEL_VALUE.search(text) or _in_an_address(lines, i):
+        return None  # "Name: J. Smith", "Example: S: * 23 EXISTS", "Dover, Delaware 19901"
     if toc and last_key is not None and _tidy(text).lower() not in toc.names:
         return None  # inside the numbered text, a name heads a section only if listed
     return _Heading(i, _name_label(text), _tidy(text), 1, i + 1, numbered=False, rule=by.id)
+
+
+def _in_an_address(lines: list[Line], i: int) -> bool:
+    """Line i is a line of an address (heading.not_an_address), or the name over one."""
+    if ADDRESS_LINE.search(lines[i].text):
+        return True
+    after = next((ln.text.strip() for ln in lines[i + 1 : i + 4] if ln.text.strip()), "")
+    return bool(ADDRESS_LINE.search(after) or _ADDRESS_NEXT.match(after))
 
 
 def _lettered(text: str, listed: frozenset[str]) -> _Numbering | None:

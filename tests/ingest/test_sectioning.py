@@ -247,3 +247,28 @@ def test_pdf_without_contents_keeps_its_font_headings(tmp_path: Path):
     section: the function entries stay sections."""
     sections = sections_of(_manual_pdf(tmp_path / "manual.pdf", contents=False))
     assert {"widget open", "widget close", "widget size"} <= {s.heading for s in sections}
+
+
+def test_a_notice_block_is_no_title_line() -> None:
+    """Lines of an address (a postal code) and the name over a street or a postal code are
+    no title lines (heading.not_an_address); a title over its text still is one."""
+    from raag_assets.ingest.sectioning import _in_an_address, _is_title
+
+    lines = [
+        Line(t)
+        for t in (
+            "Bluefin Direct Marketing Corporation",
+            "",
+            "414 Elm Avenue",
+            "",
+            "Springfield, New Jersey 07666",
+            "",
+            "Attention: John Doe, President",
+            "",
+            "Payment Terms",
+            "",
+            "Fees are due monthly.",
+        )
+    ]
+    assert [i for i in range(len(lines)) if lines[i].text and _in_an_address(lines, i)] == [0, 2, 4]
+    assert not _is_title("United Kingdom; or") and _is_title("Terms and Conditions")
