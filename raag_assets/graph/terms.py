@@ -249,9 +249,10 @@ def _introductions(text: str, from_start: bool = False) -> list[tuple[int, int]]
 def introduced_names(front_text: str) -> set[str]:
     """The short names given inside the parties' introduction right after a person's or a
     body's proper name (NAMED_IN_THE_INTRODUCTION: 'CSA, agent for Jane Doe ("Talent")'):
-    names, as the parties' are, though not of the parties themselves."""
+    names, as the parties' are, though not of the parties themselves. A preamble without a
+    cue (a letter agreement: 'to retain Jane Roe ("Adviser")') is read from the text's start."""
     out: set[str] = set()
-    introductions = _introductions(front_text)
+    introductions = _introductions(front_text, from_start=True)
     for m in re.finditer(r"\((?P<inner>[^()]{1,160})\)", front_text):
         if not inside(m.start(), introductions):
             continue

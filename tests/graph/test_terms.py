@@ -813,3 +813,17 @@ def test_the_front_matter_runs_past_a_contents_entry_that_became_a_section() -> 
     assert _front_end(secs("Title", "Recitals", "1", "2")) == 2
     assert _front_end(secs("Title", "1.1", "1.2")) == 1
     assert _front_end(secs("Title", "Exhibit A")) == 2
+
+
+def test_a_letter_without_a_cue_names_its_addressee_in_the_introduction() -> None:
+    """A letter agreement introduces its parties without "between": the short name right
+    after the person it retains is a name (term.named_in_the_introduction), read from the
+    start of the text; a thing named after a determiner stays a term."""
+    from raag_assets.graph.terms import introduced_names
+
+    text = (
+        'Dear Jane:\n\nNorthwind, Inc., a Delaware corporation (the "Company"), is pleased to '
+        'offer this Consulting Agreement (this "Agreement") to retain Jane Roe ("Adviser") to '
+        'review the Licensed Software ("Software").'
+    )
+    assert introduced_names(text) == {"Adviser"}

@@ -62,7 +62,8 @@ EDGES_VERSION = "24"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 'of Exhibit A' or 'thereof' is not this document's (citation.section_of_an_attachment), a
 # document named without its article ('of Asset Purchase Agreement') is another document; a
 # short name after "hereinafter" in the parties' introduction is a party's; the front matter
-# runs past a contents entry made a section before the body's "1"
+# runs past a contents entry made a section before the body's "1"; a name right after a
+# person's in a preamble without "between" (a letter agreement) is a name
 
 
 @dg.asset(
