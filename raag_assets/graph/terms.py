@@ -313,11 +313,20 @@ def party_names(front_text: str) -> set[str]:
             or _under_its_party(front_text[max(0, m.start() - 1500) : m.start()], full)
             or _described_party(front_text[max(0, m.start() - 600) : m.start()], full)
         )
-        for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner")):
-            name = " ".join(q.group("name").split())
-            if introduced or _ENTITY_NOUN.fullmatch(" ".join(_words(name))):
+        quoted = [
+            " ".join(q.group("name").split())
+            for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner"))
+        ]
+        # the parties' collective name given beside "Parties" ('(the "Parties" or "Joint
+        # Venturers")'): theirs too (term.party_short_name)
+        together = any(_PARTIES_WORD.fullmatch(n) for n in quoted)
+        for name in quoted:
+            if introduced or together or _ENTITY_NOUN.fullmatch(" ".join(_words(name))):
                 out |= {name, " ".join(_words(name))}
     return out | _named_hereinafter(front_text)
+
+
+_PARTIES_WORD = re.compile(r"(?i)(?:the\s+)?part(?:y|ies)")
 
 
 # A party described by where it is before its short name: 'Acme Inc., with a place of

@@ -827,3 +827,15 @@ def test_a_letter_without_a_cue_names_its_addressee_in_the_introduction() -> Non
         'review the Licensed Software ("Software").'
     )
     assert introduced_names(text) == {"Adviser"}
+
+
+def test_a_collective_name_given_beside_parties_is_the_parties() -> None:
+    """A name given in the same parenthesis as "Parties" ('(the "Parties" or "Co-Venturers")')
+    is the parties' collective name, not a term of art; a parenthesis without it names none."""
+    text = (
+        'This Agreement is made by Blue Harbor Trading ("Blue") and Quay Holdings ("Quay") (the '
+        '"Parties" or "Co-Venturers" if referred to collectively) for the goods listed in '
+        'Schedule A (the "Goods").'
+    )
+    names = party_names(text)
+    assert {"Parties", "Co-Venturers"} <= names and "Goods" not in names

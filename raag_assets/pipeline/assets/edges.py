@@ -63,7 +63,8 @@ EDGES_VERSION = "24"  # 3: terms of art, citation forms, cue families; 4: sectio
 # document named without its article ('of Asset Purchase Agreement') is another document; a
 # short name after "hereinafter" in the parties' introduction is a party's; the front matter
 # runs past a contents entry made a section before the body's "1"; a name right after a
-# person's in a preamble without "between" (a letter agreement) is a name
+# person's in a preamble without "between" (a letter agreement) is a name; a name given beside
+# "Parties" in one parenthesis is the parties' collective name
 
 
 @dg.asset(
