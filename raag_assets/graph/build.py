@@ -270,15 +270,18 @@ def _definition_body(e: Edge, corpus: Corpus) -> str:
     return re.sub(rf"^(?:\s*,?\s*(?:and|or)\s+{alias}|\s*,\s*{alias})+\s*", "", body)
 
 
+# A numbered section's label: a number, or a keyword and a number ("Section 2"); not a name
+# that holds a number ("Amendment No. 3 to the Supply Agreement", a title heading the preamble).
+_NUMBERED = re.compile(r"(?:(?:Article|Section|Clause|Part)\s+)?\d")
 _FIRST_NUMBER = re.compile(r"(?:Article\s+|Section\s+)?(?:1|I)(?:\.1)?$")
 
 
 def _front_end(secs: Sequence[SectionInfo]) -> int:
-    """Where a document's front matter ends: at its first numbered section; but where a
+    """Where a document's front matter ends: at its first numbered section (_NUMBERED); but where a
     table of contents' last entry became a section before the body's "1" ("9 Miscellaneous 13"
     heading the preamble that follows the contents), at the first of the sections numbered 1
     among the first four."""
-    numbered = next((i for i, s in enumerate(secs) if any(c.isdigit() for c in s.label)), None)
+    numbered = next((i for i, s in enumerate(secs) if _NUMBERED.match(s.label)), None)
     if numbered is None:
         return len(secs)
     first = next((i for i, s in enumerate(secs[:4]) if _FIRST_NUMBER.match(s.label)), None)

@@ -813,6 +813,8 @@ def test_the_front_matter_runs_past_a_contents_entry_that_became_a_section() -> 
     assert _front_end(secs("Title", "Recitals", "1", "2")) == 2
     assert _front_end(secs("Title", "1.1", "1.2")) == 1
     assert _front_end(secs("Title", "Exhibit A")) == 2
+    # a title heading the preamble that holds a number is no numbered section
+    assert _front_end(secs("Title", "Amendment No. 3 to the Supply Agreement", "1", "2")) == 2
 
 
 def test_a_letter_without_a_cue_names_its_addressee_in_the_introduction() -> None:
