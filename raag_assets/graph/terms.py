@@ -307,7 +307,7 @@ def party_names(front_text: str) -> set[str]:
         before = front_text[max(0, m.start() - 300) : m.start()]
         before = re.split(r"\n\s*\n|\)", before)[-1]  # back to the paragraph or the last party
         introduced = (
-            _PARTY_INTRO.search(before)
+            _introduced_here(before)
             or _after_full_name(before, full)
             or _PARTY_BLANK.search(before)
             or _under_its_party(front_text[max(0, m.start() - 1500) : m.start()], full)
@@ -324,6 +324,19 @@ def party_names(front_text: str) -> set[str]:
             if introduced or together or _ENTITY_NOUN.fullmatch(" ".join(_words(name))):
                 out |= {name, " ".join(_words(name))}
     return out | _named_hereinafter(front_text)
+
+
+# The sentence's predicate after the last party's description ('..., a Delaware corporation,
+# is effective as of the date signed below ("Amendment Effective Date")'): the parenthesis
+# names what the sentence says, not the party.
+_PREDICATE = re.compile(r"\b(?:is|are)\s+(?:effective|entered|made|dated)\b", re.IGNORECASE)
+
+
+def _introduced_here(before: str) -> bool:
+    """`before` ends with a party's introduction (PARTY_INTRODUCTION) that no predicate of
+    the sentence follows."""
+    intro = _PARTY_INTRO.search(before)
+    return bool(intro) and not _PREDICATE.search(before, intro.start())
 
 
 _PARTIES_WORD = re.compile(r"(?i)(?:the\s+)?part(?:y|ies)")

@@ -841,3 +841,15 @@ def test_a_collective_name_given_beside_parties_is_the_parties() -> None:
     )
     names = party_names(text)
     assert {"Parties", "Co-Venturers"} <= names and "Goods" not in names
+
+
+def test_a_name_given_after_the_sentences_predicate_is_no_partys() -> None:
+    """After the last party's description the sentence goes on ('..., a Delaware corporation,
+    is effective as of the date signed below ("Amendment Effective Date")'): that parenthesis
+    names what the sentence says, not the party."""
+    text = (
+        'This Amendment is made by and between Northwind Trading, Inc. ("Northwind"), a Delaware '
+        'corporation with offices at 12 Quay Street, Dover, and Bluefin LLC ("Bluefin"), a Texas '
+        'corporation, and is effective as of the date signed below ("Amendment Effective Date").'
+    )
+    assert party_names(text) == {"Northwind", "Bluefin"}
