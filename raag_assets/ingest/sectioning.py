@@ -1432,11 +1432,16 @@ def _title_heading(
     return _Heading(i, _name_label(text), _tidy(text), 1, i + 1, numbered=False, rule=by.id)
 
 
+_ADDRESS_CHARS = 80  # an address line is short
+
+
 def _in_an_address(lines: list[Line], i: int) -> bool:
     """Line i is a line of an address (heading.not_an_address), or the name over one."""
     if ADDRESS_LINE.search(lines[i].text):
         return True
     after = next((ln.text.strip() for ln in lines[i + 1 : i + 4] if ln.text.strip()), "")
+    if len(after) > _ADDRESS_CHARS:
+        return False  # a paragraph that ends with a place ("... San Jose, California 95134")
     return bool(ADDRESS_LINE.search(after) or _ADDRESS_NEXT.match(after))
 
 
