@@ -290,9 +290,22 @@ def _named_hereinafter(front_text: str) -> set[str]:
     out: set[str] = set()
     for m in PARTY_HEREINAFTER.regex.finditer(front_text):
         name = " ".join(m.group("name").split())
-        if inside(m.start(), introductions) and not _OWN_NAME.fullmatch(name):
+        if not inside(m.start(), introductions) or _OWN_NAME.fullmatch(name):
+            continue
+        # back to the paragraph or the last short name: a party's description opens with its
+        # name and says nothing ("is", "shall"), unlike a sentence naming a thing ('the
+        # product lines ... are hereinafter called the "Products"')
+        pieces = re.split(r"\n\s*\n|[”\"]", front_text[max(0, m.start() - 600) : m.start()])
+        segment = pieces[-1]
+        if not segment.strip() and len(pieces) > 1:
+            segment = pieces[-2]  # "hereinafter" set under its party's paragraph
+        opening = " ".join(segment.split())[:80]
+        if opening[:1].isupper() and not _SAYS.search(segment):
             out |= {name, " ".join(_words(name))}
     return out
+
+
+_SAYS = re.compile(r"\b(?:is|are|shall|will|agrees?)\b")
 
 
 def party_names(front_text: str) -> set[str]:
@@ -336,7 +349,7 @@ def _introduced_here(before: str) -> bool:
     """`before` ends with a party's introduction (PARTY_INTRODUCTION) that no predicate of
     the sentence follows."""
     intro = _PARTY_INTRO.search(before)
-    return bool(intro) and not _PREDICATE.search(before, intro.start())
+    return intro is not None and not _PREDICATE.search(before, intro.start())
 
 
 _PARTIES_WORD = re.compile(r"(?i)(?:the\s+)?part(?:y|ies)")

@@ -798,6 +798,13 @@ def test_a_short_name_given_after_hereinafter_in_the_introduction_is_a_party() -
         + 'The machines listed below (hereinafter the "Plant") are covered.'
     )
     assert party_names(text) == {"the Client", "Client", "Fjord"}
+    # a sentence naming a thing inside the introduction names no party
+    thing = text.replace(
+        "\n\nWHEREAS",
+        ' The works shall begin once both sign (hereinafter referred to as the "Start Date").'
+        "\n\nWHEREAS",
+    )
+    assert party_names(thing) == {"the Client", "Client", "Fjord"}
 
 
 def test_the_front_matter_runs_past_a_contents_entry_that_became_a_section() -> None:
