@@ -100,6 +100,10 @@ def main() -> None:
         for name, why in refused.items():  # scored as finding nothing: the user's view
             print(f"   refused {name}: {why}")
         print(golden.table(scores, genre))
+        corpus = {p.stem for p in paths if p.is_file()} | {r["src_doc_id"] for r in rows}
+        if outside := golden.outside_corpus(gold, corpus):
+            counts = ", ".join(f"{t} {n}" for t, n in sorted(outside.items()))
+            print(f"   of which cite documents outside the corpus (kept unresolved): {counts}")
         pairs = golden.topic_pairs(ROOT / "golden" / "graph" / "topic_pairs.jsonl", genre, rows)
         if pairs:
             print(pairs.line())
