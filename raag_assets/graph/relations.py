@@ -241,8 +241,9 @@ STATED_CONDITION = rule(
         r"\b(?:if|unless|provided(?:\s+that|,\s+however)|only\s+(?:if|when|where)|"
         r"(?:so|as)\s+long\s+as|on\s+condition\s+that|conditional|conditioned|contingent|"
         r"in\s+the\s+event)\b"
-        # a condition by inversion opens its clause: "Should the Supplier fail to meet ..."
-        r"|^\W*(?:\(\w{1,4}\)\s*)?should\b"
+        # a condition by inversion: "Should the Supplier fail to meet ..." (capitalised: it
+        # opens a clause, often after a heading run into the text; the modal is lower case)
+        r"|(?-i:\bShould\b)"
     ),
     flags=re.IGNORECASE,
     examples=("provided that the Licensee pays", "Should the Supplier fail to meet"),
@@ -286,7 +287,7 @@ CONDITION_MARK = rule(
         r"when|whenever|"
         r"subject\s+to|requires?|required|conditional|conditioned|contingent|in\s+the\s+event|"
         r"in\s+the\s+absence\s+of|to\s+the\s+extent)\b"
-        r"|^\W*(?:\(\w{1,4}\)\s*)?should\b"
+        r"|(?-i:\bShould\b)"
     ),
     flags=re.I,
     examples=("unless terminated earlier", "in the absence of a timely cure", "Should it fail"),

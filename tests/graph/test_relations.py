@@ -342,7 +342,7 @@ def test_a_condition_held_until_met_an_inverted_condition_and_a_termination_unde
             "until the conditions in Section 4 hereof shall have been complied with."
         ),
         "2": (
-            "Cure. Should the Maker fail to meet the requirements of Section 4, the Buyer may "
+            "CURE Should the Maker fail to meet the requirements of Section 4, the Buyer may "
             "elect (a) a refund or (b) terminating this Agreement pursuant to Section 3."
         ),
         "3": "Exit. The Buyer may terminate the order pursuant to Section 4.",

@@ -59,7 +59,9 @@ EDGES_VERSION = "24"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 24 (relations34, judged on unseen CUAD contracts): scopes of people denied ("shall not apply
 # to", "none of ... apply to"), reported or relative are no plain scope, a duration is no scope,
 # a parsed subject running past its verb scopes nothing; depends_on on "shall have been
-# complied with", an inverted "Should ..." condition, "terminating ... pursuant to X"
+# complied with", an inverted "Should ..." condition, "terminating ... pursuant to X"; a
+# deadline with its hour ("no later than 5:00 p.m., ... time, on <date>", "not later than");
+# a clause's "effective on" date of another named document is not its own
 
 
 @dg.asset(
