@@ -295,16 +295,32 @@ CONDITION_MARK = rule(
 )
 # "under X" conditions a permission or duty the clause grants or imposes: "You may convey a
 # covered work under sections 3 and 4".
+_UNDER_NOUNS = (
+    "default", "defaults", "breach", "breaches", "obligation", "obligations", "right", "rights",
+    "duty", "duties",
+)  # fmt: skip
 UNDER_MODAL = rule(
     "depends_on.under_modal",
     "cue",
     "a permission or duty granted or imposed under the citation ('You may convey ... under')",
     edge_type="depends_on",
     confidence=0.85,
-    pattern=r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?under" + _TAIL,
+    pattern=(
+        r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?"
+        # "under X" after what X gives or defines ("will constitute a default under", "will
+        # have no obligation under") names that thing, as "its obligations under X" does
+        # (DEPENDS_WEAK): not the act the modal permits or requires
+        + "".join(rf"(?<!\b{w}\s)" for w in _UNDER_NOUNS)
+        + r"under"
+        + _TAIL
+    ),
     flags=re.IGNORECASE,
     examples=("The Licensee may distribute the software under ",),
-    counter=("the rights under ",),
+    counter=(
+        "the rights under ",
+        "Any failure to do so will constitute a default under ",
+        "The Seller will have no obligation under ",
+    ),
 )
 # An explicit condition stays one inside a definition ('"Sub-Section" means ... (but subject
 # to Section 9.2 with respect to Related Products)'): the meaning itself is conditioned.

@@ -358,3 +358,20 @@ def test_a_condition_held_until_met_an_inverted_condition_and_a_termination_unde
     }
     # a modal "should" inside a clause and a plain description condition nothing
     assert found == {("1", "4"), ("2", "4"), ("2", "3"), ("3", "4")}
+
+
+def test_under_a_section_after_what_it_defines_names_that_thing_and_conditions_nothing():
+    texts = {
+        "1": "Badges. A missing badge will constitute a default under Section 4.",
+        "2": "Claims. The Maker will have no obligation under Section 4 for misuse.",
+        "3": "Disputes. Either party may refer a dispute to arbitration under Section 4.",
+        "4": "Arbitration. Disputes are settled by one arbitrator.",
+    }
+    corpus, sections = _contract(texts)
+    found = {
+        (s.label, e.dst_section_id.removeprefix("deal-"))
+        for s in sections
+        for e in section_edges(s, corpus)[0]
+        if e.edge_type == "depends_on" and e.dst_section_id
+    }
+    assert found == {("3", "4")}

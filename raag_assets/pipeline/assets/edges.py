@@ -61,7 +61,8 @@ EDGES_VERSION = "24"  # 3: terms of art, citation forms, cue families; 4: sectio
 # a parsed subject running past its verb scopes nothing; depends_on on "shall have been
 # complied with", an inverted "Should ..." condition, "terminating ... pursuant to X"; a
 # deadline with its hour ("no later than 5:00 p.m., ... time, on <date>", "not later than");
-# a clause's "effective on" date of another named document is not its own
+# a clause's "effective on" date of another named document is not its own; "will constitute a
+# default under X" / "will have no obligation under X" is no permission granted under X
 
 
 @dg.asset(
