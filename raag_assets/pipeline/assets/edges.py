@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "23"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "24"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -56,6 +56,13 @@ EDGES_VERSION = "23"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 'notwithstanding the foregoing or anything in X', 'when' frames a weak cue
 # 23: a term whose definition breaks a hyphenated word ("Non- Compete Period") is found
 # written whole, so it may now be borne out as a term of art
+# 24 (relations34, judged on unseen CUAD contracts): scopes of people denied ("shall not apply
+# to", "none of ... apply to"), reported or relative are no plain scope, a duration is no scope,
+# a parsed subject running past its verb scopes nothing; depends_on on "shall have been
+# complied with", an inverted "Should ..." condition, "terminating ... pursuant to X"; a
+# deadline with its hour ("no later than 5:00 p.m., ... time, on <date>", "not later than");
+# a clause's "effective on" date of another named document is not its own; "will constitute a
+# default under X" / "will have no obligation under X" is no permission granted under X
 
 
 @dg.asset(
