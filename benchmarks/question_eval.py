@@ -14,6 +14,7 @@ Run: make search-eval   (or .venv/bin/python benchmarks/question_eval.py [--sets
 """
 
 import argparse
+import hashlib
 import os
 import shutil
 import tempfile
@@ -31,6 +32,7 @@ import dagster as dg  # noqa: E402
 import numpy as np  # noqa: E402
 
 from raag_assets.pipeline.run import ingest  # noqa: E402
+from raag_assets.quality import cuad  # noqa: E402
 from raag_assets.quality import questions as qs  # noqa: E402
 from raag_assets.quality.evaluation import bm25_span_ranker, dense_span_ranker  # noqa: E402
 from raag_assets.retrieval.candidates import RetrievalPlan, retrieve  # noqa: E402
@@ -61,7 +63,25 @@ CORPORA: dict[str, Callable[[], list[Path]]] = {
     # Git's release notes of the feature releases 2.20.0 ... 2.39.0 as installed with git:
     # twenty versions of one kind of dated document, named by their version
     "x12": lambda: sorted(Path(GIT_RELNOTES).glob("2.[23][0-9].0.txt")),
+    "x13": lambda: _x13_contracts(SHARED / "data" / "cuad" / "contracts"),
 }
+
+
+def _x13_contracts(folder: Path) -> list[Path]:
+    """Ten contracts of CUAD's scored half (never read while tuning), 15-60 kB, chosen once by
+    the SHA-256 of "x13:" + the file name: written questions over contracts nobody tuned on,
+    two pairs of them of one kind (endorsement, content licence) to tell apart by party."""
+    if not folder.is_dir():
+        return []
+    files = [
+        p
+        for p in folder.glob("*.txt")
+        if cuad.part_of(p.name) == cuad.SCORED and 15_000 <= p.stat().st_size <= 60_000
+    ]
+    files.sort(key=lambda p: hashlib.sha256(f"x13:{p.name}".encode()).hexdigest())
+    return sorted(files[:10])
+
+
 METHODS = (
     "bm25 500-char",
     "dense 500-char",

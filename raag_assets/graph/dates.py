@@ -90,6 +90,8 @@ def _bound(text: str, end: bool) -> dt.date | None:
 
 def find_dates(text: str) -> Iterator[DateMention]:
     for m in EFFECTIVE_FROM.finditer(text):
+        if OTHER_DOCUMENT_DATED.search(text[max(0, m.start() - OTHER_DOCUMENT_CHARS) : m.start()]):
+            continue  # "the original Supply Contract, made effective on ...": another's date
         date = parse_date(m.group("date") or m.group("date2"))
         if date:
             yield DateMention(
@@ -306,8 +308,12 @@ OTHER_DOCUMENT_DATED = rule(
         r"(?:[\w&-]+\s+){0,10}?(?:agreement|contract|lease|licen[cs]e|amendment|plan|note|letter"
         r"|indenture|notice|order|deed)s?\s*(?:\([^)]{0,60}\)\s*)?,?\s*"
         # its parties may stand between its name and its date: 'the Supply Agreement between
-        # Acme Inc. and Beta LLC dated as of'
-        r"(?:(?:by\s+and\s+)?(?:between|among)\s+[^;()]{1,120}?,?\s*)?(?:as\s+amended\s*,?\s*)?$"
+        # Acme Inc. and Beta LLC dated as of', 'the Master Agreement entered into by and
+        # between Acme and Beta, dated as of', 'the original Contract, made effective on'
+        r"(?:(?:entered\s+into|made|executed)\s+)?"
+        r"(?:(?:by\s+and\s+)?(?:between|among)\s+(?:[^;()]|\([^()]{0,30}\)){1,120}?,?\s*)?"
+        r"(?:as\s+amended\s*,?\s*)?"
+        r"(?:made\s+)?$"
     ),
     flags=re.IGNORECASE,
     examples=(
@@ -316,6 +322,8 @@ OTHER_DOCUMENT_DATED = rule(
         "that certain Consent to Assignment and Amendment of Use Agreement ",
         "the Supply Agreement between Acme Inc. and Beta LLC ",
         "that certain Lease by and between the Landlord and the Tenant, ",
+        "the Master Agreement entered into by and between Acme (Asia) Ltd. and Beta Ltd., ",
+        "the original Supply Contract, made ",
     ),
     counter=("This Supply Agreement ", "THIS AGREEMENT ", "This Agreement between Acme and Beta "),
 )
@@ -690,12 +698,22 @@ CALENDAR_LIMIT = rule(
     edge_type="applies_to",
     confidence=0.85,
     pattern=(
-        rf"\b(?P<cue>prior\s+to|before|on\s+or\s+before|no\s+later\s+than|until|up\s+to\s+and\s+"
+        rf"\b(?P<cue>prior\s+to|before|on\s+or\s+before|(?:no|not|in\s+no\s+event)\s+later\s+than|"
+        rf"until|up\s+to\s+and\s+"
         rf"including|on\s+or\s+after|after|since|(?:beginning|commencing|starting)\s+(?:on|from)?)"
+        # a deadline's hour and its time zone before the date: "no later than 5:00 p.m., New
+        # York City time, on March 17, 2014", "no later than 5:00PM April 1, 2000"
+        r"(?:\s+\d{1,2}(?::\d{2})?\s*[ap]\.?\s?m\.?(?:,?\s+(?:[A-Z][\w.]*\s+){1,3}time)?,?"
+        r"(?:\s+on)?)?"
         rf"\s+(?P<date>{DATE})"
     ),
     flags=re.IGNORECASE,
-    examples=("Orders placed on or after 1 July 2024 ship free.", "valid until May 31, 2026"),
+    examples=(
+        "Orders placed on or after 1 July 2024 ship free.",
+        "valid until May 31, 2026",
+        "filed not later than 5:30 p.m., Eastern Time, on May 2, 2014",
+        "payment received no later than 5:00PM April 1, 2000",
+    ),
     counter=("Orders placed after lunch ship free.",),
 )
 WHOLE_YEAR = rule(
@@ -940,7 +958,7 @@ def _limit(cue: str, date: dt.date) -> tuple[dt.date | None, dt.date | None]:
     """The (from, to) a cue makes of its date, None where the limit is open."""
     if cue in ("prior to", "before"):
         return None, date - dt.timedelta(days=1)
-    if cue in ("on or before", "no later than", "until", "up to and including"):
+    if cue in ("on or before", "until", "up to and including") or cue.endswith("later than"):
         return None, date
     if cue == "after":
         return date + dt.timedelta(days=1), None

@@ -265,6 +265,8 @@ def _scope_subjects(section: SectionInfo, parsed: Sequence[Window]) -> list[Edge
             words = [t for t in subj.subtree if t.dep_ not in ("det", "punct")]
             if len(words) < 2:
                 continue  # a bare "employee" scopes nothing
+            if words[-1].i >= token.i:
+                continue  # a subject that runs past its verb is a misparse, not a phrase
             phrase = doc[words[0].i : words[-1].i + 1].text
             scope = normalize_scope(phrase)
             edges.append(

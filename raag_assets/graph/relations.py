@@ -128,6 +128,10 @@ DEPENDS_CUE = rule(
         # entirety pursuant to", "on expiry of the Term by a Party's notice under"
         r"(?:termination|expiration|expiry)\s+(?:(?!(?:shall|will|may|must|which|that)\b)"
         r"[\w'’-]+\s+){0,6}?(?:under|pursuant\s+to|in\s+accordance\s+with|as\s+provided\s+in)|"
+        # a termination done under the citation exercises the right it gives ("Client may
+        # elect ... terminating this Agreement pursuant to"), as "upon termination under" does
+        r"terminat(?:e|es|ed|ing)\s+(?:(?!(?:shall|will|may|must|which|that)\b)[\w'’-]+\s+){0,4}?"
+        r"(?:under|pursuant\s+to|in\s+accordance\s+with)|"
         r"except\b[^;.\x00]{0,80}?)" + _TAIL
     ),
     flags=re.IGNORECASE,
@@ -140,6 +144,7 @@ DEPENDS_CUE = rule(
         "You may copy the Document under the conditions of ",
         "in accordance with either ",
         "Upon termination of this Agreement in its entirety pursuant to ",
+        "the Buyer may elect: (a) terminating this Agreement pursuant to ",
     ),
     counter=("The Supplier shall deliver the goods ",),
 )
@@ -236,9 +241,12 @@ STATED_CONDITION = rule(
         r"\b(?:if|unless|provided(?:\s+that|,\s+however)|only\s+(?:if|when|where)|"
         r"(?:so|as)\s+long\s+as|on\s+condition\s+that|conditional|conditioned|contingent|"
         r"in\s+the\s+event)\b"
+        # a condition by inversion: "Should the Supplier fail to meet ..." (capitalised: it
+        # opens a clause, often after a heading run into the text; the modal is lower case)
+        r"|(?-i:\bShould\b)"
     ),
     flags=re.IGNORECASE,
-    examples=("provided that the Licensee pays",),
+    examples=("provided that the Licensee pays", "Should the Supplier fail to meet"),
     counter=("the Licensee shall pay",),
 )
 # "pursuant to" / "in accordance with" after a participle describes a thing ("the licenses
@@ -279,23 +287,40 @@ CONDITION_MARK = rule(
         r"when|whenever|"
         r"subject\s+to|requires?|required|conditional|conditioned|contingent|in\s+the\s+event|"
         r"in\s+the\s+absence\s+of|to\s+the\s+extent)\b"
+        r"|(?-i:\bShould\b)"
     ),
     flags=re.I,
-    examples=("unless terminated earlier", "in the absence of a timely cure"),
-    counter=("the Licensee shall pay",),
+    examples=("unless terminated earlier", "in the absence of a timely cure", "Should it fail"),
+    counter=("the Licensee shall pay", "the Licensee should pay"),
 )
 # "under X" conditions a permission or duty the clause grants or imposes: "You may convey a
 # covered work under sections 3 and 4".
+_UNDER_NOUNS = (
+    "default", "defaults", "breach", "breaches", "obligation", "obligations", "right", "rights",
+    "duty", "duties",
+)  # fmt: skip
 UNDER_MODAL = rule(
     "depends_on.under_modal",
     "cue",
     "a permission or duty granted or imposed under the citation ('You may convey ... under')",
     edge_type="depends_on",
     confidence=0.85,
-    pattern=r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?under" + _TAIL,
+    pattern=(
+        r"\b(?:may|shall|must|will|can)\s+(?:not\s+)?(?:\w+\s+){1,6}?"
+        # "under X" after what X gives or defines ("will constitute a default under", "will
+        # have no obligation under") names that thing, as "its obligations under X" does
+        # (DEPENDS_WEAK): not the act the modal permits or requires
+        + "".join(rf"(?<!\b{w}\s)" for w in _UNDER_NOUNS)
+        + r"under"
+        + _TAIL
+    ),
     flags=re.IGNORECASE,
     examples=("The Licensee may distribute the software under ",),
-    counter=("the rights under ",),
+    counter=(
+        "the rights under ",
+        "Any failure to do so will constitute a default under ",
+        "The Seller will have no obligation under ",
+    ),
 )
 # An explicit condition stays one inside a definition ('"Sub-Section" means ... (but subject
 # to Section 9.2 with respect to Related Products)'): the meaning itself is conditioned.
@@ -339,11 +364,16 @@ AFTER_CONDITION = rule(
     confidence=0.85,
     pattern=(
         r"^(?:\s*(?:hereof|above|below|of\s+this\s+\w+))?\s*(?:(?:are|is|do|does|shall|become|"
-        r"becomes|have\s+been|has\s+been)\s+(?:not\s+)?(?:been\s+)?(?:invoked|apply|applies|"
+        r"becomes|have\s+been|has\s+been|(?:shall|will)\s+have\s+been)\s+(?:not\s+)?"
+        r"(?:been\s+)?(?:invoked|apply|applies|"
         r"applicable|satisfied|met|complied\s+with|fulfilled|triggered|exercised)|appl(?:y|ies))\b"
     ),
     flags=re.IGNORECASE,
-    examples=(" is not invoked", " above has been satisfied"),
+    examples=(
+        " is not invoked",
+        " above has been satisfied",
+        " hereof shall have been complied with",
+    ),
     counter=(" shall terminate",),
 )
 # Vague targets are the document itself: "notwithstanding any other provision of this

@@ -6,7 +6,7 @@ import re
 
 from raag_assets.core.model import Edge, SectionInfo
 from raag_assets.graph.keys import split_scopes
-from raag_assets.graph.lexicon import PEOPLE_NOUNS
+from raag_assets.graph.lexicon import CARDINAL_WORDS, PEOPLE_NOUNS, TENS_WORDS
 from raag_assets.graph.overlaps import Span, overlaps
 from raag_assets.graph.rules import Rule, rule
 
@@ -29,13 +29,19 @@ APPLIES_TO_PEOPLE = rule(
         rf"(?:{PEOPLE_NOUNS}){_SCOPE_PLACE}"
         rf"(?:{_SCOPE_JOIN}(?:to\s+)?(?:all\s+|every\s+|any\s+)?(?:[\w-]+\s+){{0,3}}?"
         rf"(?:{PEOPLE_NOUNS}){_SCOPE_PLACE})*)\b"
+        # the kind of person heads the phrase: not "Vendor's obligations", "Vendor Persons"
+        r"(?![’'‘]s?\b|\s+(?-i:[A-Z])[a-z])"
     ),
     flags=re.IGNORECASE,
     examples=(
         "This Policy applies to all full-time employees and contractors.",
         "The discount is available only to students based in Canada.",
     ),
-    counter=("This Policy applies to all purchases.",),
+    counter=(
+        "This Policy applies to all purchases.",
+        "None of the limits apply to Vendor's obligations.",
+        "The terms do not apply to Vendor Products.",
+    ),
 )
 
 
@@ -63,6 +69,7 @@ _SOFT_END = re.compile(
     r",\s*(?:regardless|provided|except|unless|if|whether|subject|or|notwithstanding|"
     r"and\s+(?:shall|will|may|is|are))\b|\s(?:if|unless|provided\s+(?:that|however)|"
     r"regardless|except|when|where|to\s+the\s+extent|in\s+accordance\s+with|subject\s+to|"
+    r"even\s+(?:if|though|when|where)|"
     r"and\s+(?:shall|will|may|is|are))\b|"
     r"(?<!\bto)(?<!\bof)(?<!\bin)(?<!\bfor)(?<!\bby)(?<!\bwith)\s(?:that|which|who)\b|"
     r"\s(?:and|but|or)\s+(?:the|such|each|any|it|its|this|that)\s+(?:\w+\s+){0,2}"
@@ -78,14 +85,21 @@ _SCOPE_MAX = 150
 # apply to x", "not x"): a reader, and a search for X, must not take it for what the rule
 # covers.
 _NO_EVENT = re.compile(r"\b(?:in\s+no\s+event|under\s+no\s+circumstances?)\b", re.I)
+# "None of the limitations of liability (...) contained in this Agreement will apply to X":
+# the clause's subject denies it, however far it stands from the verb
+_NONE_OF = re.compile(r"\bnone\s+of\b", re.I)
 LEFT_OUT = rule(
     "scope.left_out",
     "scope",
     "the words of a scope form, or the start of its sentence, deny it ('shall not apply to', "
     "'in no event will the licenses extend to'): the scope is one the rule leaves out",
-    pattern=r"\b(?:not|never|no|neither|nor)\b",
+    pattern=r"\b(?:not|never|no|none|neither|nor)\b",
     flags=re.IGNORECASE,
-    examples=("shall not apply to", "in no event will the licenses extend to"),
+    examples=(
+        "shall not apply to",
+        "in no event will the licenses extend to",
+        "none of the limitations will apply to",
+    ),
     counter=("shall apply to", "the notice applies to"),
 )
 APPLIES_TO = rule(
@@ -343,11 +357,11 @@ RELATIVE = rule(
     "the verb of a relative clause ('rights that may apply to'): another thing's scope, "
     "not the clause's",
     pattern=(
-        r"(?:\b(?:that|which|who)\s+(?:may|might|will|would|shall|could|can|do|does|also|only)"
-        r"\s+(?:not\s+)?)$"
+        r"(?:\b(?:that|which|who)\s+(?:(?:may|might|will|would|shall|could|can|do|does|also|"
+        r"only)\s+(?:not\s+)?)?)$"
     ),
     flags=re.IGNORECASE,
-    examples=("rights of other persons that may ", "the terms which shall not "),
+    examples=("rights of other persons that may ", "the terms which shall not ", "manuals that "),
     counter=("the provisions of this clause shall not ",),
 )
 # "shall not apply to the terms and conditions of this Agreement": the document itself, as
@@ -385,6 +399,25 @@ AMOUNT = rule(
 )
 
 
+# "implied warranties are limited to one year from the date of purchase", "limited to ninety
+# (90) days": how long a rule lasts, not what it covers
+DURATION = rule(
+    "scope.duration",
+    "scope",
+    "a scope that is a length of time ('limited to one year from delivery'): a duration, not "
+    "a scope",
+    pattern=(
+        r"^(?:a\s+(?:period|term)\s+of\s+)?(?:an?|\d+|"
+        rf"(?:{'|'.join(TENS_WORDS)})(?:-(?:{'|'.join(CARDINAL_WORDS[:9])}))?|"
+        rf"{'|'.join(CARDINAL_WORDS)})\s+(?:\(\d+\)\s+)?"
+        r"(?:calendar\s+|business\s+)?(?:days?|weeks?|months?|years?)\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=("one year starting from the date of purchase", "ninety (90) days after delivery"),
+    counter=("products sold in the territory", "the days of the week"),
+)
+
+
 def _clean_scope(phrase: str) -> str:
     phrase = re.sub(r"^(?:all|every|each)\s+", "", " ".join(phrase.split()), flags=re.I)
     return phrase.strip(" ,").casefold()
@@ -398,7 +431,11 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
     taken: list[Span] = []
     for m in APPLIES_TO_PEOPLE.finditer(text):
         taken.append(m.span())
+        said = _people_said(text, m)
+        if said is None:
+            continue
         for scope in split_scopes(m.group("scope")):
+            scope = f"does not apply to {scope}" if said else scope
             edges.append(_edge(section, APPLIES_TO_PEOPLE, m.start(), m.group(0), scope))
     for form in _FORMS:
         need = _NEEDS.get(form.id)
@@ -415,6 +452,18 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
             taken.append((m.start(), end))
             edges.append(_edge(section, form, m.start("scope"), text[m.start() : end], kept))
     return edges
+
+
+def _people_said(text: str, m: re.Match[str]) -> bool | None:
+    """Whether a scope of kinds of people is one the rule leaves out ("the terms shall not
+    apply to contractors", "none of the limits apply to employees"), or None when it is no
+    scope of the clause: reported ("stating that it applies to"), or the verb of a relative
+    clause ("manuals that are available to members")."""
+    before = text[max(0, m.start() - 60) : m.start()]
+    if REPORTED.search(before[-40:]) or RELATIVE.search(before):
+        return None
+    opening = re.split(r"[.;:,]", before[-30:])[-1]
+    return bool(LEFT_OUT.search(f"{opening} {m.group(0)[: m.start('scope') - m.start()]}"))
 
 
 def _end(m: re.Match[str], cut: str) -> int:
@@ -443,7 +492,13 @@ def _scope(text: str, m: re.Match[str], cut: str) -> str | None:
     if REMEDY.search(text[m.start() : verb]) or RELATIVE.search(text[max(0, verb - 60) : verb]):
         return None
     scope = re.sub(r"\s+(?:that|which|who)$", "", _clean_scope(cut))
-    if PRONOUN.search(scope) or AMOUNT.search(scope) or SELF.search(scope):
+    if (
+        PRONOUN.search(scope)
+        or AMOUNT.search(scope)
+        or SELF.search(scope)
+        # a duration read on the text as written: "ninety (90) days" is cut at its parenthesis
+        or DURATION.search(text[m.start("scope") : m.start("scope") + 60])
+    ):
         return None
     if len(scope) < 3 or not re.search(r"[a-z]", scope) or PERIOD.search(scope):
         return None
@@ -453,8 +508,9 @@ def _scope(text: str, m: re.Match[str], cut: str) -> str | None:
     # the start of its sentence ("in no event will the licenses extend to")
     opening = re.split(r"[.;:]", text[max(0, m.start() - 30) : m.start()])[-1]
     said = text[m.start() : m.start("scope")] + text[m.end("scope") : m.end()]
-    if _NO_EVENT.search(opening):
-        said = f"{opening} {said}"
+    clause = re.split(r"[.;:]", text[max(0, m.start() - 200) : m.start()])[-1]
+    if _NO_EVENT.search(opening) or _NONE_OF.search(clause):
+        said = f"{opening} {clause} {said}"
     if m.re is NOT_APPLY_IF.pattern or not LEFT_OUT.search(said):
         return scope
     return f"does not apply to {scope}" if m.re is APPLIES_TO.pattern else f"not {scope}"

@@ -192,6 +192,23 @@ class Score:
         )
 
 
+def outside_corpus(gold: Sequence[GoldDoc], corpus: set[str]) -> dict[str, int]:
+    """Certain gold edges, by type, whose target is a document outside the scored corpus
+    ("the Master Services Agreement" cited, not supplied). raag keeps such a citation
+    unresolved (`raag unresolved`) until that document arrives in the tenant, never as an
+    edge, so they count as misses; the count says how much of the recall that is."""
+    known = {_doc(d) for d in corpus} | {g.doc_id for g in gold}
+    out: dict[str, int] = {}
+    for g in gold:
+        for e in g.edges:
+            kind = e.key[0]
+            if kind in TERM_TYPES or kind in DATE_TYPES or kind == "applies_to_scope":
+                continue
+            if e.confidence != "likely" and e.key[3] and e.key[3] not in known:
+                out[kind] = out.get(kind, 0) + 1
+    return out
+
+
 def _match_scopes(expected: set[Key], got: set[Key]) -> set[tuple[Key, Key]]:
     """Pairs (gold, found) of alike scope phrases of the same source, each used once."""
     pairs = []

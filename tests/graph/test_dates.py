@@ -9,10 +9,12 @@ from pathlib import Path
 import pytest
 
 from raag_assets.graph.dates import (
+    calendar_limits,
     date_edges,
     document_dates,
     document_effective_date,
     document_name,
+    find_dates,
 )
 from raag_assets.ingest.parsing import parse_file
 from tests.conftest import DEV_LEGAL
@@ -469,3 +471,35 @@ def test_a_date_forms_needed_words_are_in_every_text_it_matches():
                 matched += 1
                 assert need.search(m.group()), (form_id, m.group())
     assert matched > len(dates._NEEDS)
+
+
+def test_a_deadline_with_its_hour_and_time_zone_is_a_calendar_limit() -> None:
+    text = (
+        "The order must reach the Seller no later than 5:00PM June 1, 2001, and the deposit "
+        "not later than 4:30 p.m., Central European Time, on June 8, 2001. The notice is "
+        "sent in no event later than July 2, 2001. Lunch is served after 1:00 p.m. daily."
+    )
+    assert [(c.text, c.date_from, c.date_to) for c in calendar_limits(text)] == [
+        ("no later than 5:00PM June 1, 2001", None, dt.date(2001, 6, 1)),
+        (
+            "not later than 4:30 p.m., Central European Time, on June 8, 2001",
+            None,
+            dt.date(2001, 6, 8),
+        ),
+        ("in no event later than July 2, 2001", None, dt.date(2001, 7, 2)),
+    ]
+
+
+def test_another_documents_date_after_its_parties_or_made_is_not_this_ones() -> None:
+    lines = [
+        "SERVICES AGREEMENT",
+        "This Agreement is made by Acme Ltd. and Beta Ltd. (the Parties).",
+        '"Master Agreement" means the Master Agreement entered into by and between Acme '
+        "(Asia) Ltd. and Beta Ltd., dated as of May 2, 2008.",
+    ]
+    assert document_effective_date(lines) is None
+    text = (
+        "This annex is part of the original Supply Contract, made effective on 6 April 1998. "
+        "It shall be effective on 6 October 2000."
+    )
+    assert [d.date_from for d in find_dates(text)] == [dt.date(2000, 10, 6)]

@@ -125,3 +125,19 @@ def test_spacy_loads_without_its_command_line_and_parses_the_same():
         "If the buyer fails to pay under Section 4, the preceding clause applies."
     )
     assert got["parse"] == [[t.lemma_, t.pos_, t.dep_, t.head.i] for t in expected]
+
+
+def test_a_scope_subject_is_the_phrase_before_its_verb() -> None:
+    parse = load_pipeline("en_core_web_sm")
+    text = "A part-time employee is entitled to paid leave."
+    section = SectionInfo("p-1", "p", 0, "1", "Leave", 1, None, text)
+    scopes = {e.scope for e in nlp._scope_subjects(section, [(0, parse(text))])}
+    assert scopes == {"part-time employee"}
+    # a subject whose parse runs past its verb is no phrase of a kind of person
+    doc = parse("Licensee shall be entitled to exercise control over the sites.")
+    verb = next(t for t in doc if t.lemma_ == "entitle")
+    subj = next(t for t in doc if t.text == "Licensee")
+    subj.head, subj.dep_ = verb, "nsubjpass"
+    doc[-2].head = subj  # "sites" hung under the subject: its subtree passes the verb
+    section = SectionInfo("c-1", "c", 0, "3", "Control", 1, None, doc.text)
+    assert nlp._scope_subjects(section, [(0, doc)]) == []

@@ -333,3 +333,45 @@ def test_an_override_of_the_foregoing_and_a_cited_section_and_a_framed_event() -
         if e.edge_type in ("depends_on", "overrides") and e.dst_section_id
     }
     assert found == {("1", "overrides", "4"), ("2", "depends_on", "4"), ("3", "depends_on", "4")}
+
+
+def test_a_condition_held_until_met_an_inverted_condition_and_a_termination_under_a_section():
+    texts = {
+        "1": (
+            "Release. The escrow agent releases the funds, provided that no funds are released "
+            "until the conditions in Section 4 hereof shall have been complied with."
+        ),
+        "2": (
+            "CURE Should the Maker fail to meet the requirements of Section 4, the Buyer may "
+            "elect (a) a refund or (b) terminating this Agreement pursuant to Section 3."
+        ),
+        "3": "Exit. The Buyer may terminate the order pursuant to Section 4.",
+        "4": "Tests. Each delivery is tested. The Maker should meet Section 3 as a goal.",
+        "5": "Fees. The fees described in Section 4 will have been paid by then.",
+    }
+    corpus, sections = _contract(texts)
+    found = {
+        (s.label, e.dst_section_id.removeprefix("deal-"))
+        for s in sections
+        for e in section_edges(s, corpus)[0]
+        if e.edge_type == "depends_on" and e.dst_section_id
+    }
+    # a modal "should" inside a clause and a plain description condition nothing
+    assert found == {("1", "4"), ("2", "4"), ("2", "3"), ("3", "4")}
+
+
+def test_under_a_section_after_what_it_defines_names_that_thing_and_conditions_nothing():
+    texts = {
+        "1": "Badges. A missing badge will constitute a default under Section 4.",
+        "2": "Claims. The Maker will have no obligation under Section 4 for misuse.",
+        "3": "Disputes. Either party may refer a dispute to arbitration under Section 4.",
+        "4": "Arbitration. Disputes are settled by one arbitrator.",
+    }
+    corpus, sections = _contract(texts)
+    found = {
+        (s.label, e.dst_section_id.removeprefix("deal-"))
+        for s in sections
+        for e in section_edges(s, corpus)[0]
+        if e.edge_type == "depends_on" and e.dst_section_id
+    }
+    assert found == {("3", "4")}

@@ -124,3 +124,21 @@ def test_a_forms_needed_word_is_in_every_text_it_matches():
         for text in [*form.examples, *texts]:
             for m in form.finditer(text):
                 assert need.search(m.group()), (form_id, m.group())
+
+
+def test_a_scope_of_people_denied_reported_or_relative_and_a_duration_are_no_plain_scope() -> None:
+    text = (
+        "The terms of this Section shall not apply to contractors with a site badge. "
+        "The Bank forwards manuals that are available to acquiring members. "
+        "None of the caps (including any caps on types or amounts of damages) in this "
+        "Agreement will apply to the Maker's obligations under this Section. "
+        "Any implied warranties are limited to ninety (90) days from the date of delivery. "
+        "This Section applies to claims even if they exceed the insured sum. "
+        "This Policy applies to all part-time employees."
+    )
+    assert _scopes(text) == [
+        ("applies_to_people", "does not apply to contractor"),
+        ("applies_to_people", "part-time employee"),
+        ("applies_to", "does not apply to the maker's obligations under this section"),
+        ("applies_to", "claims"),
+    ]

@@ -55,3 +55,22 @@ def test_a_gold_file_under_a_decomposed_name_is_the_same_document(tmp_path: Path
     assert gold.doc_id == composed
     found = golden.edge_key("references", composed, "1", composed, "2", None)
     assert [g.key for g in gold.edges] == [found]
+
+
+def test_outside_corpus_counts_certain_citations_of_absent_documents() -> None:
+    """Citations of a document nobody supplied are counted apart (raag parks them unresolved):
+    in-document and in-corpus targets, likely edges and definitions are not counted."""
+    gold = golden.GoldDoc("supply", "contracts", Path("supply.jsonl"))
+    rows = [
+        ("references", "2.1", "Quality Agreement", "", "certain"),
+        ("depends_on", "2.1", "Quality Agreement", "", "certain"),
+        ("references", "3", "Master Services Agreement", "4", "likely"),
+        ("references", "3", "supply", "2", "certain"),
+        ("references", "3", "msa", "", "certain"),  # in the corpus
+        ("uses_term", "3", "Quality Agreement", "", "certain"),
+    ]
+    for kind, src, dst_doc, dst, confidence in rows:
+        key = golden.edge_key(kind, "supply", src, dst_doc, dst, "Products")
+        gold.edges.append(golden.GoldEdge(key, "", confidence))
+    assert golden.outside_corpus([gold], {"supply", "msa"}) == {"references": 1, "depends_on": 1}
+    assert golden.outside_corpus([gold], {"supply", "msa", "Quality Agreement"}) == {}
