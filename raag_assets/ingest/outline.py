@@ -52,14 +52,18 @@ RUN_IN_DEFINITION = rule(
     counter=('as defined in Section 1.21 "Data"', 'under clause 2.1 "Fees"'),
 )
 # A top-level number without its dot run in after a sentence, its title and its first
-# subsection after it ("... Supply Commencement Date. 2 Basics of the Agreement 2.1 Grant").
+# subsection after it ("... Supply Commencement Date. 2 Basics of the Agreement 2.1 Grant");
+# the title may join topics by semicolons ("10 Governing Law; Venue 10.1 ...") as RUN_IN_CHILD's.
 RUN_IN_BARE = rule(
     "heading.run_in_bare_number",
     "heading",
     "a top-level number without a dot run into a line after a sentence, over its title and "
     "its first subsection",
-    pattern=r"(?<=[.:;])\s+(?P<at>(?P<n>\d{1,3}))\s+(?=[A-Z][^.;:\d]{2,80}?\s(?P=n)\.0?1\b)",
-    examples=("the Commencement Date. 2 Basics of the Agreement 2.1 Grant of Rights",),
+    pattern=r"(?<=[.:;])\s+(?P<at>(?P<n>\d{1,3}))\s+(?=[A-Z][^.:\d]{2,80}?\s(?P=n)\.0?1\b)",
+    examples=(
+        "the Commencement Date. 2 Basics of the Agreement 2.1 Grant of Rights",
+        "the Development Agreement. 10 Governing Law; Venue 10.1 This Agreement",
+    ),
     counter=("payable within. 30 days of 30.1 units", "the Date. 2 Basics of the Agreement"),
 )
 # A heading run into its first subsection ("2. Fees 2.1 The Company shall pay", "ARTICLE 3

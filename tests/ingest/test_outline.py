@@ -349,6 +349,16 @@ def test_a_top_level_number_without_its_dot_run_in_over_its_first_subsection():
     assert labels(text) == [FRONT_LABEL, "1", "1.1", "2", "2.1", "2.2"]
 
 
+def test_a_bare_number_run_in_with_a_title_joined_by_semicolons():
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "1. Term\n\n1.1 The term is one year. 1.2 Beta may renew it for 3 years. "
+        "2 Quality; Complaints and Recalls 2.1 Acme shall keep records; Beta may inspect "
+        "them. 2.2 Recalls. Acme shall bear the cost."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "1.1", "1.2", "2", "2.1", "2.2"]
+
+
 def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
     """A flattened filing: "4. Business plan prior to ..." has no title the text marks (no
     dot, no capitals, no title case), but the contents run together list "4. Business Plan":
