@@ -56,7 +56,10 @@ from raag_assets.ingest.outline import key as outline_key
 #    start or run in ("6.4.1" after "6.3", "8.1" after "7.2": that number's heading was lost)
 # 13: a heading's title may join topics by semicolons ("Governing Law; Dispute Settlement") and
 #    run to 80 characters before its first subsection ("7. Third Party ...; Cooperation 7.1")
-SECTIONER_VERSION = "13"
+# 14: a bare run-in number's title may join topics by semicolons ("10 Governing Law; Venue
+#    10.1"); inside sections said by their keyword, a list numbered from 1 stays text when its
+#    items reach the outline's number ('4. "Permitted ..." means' in Section 4)
+SECTIONER_VERSION = "14"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -805,6 +808,11 @@ class _Scan:
     keywords: list[Key] = field(default_factory=list)
     before: Key | None = None
     taken: set[str] = field(default_factory=set)  # the labels that headed sections so far
+    # the top-level numbered headings so far said by a keyword ("Section 4") and not
+    tops: Counter[bool] = field(default_factory=Counter)
+    # the last top-level number without a keyword read as no heading since the last heading:
+    # an item of a list inside the clause ("1. ... 2. ... 3. ...")
+    list_item: int | None = None
     item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
     amending: bool = False  # inside an amendment filed after the agreement
     signed: bool = False  # past the signature block: what follows is filed with the agreement
@@ -819,12 +827,15 @@ class _Scan:
         if numbering and numbering.rule == ROMAN.id and head.rule != ROMAN.id:
             numbering = None  # "I. MISCELLANEOUS" read as a title: the letter I, no number
         self._keyword_block(numbering)
+        if numbering and numbering.key is not None and len(numbering.key) == 1:
+            self.tops[numbering.explicit] += 1
         if head.rule in (BARE_NUMBER.id, BARE_RUN_IN.id):  # "9 LIMITATION": no dot to read
             self.last_key = (int(head.label),)
         elif numbering and numbering.key is not None:
             self.last_key = numbering.key
         elif numbering and (APPENDIX.search(text) or UNLETTERED.search(text)):
             self.last_key = None  # an exhibit or schedule numbers its own items from 1
+            self.tops = Counter()  # in its own form
             letter = numbering.label.split()[-1]
             self.item = (letter, 0) if re.fullmatch(r"[A-Z]", letter) else None
         if self.item and re.fullmatch(rf"{self.item[0]}\.\d{{1,2}}", head.label):
@@ -841,7 +852,9 @@ class _Scan:
 
     def outline(self) -> "_Outline":
         earlier = tuple(k for k in (self.before, *self.keywords) if k is not None)
-        return _Outline(self.cited, earlier, frozenset(self.taken))
+        keyworded = self.tops[True] >= _KEYWORD_TOPS and not self.tops[False]
+        listing = self.list_item if keyworded else None
+        return _Outline(self.cited, earlier, frozenset(self.taken), listing)
 
 
 @dataclass(frozen=True)
@@ -853,6 +866,14 @@ class _Outline:
     cited: frozenset[str] = frozenset()
     earlier: tuple[Key, ...] = ()
     taken: frozenset[str] = frozenset()
+    # when every top-level heading so far is said by its keyword ("Section 3", "Section 4"):
+    # the last item of a list inside the clause ("1. ... 2. ... 3. ..."); the next bare number
+    # ('4. "Permitted ..." means') continues that list, not the outline
+    list_item: int | None = None
+
+
+# How many top-level keyword headings, and no bare one, make the keyword the outline's form.
+_KEYWORD_TOPS = 3
 
 
 def _find_headings(
@@ -950,11 +971,17 @@ def _heading_at(
         head = _layout_heading(lines, i, underlined, para_start, scan, toc, fonts)
     if head is not None and _indented_item(lines, head, scan.margin):
         return None
+    if head is None and para_start and (item := _BARE_ITEM.match(text)):
+        scan.list_item = int(item.group(1))
     if head is not None:
+        scan.list_item = None
         scan.took(head, text, fmt)
         if head.numbered and not head.contents:
             scan.margin = _body_indent(lines, head)
     return head
+
+
+_BARE_ITEM = re.compile(r"^(\d{1,3})\.\s")
 
 
 # A plain-text standard indents the blocks its sections hold deeper than their prose: a
@@ -1322,8 +1349,14 @@ def _heads(
     if not numbering.explicit and LIST_ITEM.search(text):
         return False  # "4. the relevant specifications are ...": an item of a list in a clause
     key = numbering.key
-    if key and last_key and key < last_key and numbering.label in outline.taken:
-        return False  # "Section 12.6. This Section shall ...": a citation the text wrapped
+    if not numbering.explicit and key and len(key) == 1 and outline.list_item == key[0] - 1:
+        return False  # 'Section 4. ... 3. ... 4. "Permitted ..." means': a list in Section 4
+    again = key == last_key and not numbering.explicit
+    if key and last_key and (key < last_key or again) and numbering.label in outline.taken:
+        # "Section 12.6. This Section shall ...": a citation the text wrapped; or, without a
+        # keyword, the number the outline stands at again ('4. "Permitted ..." means' in a
+        # list inside Section 4)
+        return False
     goes_on = (
         key is None
         or continues(key, last_key)

@@ -359,6 +359,25 @@ def test_a_bare_number_run_in_with_a_title_joined_by_semicolons():
     assert labels(text) == [FRONT_LABEL, "1", "1.1", "1.2", "2", "2.1", "2.2"]
 
 
+def test_a_numbered_list_inside_a_keyword_section_never_takes_the_outline_on():
+    """Sections said by their keyword ("Section 3.") and, inside one, a list of definitions
+    numbered from 1: its items that reach the outline's number are still items."""
+    text = (
+        "AGENCY AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "Section 1. Offering. Acme offers the shares.\n\n"
+        "Section 2. Compensation. Beta is paid a fee.\n\n"
+        "Section 3. Representations. Acme represents that:\n\n"
+        '1. "Time" means each date a buyer subscribed.\n\n'
+        '2. "Prospectus" means the prospectus filed.\n\n'
+        '3. "Free Writing Prospectus" means any such prospectus.\n\n'
+        '4. "General Prospectus" means a prospectus for general use.\n\n'
+        '5. "Permitted Prospectus" means a prospectus Beta approved.\n\n'
+        "Section 4. Representations of Beta. Beta represents that it is licensed.\n\n"
+        "Section 5. Covenants. Acme shall file the prospectus."
+    )
+    assert labels(text)[1:] == ["1", "2", "3", "4", "5"]
+
+
 def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
     """A flattened filing: "4. Business plan prior to ..." has no title the text marks (no
     dot, no capitals, no title case), but the contents run together list "4. Business Plan":
