@@ -58,7 +58,9 @@ from raag_assets.ingest.outline import key as outline_key
 #    run to 80 characters before its first subsection ("7. Third Party ...; Cooperation 7.1")
 # 14: a bare run-in number's title may join topics by semicolons ("10 Governing Law; Venue
 #    10.1"); inside sections said by their keyword, a list numbered from 1 stays text when its
-#    items reach the outline's number ('4. "Permitted ..." means' in Section 4)
+#    items reach the outline's number ('4. "Permitted ..." means' in Section 4); a dotted
+#    number a few on heads a section when the next one continues it ("3.5" after "3.2", then
+#    "3.6"); an ARTICLE heading over its first subsection stays a section in a numbered text
 SECTIONER_VERSION = "14"
 BODY_LABEL = "Body"
 
@@ -1242,8 +1244,13 @@ def _numbered_heading(
     the outline (headings the text lost: outline.ahead); a second subsection whose first lost
     its number ("11.2" after "11."), when the next numbered paragraph continues it."""
     key = numbering.key or ()
-    lost_first = second_child(key, last_key) and _next_continues(lines, i, key)
-    if not (_heads(numbering, lines[i].text, last_key, emphasised, listed, outline) or lost_first):
+    # a dotted number a few on ("3.5" after "3.2", the numbers between run into a line the
+    # text does not break) or a second subsection whose first lost its number: a heading when
+    # the next numbered paragraph continues it ("3.6"), the document's own numbering going on
+    lost = (second_child(key, last_key) or (len(key) > 1 and ahead(key, last_key))) and (
+        _next_continues(lines, i, key)
+    )
+    if not (_heads(numbering, lines[i].text, last_key, emphasised, listed, outline) or lost):
         return None
     if emphasised:  # the font marks exactly one line as the heading
         heading = _tidy(numbering.rest) or numbering.label
@@ -1638,6 +1645,9 @@ def _title_page(head: _Heading, contents: int | None, toc: _Contents | None) -> 
     return not head.numbered and not _in_contents(head.heading, toc)
 
 
+_KEYWORD_HEAD = re.compile(r"^\s*(?:ARTICLE|Article)\s+[A-Z]")
+
+
 def _drop_empty_names(
     lines: list[Line], headings: list[_Heading], toc: _Contents | None
 ) -> list[_Heading]:
@@ -1650,7 +1660,10 @@ def _drop_empty_names(
     for n, head in enumerate(headings):
         end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
         listed = toc is not None and head.heading.lower() in toc.names
-        marked = listed or head.rule == UNDERLINED.id
+        # an article said by its keyword heads its subsections ("ARTICLE ELEVEN APPLICABLE
+        # LAW" over "11.1 The execution ..."), a number in words or not
+        keyword = _KEYWORD_HEAD.match(lines[head.line].text) is not None
+        marked = listed or head.rule == UNDERLINED.id or keyword
         if numbered and not (head.numbered or marked or _has_prose(lines[head.body_from : end])):
             continue
         numbered = numbered or (head.numbered and not head.contents)

@@ -378,6 +378,36 @@ def test_a_numbered_list_inside_a_keyword_section_never_takes_the_outline_on():
     assert labels(text)[1:] == ["1", "2", "3", "4", "5"]
 
 
+def test_a_run_of_subsections_a_few_numbers_on_continues_the_outline():
+    """3.3 and 3.4 run into a line the text does not break: 3.5, 3.6, 3.7 go on."""
+    text = (
+        "LICENSE AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "3. ACME OBLIGATIONS\n\n3.1 Grant of License. Acme grants Beta a licence.\n\n"
+        "3.2 Right of distribution N/A   3.3 Removed N/A   3.4 Content. Acme delivers it.\n\n"
+        "3.5 Logo Trademarks. Beta may use the logos.\n\n"
+        "3.6 Dedicated Personnel. Acme names one staff member.\n\n"
+        "3.7 Responsibility. Acme bears the costs.\n\n4. ADVERTISING\n\nBeta sells advertising."
+    )
+    assert labels(text)[1:] == ["3", "3.1", "3.2", "3.5", "3.6", "3.7", "4"]
+
+
+def test_an_article_numbered_in_words_heads_its_first_subsection():
+    text = (
+        "SERVICE AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "ARTICLE ONE SERVICES\n\nAcme provides the services. Beta pays for them.\n\n"
+        "1.1 Acme shall give notice of any delay.\n\n"
+        "ARTICLE TWO APPLICABLE LAW\n\n2.1 The law of New York governs this Agreement.\n\n"
+        "2.2 Disputes go to arbitration in New York."
+    )
+    assert labels(text)[1:] == [
+        "Article One Services",
+        "1.1",
+        "Article Two Applicable Law",
+        "2.1",
+        "2.2",
+    ]
+
+
 def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
     """A flattened filing: "4. Business plan prior to ..." has no title the text marks (no
     dot, no capitals, no title case), but the contents run together list "4. Business Plan":
