@@ -60,7 +60,8 @@ from raag_assets.ingest.outline import key as outline_key
 #    10.1"); inside sections said by their keyword, a list numbered from 1 stays text when its
 #    items reach the outline's number ('4. "Permitted ..." means' in Section 4); a dotted
 #    number a few on heads a section when the next one continues it ("3.5" after "3.2", then
-#    "3.6"); an ARTICLE heading over its first subsection stays a section in a numbered text
+#    "3.6"); an ARTICLE heading over its first subsection stays a section in a numbered text;
+#    a page number before a dotted heading opening a page's line is furniture ("8 7.4 ...")
 SECTIONER_VERSION = "14"
 BODY_LABEL = "Body"
 
@@ -517,11 +518,15 @@ RULE_BEFORE = rule(
 PAGE_BEFORE_KEYWORD = rule(
     "heading.after_page_number",
     "heading",
-    "a page number printed before an article or section keyword heading at the start of a "
-    "paragraph whose text runs on: the heading opens at its keyword",
-    pattern=r"^\d{1,3}\s+(?=(?:ARTICLE|Article|SECTION|Section)\s+(?:\d{1,3}|[IVXLC]{1,6})\b"
-    r"\.?\s+[A-Z])",
-    examples=("4 ARTICLE 4 TERMINATION 4.1 Termination.", "12 Section 9. Notices"),
+    "a page number printed before an article or section keyword heading, or a dotted number, "
+    "at the start of a paragraph whose text runs on: the heading opens at its keyword",
+    pattern=r"^\d{1,3}\s+(?=(?:(?:ARTICLE|Article|SECTION|Section)\s+(?:\d{1,3}|[IVXLC]{1,6})\b"
+    r"|\d{1,3}\.\d{1,3}\b)\.?\s+[A-Z])",
+    examples=(
+        "4 ARTICLE 4 TERMINATION 4.1 Termination.",
+        "12 Section 9. Notices",
+        "8 7.4 Assignment. Except as provided",
+    ),
     counter=("ARTICLE 4 TERMINATION", "4 Sections of the report", "3 Section 2 applies"),
 )
 

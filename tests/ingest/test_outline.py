@@ -408,6 +408,17 @@ def test_an_article_numbered_in_words_heads_its_first_subsection():
     ]
 
 
+def test_the_page_number_before_a_dotted_heading_is_no_part_of_it():
+    body = " The rights of the parties under this Agreement may not be assigned." * 3
+    text = (
+        "CONSULTING AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "ARTICLE 7 GENERAL 7.1 Waiver. No waiver binds a party unless written. 7.2 Notices. "
+        "Notices are written.\n\n8 7.3 Assignment." + body + " 7.4 Severability. A clause "
+        "held invalid leaves the rest in force."
+    )
+    assert labels(text)[1:] == ["Article 7", "7.1", "7.2", "7.3", "7.4"]
+
+
 def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
     """A flattened filing: "4. Business plan prior to ..." has no title the text marks (no
     dot, no capitals, no title case), but the contents run together list "4. Business Plan":
