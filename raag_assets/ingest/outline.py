@@ -284,6 +284,15 @@ def cited_ahead(k: Key, last: Key | None, cited: frozenset[str], number: str) ->
     return ahead(k, last)
 
 
+def _followed(rest: list[re.Match[str]], k: Key) -> bool:
+    """Whether the next number run into the line after `k` follows it exactly."""
+    for m in rest:
+        number = (m.groupdict().get("n") or "").rstrip(".")
+        if number:
+            return follows(key(number), k)
+    return False
+
+
 def first_of_next(k: Key, last: Key | None) -> bool:
     """Whether `k` is the first child of the outline's next number ("6.4.1" after "6.3",
     "3.2.1" after "3.1.4"): that number's heading was lost, cut off with the sentence before
@@ -353,7 +362,8 @@ def run_in_cuts(
             last = k
     found = [*RUN_IN_NUMBER.finditer(text), *RUN_IN_DEFINITION.finditer(text)]
     found += RUN_IN_BARE.finditer(text)
-    for m in sorted(found, key=lambda m: m.start("at")):
+    ordered = sorted(found, key=lambda m: m.start("at"))
+    for n, m in enumerate(ordered):
         if cuts and m.start("at") <= cuts[-1]:
             continue
         if _UNIT_BEFORE.search(text, 0, m.start("at")):
@@ -376,6 +386,9 @@ def run_in_cuts(
             follows(k, last)
             or (continues(k, last) and (top or number in cited))
             or first_of_next(k, last)  # ". 6.4.1. Without ..." after 6.3: 6.4's heading lost
+            # a dotted number one on ("14.4" after "14.2": 14.3 ran in after a word) when the
+            # next number run into the line follows it ("14.5"): the numbering goes on
+            or (not top and continues(k, last) and _followed(ordered[n + 1 :], k))
             # a cited number a few on: a top-level one with its title (checked above), a
             # dotted one after the end of a sentence ("... Dexcel. 3.6.3 With the ...")
             or evidence

@@ -61,7 +61,8 @@ from raag_assets.ingest.outline import key as outline_key
 #    items reach the outline's number ('4. "Permitted ..." means' in Section 4); a dotted
 #    number a few on heads a section when the next one continues it ("3.5" after "3.2", then
 #    "3.6"); an ARTICLE heading over its first subsection stays a section in a numbered text;
-#    a page number before a dotted heading opening a page's line is furniture ("8 7.4 ...")
+#    a page number before a dotted heading opening a page's line is furniture ("8 7.4 ...");
+#    a dotted number run in one on ("5.6" after "5.4") when the next run-in number follows it
 SECTIONER_VERSION = "14"
 BODY_LABEL = "Body"
 

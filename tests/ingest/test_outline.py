@@ -419,6 +419,17 @@ def test_the_page_number_before_a_dotted_heading_is_no_part_of_it():
     assert labels(text)[1:] == ["Article 7", "7.1", "7.2", "7.3", "7.4"]
 
 
+def test_a_run_in_number_one_on_when_the_next_run_in_number_follows_it():
+    """5.5 ran in after an address (no sentence ends there): 5.6 and 5.7 go on."""
+    text = (
+        "LICENSE AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "5. MISCELLANEOUS\n\n5.1 Assignment. Beta shall not assign it. 5.2 Notices. Notices go "
+        "to: Acme Inc., Attn: Chief Executive Officer 5.3. Governing Law. New York law governs. "
+        "5.4. Amendment. Amendments are written. 5.5. No Waiver. No waiver binds a party."
+    )
+    assert labels(text)[1:] == ["5", "5.1", "5.2", "5.4", "5.5"]
+
+
 def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
     """A flattened filing: "4. Business plan prior to ..." has no title the text marks (no
     dot, no capitals, no title case), but the contents run together list "4. Business Plan":
