@@ -52,14 +52,18 @@ RUN_IN_DEFINITION = rule(
     counter=('as defined in Section 1.21 "Data"', 'under clause 2.1 "Fees"'),
 )
 # A top-level number without its dot run in after a sentence, its title and its first
-# subsection after it ("... Supply Commencement Date. 2 Basics of the Agreement 2.1 Grant").
+# subsection after it ("... Supply Commencement Date. 2 Basics of the Agreement 2.1 Grant");
+# the title may join topics by semicolons ("10 Governing Law; Venue 10.1 ...") as RUN_IN_CHILD's.
 RUN_IN_BARE = rule(
     "heading.run_in_bare_number",
     "heading",
     "a top-level number without a dot run into a line after a sentence, over its title and "
     "its first subsection",
-    pattern=r"(?<=[.:;])\s+(?P<at>(?P<n>\d{1,3}))\s+(?=[A-Z][^.;:\d]{2,80}?\s(?P=n)\.0?1\b)",
-    examples=("the Commencement Date. 2 Basics of the Agreement 2.1 Grant of Rights",),
+    pattern=r"(?<=[.:;])\s+(?P<at>(?P<n>\d{1,3}))\s+(?=[A-Z][^.:\d]{2,80}?\s(?P=n)\.0?1\b)",
+    examples=(
+        "the Commencement Date. 2 Basics of the Agreement 2.1 Grant of Rights",
+        "the Development Agreement. 10 Governing Law; Venue 10.1 This Agreement",
+    ),
     counter=("payable within. 30 days of 30.1 units", "the Date. 2 Basics of the Agreement"),
 )
 # A heading run into its first subsection ("2. Fees 2.1 The Company shall pay", "ARTICLE 3
@@ -280,6 +284,15 @@ def cited_ahead(k: Key, last: Key | None, cited: frozenset[str], number: str) ->
     return ahead(k, last)
 
 
+def _followed(rest: list[re.Match[str]], k: Key) -> bool:
+    """Whether the next number run into the line after `k` follows it exactly."""
+    for m in rest:
+        number = (m.groupdict().get("n") or "").rstrip(".")
+        if number:
+            return follows(key(number), k)
+    return False
+
+
 def first_of_next(k: Key, last: Key | None) -> bool:
     """Whether `k` is the first child of the outline's next number ("6.4.1" after "6.3",
     "3.2.1" after "3.1.4"): that number's heading was lost, cut off with the sentence before
@@ -349,7 +362,8 @@ def run_in_cuts(
             last = k
     found = [*RUN_IN_NUMBER.finditer(text), *RUN_IN_DEFINITION.finditer(text)]
     found += RUN_IN_BARE.finditer(text)
-    for m in sorted(found, key=lambda m: m.start("at")):
+    ordered = sorted(found, key=lambda m: m.start("at"))
+    for n, m in enumerate(ordered):
         if cuts and m.start("at") <= cuts[-1]:
             continue
         if _UNIT_BEFORE.search(text, 0, m.start("at")):
@@ -372,6 +386,9 @@ def run_in_cuts(
             follows(k, last)
             or (continues(k, last) and (top or number in cited))
             or first_of_next(k, last)  # ". 6.4.1. Without ..." after 6.3: 6.4's heading lost
+            # a dotted number one on ("14.4" after "14.2": 14.3 ran in after a word) when the
+            # next number run into the line follows it ("14.5"): the numbering goes on
+            or (not top and continues(k, last) and _followed(ordered[n + 1 :], k))
             # a cited number a few on: a top-level one with its title (checked above), a
             # dotted one after the end of a sentence ("... Dexcel. 3.6.3 With the ...")
             or evidence

@@ -58,7 +58,14 @@ from raag_assets.ingest.outline import key as outline_key
 #    run to 80 characters before its first subsection ("7. Third Party ...; Cooperation 7.1")
 # 14: a title line is no heading when it is an address (a postal code: heading.not_an_address)
 #    or a list item's tail ("United Kingdom; or")
-SECTIONER_VERSION = "14"
+# 15: a bare run-in number's title may join topics by semicolons ("10 Governing Law; Venue
+#    10.1"); inside sections said by their keyword, a list numbered from 1 stays text when its
+#    items reach the outline's number ('4. "Permitted ..." means' in Section 4); a dotted
+#    number a few on heads a section when the next one continues it ("3.5" after "3.2", then
+#    "3.6"); an ARTICLE heading over its first subsection stays a section in a numbered text;
+#    a page number before a dotted heading opening a page's line is furniture ("8 7.4 ...");
+#    a dotted number run in one on ("5.6" after "5.4") when the next run-in number follows it
+SECTIONER_VERSION = "15"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -532,11 +539,15 @@ RULE_BEFORE = rule(
 PAGE_BEFORE_KEYWORD = rule(
     "heading.after_page_number",
     "heading",
-    "a page number printed before an article or section keyword heading at the start of a "
-    "paragraph whose text runs on: the heading opens at its keyword",
-    pattern=r"^\d{1,3}\s+(?=(?:ARTICLE|Article|SECTION|Section)\s+(?:\d{1,3}|[IVXLC]{1,6})\b"
-    r"\.?\s+[A-Z])",
-    examples=("4 ARTICLE 4 TERMINATION 4.1 Termination.", "12 Section 9. Notices"),
+    "a page number printed before an article or section keyword heading, or a dotted number, "
+    "at the start of a paragraph whose text runs on: the heading opens at its keyword",
+    pattern=r"^\d{1,3}\s+(?=(?:(?:ARTICLE|Article|SECTION|Section)\s+(?:\d{1,3}|[IVXLC]{1,6})\b"
+    r"|\d{1,3}\.\d{1,3}\b)\.?\s+[A-Z])",
+    examples=(
+        "4 ARTICLE 4 TERMINATION 4.1 Termination.",
+        "12 Section 9. Notices",
+        "8 7.4 Assignment. Except as provided",
+    ),
     counter=("ARTICLE 4 TERMINATION", "4 Sections of the report", "3 Section 2 applies"),
 )
 
@@ -825,6 +836,11 @@ class _Scan:
     keywords: list[Key] = field(default_factory=list)
     before: Key | None = None
     taken: set[str] = field(default_factory=set)  # the labels that headed sections so far
+    # the top-level numbered headings so far said by a keyword ("Section 4") and not
+    tops: Counter[bool] = field(default_factory=Counter)
+    # the last top-level number without a keyword read as no heading since the last heading:
+    # an item of a list inside the clause ("1. ... 2. ... 3. ...")
+    list_item: int | None = None
     item: tuple[str, int] | None = None  # a lettered exhibit's letter, its last item number
     amending: bool = False  # inside an amendment filed after the agreement
     signed: bool = False  # past the signature block: what follows is filed with the agreement
@@ -839,12 +855,15 @@ class _Scan:
         if numbering and numbering.rule == ROMAN.id and head.rule != ROMAN.id:
             numbering = None  # "I. MISCELLANEOUS" read as a title: the letter I, no number
         self._keyword_block(numbering)
+        if numbering and numbering.key is not None and len(numbering.key) == 1:
+            self.tops[numbering.explicit] += 1
         if head.rule in (BARE_NUMBER.id, BARE_RUN_IN.id):  # "9 LIMITATION": no dot to read
             self.last_key = (int(head.label),)
         elif numbering and numbering.key is not None:
             self.last_key = numbering.key
         elif numbering and (APPENDIX.search(text) or UNLETTERED.search(text)):
             self.last_key = None  # an exhibit or schedule numbers its own items from 1
+            self.tops = Counter()  # in its own form
             letter = numbering.label.split()[-1]
             self.item = (letter, 0) if re.fullmatch(r"[A-Z]", letter) else None
         if self.item and re.fullmatch(rf"{self.item[0]}\.\d{{1,2}}", head.label):
@@ -861,7 +880,9 @@ class _Scan:
 
     def outline(self) -> "_Outline":
         earlier = tuple(k for k in (self.before, *self.keywords) if k is not None)
-        return _Outline(self.cited, earlier, frozenset(self.taken))
+        keyworded = self.tops[True] >= _KEYWORD_TOPS and not self.tops[False]
+        listing = self.list_item if keyworded else None
+        return _Outline(self.cited, earlier, frozenset(self.taken), listing)
 
 
 @dataclass(frozen=True)
@@ -873,6 +894,14 @@ class _Outline:
     cited: frozenset[str] = frozenset()
     earlier: tuple[Key, ...] = ()
     taken: frozenset[str] = frozenset()
+    # when every top-level heading so far is said by its keyword ("Section 3", "Section 4"):
+    # the last item of a list inside the clause ("1. ... 2. ... 3. ..."); the next bare number
+    # ('4. "Permitted ..." means') continues that list, not the outline
+    list_item: int | None = None
+
+
+# How many top-level keyword headings, and no bare one, make the keyword the outline's form.
+_KEYWORD_TOPS = 3
 
 
 def _find_headings(
@@ -970,11 +999,17 @@ def _heading_at(
         head = _layout_heading(lines, i, underlined, para_start, scan, toc, fonts)
     if head is not None and _indented_item(lines, head, scan.margin):
         return None
+    if head is None and para_start and (item := _BARE_ITEM.match(text)):
+        scan.list_item = int(item.group(1))
     if head is not None:
+        scan.list_item = None
         scan.took(head, text, fmt)
         if head.numbered and not head.contents:
             scan.margin = _body_indent(lines, head)
     return head
+
+
+_BARE_ITEM = re.compile(r"^(\d{1,3})\.\s")
 
 
 # A plain-text standard indents the blocks its sections hold deeper than their prose: a
@@ -1235,8 +1270,13 @@ def _numbered_heading(
     the outline (headings the text lost: outline.ahead); a second subsection whose first lost
     its number ("11.2" after "11."), when the next numbered paragraph continues it."""
     key = numbering.key or ()
-    lost_first = second_child(key, last_key) and _next_continues(lines, i, key)
-    if not (_heads(numbering, lines[i].text, last_key, emphasised, listed, outline) or lost_first):
+    # a dotted number a few on ("3.5" after "3.2", the numbers between run into a line the
+    # text does not break) or a second subsection whose first lost its number: a heading when
+    # the next numbered paragraph continues it ("3.6"), the document's own numbering going on
+    lost = (second_child(key, last_key) or (len(key) > 1 and ahead(key, last_key))) and (
+        _next_continues(lines, i, key)
+    )
+    if not (_heads(numbering, lines[i].text, last_key, emphasised, listed, outline) or lost):
         return None
     if emphasised:  # the font marks exactly one line as the heading
         heading = _tidy(numbering.rest) or numbering.label
@@ -1342,8 +1382,14 @@ def _heads(
     if not numbering.explicit and LIST_ITEM.search(text):
         return False  # "4. the relevant specifications are ...": an item of a list in a clause
     key = numbering.key
-    if key and last_key and key < last_key and numbering.label in outline.taken:
-        return False  # "Section 12.6. This Section shall ...": a citation the text wrapped
+    if not numbering.explicit and key and len(key) == 1 and outline.list_item == key[0] - 1:
+        return False  # 'Section 4. ... 3. ... 4. "Permitted ..." means': a list in Section 4
+    again = key == last_key and not numbering.explicit
+    if key and last_key and (key < last_key or again) and numbering.label in outline.taken:
+        # "Section 12.6. This Section shall ...": a citation the text wrapped; or, without a
+        # keyword, the number the outline stands at again ('4. "Permitted ..." means' in a
+        # list inside Section 4)
+        return False
     goes_on = (
         key is None
         or continues(key, last_key)
@@ -1638,6 +1684,9 @@ def _title_page(head: _Heading, contents: int | None, toc: _Contents | None) -> 
     return not head.numbered and not _in_contents(head.heading, toc)
 
 
+_KEYWORD_HEAD = re.compile(r"^\s*(?:ARTICLE|Article)\s+[A-Z]")
+
+
 def _drop_empty_names(
     lines: list[Line], headings: list[_Heading], toc: _Contents | None
 ) -> list[_Heading]:
@@ -1650,7 +1699,10 @@ def _drop_empty_names(
     for n, head in enumerate(headings):
         end = headings[n + 1].line if n + 1 < len(headings) else len(lines)
         listed = toc is not None and head.heading.lower() in toc.names
-        marked = listed or head.rule == UNDERLINED.id
+        # an article said by its keyword heads its subsections ("ARTICLE ELEVEN APPLICABLE
+        # LAW" over "11.1 The execution ..."), a number in words or not
+        keyword = _KEYWORD_HEAD.match(lines[head.line].text) is not None
+        marked = listed or head.rule == UNDERLINED.id or keyword
         if numbered and not (head.numbered or marked or _has_prose(lines[head.body_from : end])):
             continue
         numbered = numbered or (head.numbered and not head.contents)

@@ -349,6 +349,87 @@ def test_a_top_level_number_without_its_dot_run_in_over_its_first_subsection():
     assert labels(text) == [FRONT_LABEL, "1", "1.1", "2", "2.1", "2.2"]
 
 
+def test_a_bare_number_run_in_with_a_title_joined_by_semicolons():
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "1. Term\n\n1.1 The term is one year. 1.2 Beta may renew it for 3 years. "
+        "2 Quality; Complaints and Recalls 2.1 Acme shall keep records; Beta may inspect "
+        "them. 2.2 Recalls. Acme shall bear the cost."
+    )
+    assert labels(text) == [FRONT_LABEL, "1", "1.1", "1.2", "2", "2.1", "2.2"]
+
+
+def test_a_numbered_list_inside_a_keyword_section_never_takes_the_outline_on():
+    """Sections said by their keyword ("Section 3.") and, inside one, a list of definitions
+    numbered from 1: its items that reach the outline's number are still items."""
+    text = (
+        "AGENCY AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "Section 1. Offering. Acme offers the shares.\n\n"
+        "Section 2. Compensation. Beta is paid a fee.\n\n"
+        "Section 3. Representations. Acme represents that:\n\n"
+        '1. "Time" means each date a buyer subscribed.\n\n'
+        '2. "Prospectus" means the prospectus filed.\n\n'
+        '3. "Free Writing Prospectus" means any such prospectus.\n\n'
+        '4. "General Prospectus" means a prospectus for general use.\n\n'
+        '5. "Permitted Prospectus" means a prospectus Beta approved.\n\n'
+        "Section 4. Representations of Beta. Beta represents that it is licensed.\n\n"
+        "Section 5. Covenants. Acme shall file the prospectus."
+    )
+    assert labels(text)[1:] == ["1", "2", "3", "4", "5"]
+
+
+def test_a_run_of_subsections_a_few_numbers_on_continues_the_outline():
+    """3.3 and 3.4 run into a line the text does not break: 3.5, 3.6, 3.7 go on."""
+    text = (
+        "LICENSE AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "3. ACME OBLIGATIONS\n\n3.1 Grant of License. Acme grants Beta a licence.\n\n"
+        "3.2 Right of distribution N/A   3.3 Removed N/A   3.4 Content. Acme delivers it.\n\n"
+        "3.5 Logo Trademarks. Beta may use the logos.\n\n"
+        "3.6 Dedicated Personnel. Acme names one staff member.\n\n"
+        "3.7 Responsibility. Acme bears the costs.\n\n4. ADVERTISING\n\nBeta sells advertising."
+    )
+    assert labels(text)[1:] == ["3", "3.1", "3.2", "3.5", "3.6", "3.7", "4"]
+
+
+def test_an_article_numbered_in_words_heads_its_first_subsection():
+    text = (
+        "SERVICE AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "ARTICLE ONE SERVICES\n\nAcme provides the services. Beta pays for them.\n\n"
+        "1.1 Acme shall give notice of any delay.\n\n"
+        "ARTICLE TWO APPLICABLE LAW\n\n2.1 The law of New York governs this Agreement.\n\n"
+        "2.2 Disputes go to arbitration in New York."
+    )
+    assert labels(text)[1:] == [
+        "Article One Services",
+        "1.1",
+        "Article Two Applicable Law",
+        "2.1",
+        "2.2",
+    ]
+
+
+def test_the_page_number_before_a_dotted_heading_is_no_part_of_it():
+    body = " The rights of the parties under this Agreement may not be assigned." * 3
+    text = (
+        "CONSULTING AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "ARTICLE 7 GENERAL 7.1 Waiver. No waiver binds a party unless written. 7.2 Notices. "
+        "Notices are written.\n\n8 7.3 Assignment." + body + " 7.4 Severability. A clause "
+        "held invalid leaves the rest in force."
+    )
+    assert labels(text)[1:] == ["Article 7", "7.1", "7.2", "7.3", "7.4"]
+
+
+def test_a_run_in_number_one_on_when_the_next_run_in_number_follows_it():
+    """5.5 ran in after an address (no sentence ends there): 5.6 and 5.7 go on."""
+    text = (
+        "LICENSE AGREEMENT\n\nThis Agreement is made between Acme and Beta.\n\n"
+        "5. MISCELLANEOUS\n\n5.1 Assignment. Beta shall not assign it. 5.2 Notices. Notices go "
+        "to: Acme Inc., Attn: Chief Executive Officer 5.3. Governing Law. New York law governs. "
+        "5.4. Amendment. Amendments are written. 5.5. No Waiver. No waiver binds a party."
+    )
+    assert labels(text)[1:] == ["5", "5.1", "5.2", "5.4", "5.5"]
+
+
 def test_a_number_the_contents_list_runs_in_without_a_title_of_its_own_form():
     """A flattened filing: "4. Business plan prior to ..." has no title the text marks (no
     dot, no capitals, no title case), but the contents run together list "4. Business Plan":
