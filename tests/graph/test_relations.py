@@ -112,6 +112,17 @@ def _contract(labels_and_texts: dict[str, str], doc_id: str = "deal") -> tuple[C
     return Corpus([DocInfo(doc_id, f"{doc_id}.txt", "Supply Agreement")], sections), sections
 
 
+def _conditions(labels_and_texts: dict[str, str]) -> set[tuple[str, str]]:
+    """(source label, target label) of every depends_on edge between the sections."""
+    corpus, sections = _contract(labels_and_texts)
+    return {
+        (s.label, e.dst_section_id.removeprefix("deal-"))
+        for s in sections
+        for e in section_edges(s, corpus)[0]
+        if e.edge_type == "depends_on" and e.dst_section_id
+    }
+
+
 def test_a_section_number_of_a_statutes_form_is_another_texts_not_dangling_in_the_document():
     text = (
         "Compliance. Each party complies with Sections 302 and 906, Section 4980H and "
@@ -144,13 +155,7 @@ def test_a_condition_on_a_section_in_the_words_contracts_and_licences_use() -> N
         "6": "Terms. You may combine it under the terms defined in section 4 above.",
         "7": "Notes. The notes in section 6 describe the goods.",
     }
-    corpus, sections = _contract(texts)
-    found = {
-        (s.label, e.dst_section_id.removeprefix("deal-"))
-        for s in sections
-        for e in section_edges(s, corpus)[0]
-        if e.edge_type == "depends_on" and e.dst_section_id
-    }
+    found = _conditions(texts)
     assert found == {
         ("1", "6"),
         ("2", "4"),
@@ -349,13 +354,7 @@ def test_a_condition_held_until_met_an_inverted_condition_and_a_termination_unde
         "4": "Tests. Each delivery is tested. The Maker should meet Section 3 as a goal.",
         "5": "Fees. The fees described in Section 4 will have been paid by then.",
     }
-    corpus, sections = _contract(texts)
-    found = {
-        (s.label, e.dst_section_id.removeprefix("deal-"))
-        for s in sections
-        for e in section_edges(s, corpus)[0]
-        if e.edge_type == "depends_on" and e.dst_section_id
-    }
+    found = _conditions(texts)
     # a modal "should" inside a clause and a plain description condition nothing
     assert found == {("1", "4"), ("2", "4"), ("2", "3"), ("3", "4")}
 
@@ -367,11 +366,5 @@ def test_under_a_section_after_what_it_defines_names_that_thing_and_conditions_n
         "3": "Disputes. Either party may refer a dispute to arbitration under Section 4.",
         "4": "Arbitration. Disputes are settled by one arbitrator.",
     }
-    corpus, sections = _contract(texts)
-    found = {
-        (s.label, e.dst_section_id.removeprefix("deal-"))
-        for s in sections
-        for e in section_edges(s, corpus)[0]
-        if e.edge_type == "depends_on" and e.dst_section_id
-    }
+    found = _conditions(texts)
     assert found == {("3", "4")}
