@@ -119,6 +119,14 @@ ORDINAL_WORDS = (
 )  # fmt: skip
 
 
+# A number of 1..99 in words as a pattern ("three", "twenty-four"), the numbers words_to_int
+# reads; the longer word is tried first where one begins another ("seventeen", "seven").
+NUMBER_IN_WORDS = (
+    rf"(?:(?:{'|'.join(TENS_WORDS)})(?:-(?:{'|'.join(CARDINAL_WORDS[:9])}))?"
+    rf"|{'|'.join(sorted(CARDINAL_WORDS, key=len, reverse=True))})"
+)
+
+
 def words_to_int(text: str) -> int | None:
     """'three' -> 3, 'twenty-four' -> 24, 'thirty' -> 30; None for what is no number of 1..99
     in words."""

@@ -6,7 +6,7 @@ import re
 
 from raag_assets.core.model import Edge, SectionInfo
 from raag_assets.graph.keys import split_scopes
-from raag_assets.graph.lexicon import CARDINAL_WORDS, PEOPLE_NOUNS, TENS_WORDS
+from raag_assets.graph.lexicon import NUMBER_IN_WORDS, PEOPLE_NOUNS
 from raag_assets.graph.overlaps import Span, overlaps
 from raag_assets.graph.rules import Rule, rule
 
@@ -407,9 +407,7 @@ DURATION = rule(
     "a scope that is a length of time ('limited to one year from delivery'): a duration, not "
     "a scope",
     pattern=(
-        r"^(?:a\s+(?:period|term)\s+of\s+)?(?:an?|\d+|"
-        rf"(?:{'|'.join(TENS_WORDS)})(?:-(?:{'|'.join(CARDINAL_WORDS[:9])}))?|"
-        rf"{'|'.join(CARDINAL_WORDS)})\s+(?:\(\d+\)\s+)?"
+        rf"^(?:a\s+(?:period|term)\s+of\s+)?(?:an?|\d+|{NUMBER_IN_WORDS})\s+(?:\(\d+\)\s+)?"
         r"(?:calendar\s+|business\s+)?(?:days?|weeks?|months?|years?)\b"
     ),
     flags=re.IGNORECASE,
