@@ -2,7 +2,8 @@
 
 - RFC 3501: every number its table of contents lists is a section label; no section is page
   furniture.
-- Contracts and licences with a hand-made section list in golden/structure/<doc>.json: label
+- Contracts and licences with a hand-made section list in golden/structure/<doc>.json, and the
+  section lists the graph gold's labellers wrote (golden/graph/<genre>/structure/): label
   precision and recall, and how many matched labels carry the gold heading.
 - Effective dates of the 8 dev contracts against the human CUAD answers (the "Effective Date"
   answer, else the "Agreement Date"; `[]/[]/2012` means only the year is known).
@@ -53,10 +54,12 @@ def rfc() -> None:
     )
 
 
-def gold_structure() -> None:
-    print("\nHand-made section lists (golden/structure):")
+def _score_section_lists(folder: Path) -> tuple[int, int, int]:
+    """Print label precision / recall per hand-made section list in `folder`; return the
+    totals (gold, found, matched) over its documents."""
     print(f"{'document':58} {'gold':>5} {'found':>5} {'P':>6} {'R':>6} {'heading':>8}")
-    for gold_file in sorted((ROOT / "golden" / "structure").glob("*.json")):
+    totals = [0, 0, 0]
+    for gold_file in sorted(folder.glob("*.json")):
         gold = json.loads(gold_file.read_text(encoding="utf-8"))
         source = gold.get("source", "")
         path = SHARED / source if source.startswith("data/") else Path(source)
@@ -67,6 +70,7 @@ def gold_structure() -> None:
         _, sections, _ = _sections(path)
         want = [(s["label"], s.get("heading", "")) for s in gold["sections"]]
         got = {s.label: s.heading for s in sections}
+        want = list(dict(want).items())  # a label listed twice is one section
         hit = [label for label, _ in want if label in got]
         heading = sum(1 for label, h in want if label in got and got[label].lower() == h.lower())
         p = len(hit) / len(sections) if sections else 0
@@ -75,6 +79,26 @@ def gold_structure() -> None:
             f"{gold['doc'][:58]:58} {len(want):5d} {len(sections):5d} {p:6.2f} {r:6.2f} "
             f"{heading:4d}/{len(hit)}"
         )
+        for i, n in enumerate((len(want), len(sections), len(hit))):
+            totals[i] += n
+    return totals[0], totals[1], totals[2]
+
+
+def gold_structure() -> None:
+    print("\nHand-made section lists (golden/structure):")
+    _score_section_lists(ROOT / "golden" / "structure")
+
+
+def graph_gold_structure() -> None:
+    """The section lists the graph gold's labellers wrote beside their edges
+    (golden/graph/<genre>/structure/): where a blind set loses edges because its sections
+    came out otherwise, this says so. Figures only: no label is printed."""
+    for folder in sorted((ROOT / "golden" / "graph").glob("*/structure")):
+        print(f"\nSection lists of the graph gold, {folder.parent.name}:")
+        gold, found, hit = _score_section_lists(folder)
+        if gold and found:
+            name = "= " + folder.parent.name
+            print(f"{name:58} {gold:5d} {found:5d} {hit / found:6.2f} {hit / gold:6.2f}")
 
 
 def _cuad_answer(answer: str) -> tuple[str, int, int | None, int | None] | None:
@@ -114,4 +138,5 @@ def cuad_dates() -> None:
 if __name__ == "__main__":
     rfc()
     gold_structure()
+    graph_gold_structure()
     cuad_dates()
