@@ -391,8 +391,17 @@ def _described_party(before: str, full: Sequence[str]) -> bool:
     if "(" in segment or ")" in segment:
         return False
     named = " ".join(segment.split()).casefold()
-    head = re.sub(r"^(?:\W|(?:by\s+and\s+)?between\b|among\b|and\b)+", "", named)
-    return any(n and head.startswith(n) for n in full) and bool(_PARTY_DESCRIBED.search(named))
+    # the segment may open with the sentence's own predicate after an earlier parenthesis
+    # ('(the "Effective Date"), is by and between Acme Inc., with offices located at ...'):
+    # the party's name then follows the last "between" / "among"
+    heads = [named, *(named[m.end() :] for m in _BETWEEN.finditer(named))]
+    heads = [re.sub(r"^(?:\W|(?:by\s+and\s+)?between\b|among\b|and\b)+", "", h) for h in heads]
+    return any(n and h.startswith(n) for n in full for h in heads) and bool(
+        _PARTY_DESCRIBED.search(named)
+    )
+
+
+_BETWEEN = re.compile(r"\b(?:between|among)\b")
 
 
 def _under_its_party(before: str, full: Sequence[str]) -> bool:

@@ -530,6 +530,25 @@ def test_a_short_name_given_right_after_a_partys_name_is_a_partys() -> None:
     assert not distinctive("Smith", '("Smith")', party_names(front), "", in_passing=True)
 
 
+def test_a_short_name_after_where_a_party_is_after_an_earlier_parenthesis() -> None:
+    """The party described by where it is ('with offices located at') is found when the
+    sentence's predicate ('is by and between') stands between an earlier parenthesis and the
+    party's name: its short name is a party's, no term of art."""
+    front = (
+        'This Services Agreement (the "Agreement"), dated as of May 1, 2020 (the "Effective '
+        'Date"), is by and between Northwind Inc., with offices located at 1 Main Street, '
+        'Springfield ("Northwind") and Bolt Press, a New York corporation (the "Customer").'
+    )
+    assert party_names(front) == {"Northwind", "Customer"}
+    # a place described after the parties is no party: no party's name opens its description
+    lease = (
+        'This Lease (the "Lease") is by and between Acme Ltd, with offices located at 1 Main '
+        'Street ("Acme") and Beta LLC, a Texas company ("Beta"), for the premises located at '
+        '2 High Street (the "Premises").'
+    )
+    assert party_names(lease) == {"Acme", "Beta"}
+
+
 def test_a_term_defined_in_singular_and_plural_is_used_as_written() -> None:
     """A document defining both "Unit" and "Units" uses the one the text writes: the plural
     pattern of "Unit" also finds "Units", but "Units" is the term written there."""
