@@ -16,7 +16,7 @@ from raag_assets.core.model import Edge, SectionInfo, Term
 from raag_assets.graph.keys import term_key
 from raag_assets.graph.lexicon import UNIT_NOUNS, UPPER
 from raag_assets.graph.overlaps import inside, longest_first
-from raag_assets.graph.references import contents_spans, is_contents
+from raag_assets.graph.references import ANNEX_NAME, contents_spans, is_contents
 from raag_assets.graph.rules import Rule, rule
 from raag_assets.graph.standards import is_bibliography
 
@@ -1741,6 +1741,40 @@ def term_uses(
             continue  # a table of contents lists headings, a bibliography titles: no uses
         defined_here = defined_in.get(s.section_id, set())
         edges.extend(_section_uses(s, vocab[s.doc_id], patterns, defined_here, names[s.doc_id]))
+    return edges
+
+
+def annex_name_citations(
+    sections: Sequence[SectionInfo], named: Iterable[tuple[Term, SectionInfo]]
+) -> list[Edge]:
+    """The citations of annexes by the names the document gives them (ANNEX_NAME): for each
+    (term, the annex it names), one references edge from each other section of its document
+    that uses the term ("as set forth in the SOW") to the annex."""
+    by_doc: dict[str, list[SectionInfo]] = {}
+    for s in sections:
+        by_doc.setdefault(s.doc_id, []).append(s)
+    edges = []
+    for term, annex in named:
+        pattern = term_pattern(term.term)
+        for s in by_doc.get(term.doc_id, []):
+            if s.section_id in (term.section_id, annex.section_id) or is_contents(s):
+                continue
+            use = next(
+                (m for m in pattern.finditer(s.text) if not _no_use(s.text, *m.span(), term.term)),
+                None,
+            )
+            if use is not None:
+                edges.append(
+                    ANNEX_NAME.edge(
+                        src_doc_id=s.doc_id,
+                        src_section_id=s.section_id,
+                        matched_text=use.group(0),
+                        normalized_target=f"{annex.doc_id} § {annex.label}",
+                        dst_doc_id=annex.doc_id,
+                        dst_section_id=annex.section_id,
+                        position=use.start(),
+                    )
+                )
     return edges
 
 

@@ -549,6 +549,34 @@ def test_a_short_name_after_where_a_party_is_after_an_earlier_parenthesis() -> N
     assert party_names(lease) == {"Acme", "Beta"}
 
 
+def test_a_name_given_to_an_annex_is_a_term_of_art_and_its_uses_cite_the_annex() -> None:
+    """'the Statement of Work ("SOW") that is attached hereto as Appendix A': the acronym is
+    a term of art (it names a part of this document), and each other section that uses it
+    cites Appendix A (references.annex_name); a name given to no annex stays as it was."""
+    docs = [DocInfo("doc", "doc.txt", "Sales")]
+    sections = [
+        _section(
+            1,
+            'The services are set out in the Statement of Work ("SOW") that is attached hereto '
+            'as Appendix A. The parties sign a confidentiality agreement (the "NDA"), a copy of '
+            'which is attached hereto as Exhibit B. Prices follow the price list (the "PL").',
+        ),
+        _section(2, "Commissions are paid as set forth in the SOW, under the NDA and the PL."),
+        _section(3, "Nothing here cites an annex."),
+        SectionInfo("s-4", "doc", 4, "Appendix A", "Statement of Work", 1, None, "Sell."),
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
+    assert {"SOW", "NDA"} <= {t.term for t in result.terms}
+    cited = [
+        (e.src_section_id, e.dst_section_id, e.matched_text)
+        for e in result.edges
+        if e.rule == "references.annex_name"
+    ]
+    # Exhibit B is not in the file: no edge to it
+    assert cited == [("s-2", "s-4", "SOW")]
+
+
 def test_a_term_defined_in_singular_and_plural_is_used_as_written() -> None:
     """A document defining both "Unit" and "Units" uses the one the text writes: the plural
     pattern of "Unit" also finds "Units", but "Units" is the term written there."""
