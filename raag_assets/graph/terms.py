@@ -1681,6 +1681,17 @@ NOT_USED_IN_AN_EXTENSION_NAME = rule(
     examples=("The DAMAGE extension is designed", "the Damage Extension"),
     counter=("a DAMAGE argument", "the DAMAGE extensions list"),
 )
+# "This Master Services Agreement", "under the Supply Agreement": the words before
+# "Agreement" name an instrument (this one or another), they do not use the term "Services".
+NOT_USED_IN_AN_INSTRUMENT_NAME = rule(
+    "term.not_used_in_an_instrument_name",
+    "term",
+    "a match followed by 'Agreement' or 'Contract' ('This Master Services Agreement'): the "
+    "instrument's name, not a use of the term",
+    pattern=r"\s+(?:Agreement|AGREEMENT|Contract|CONTRACT)s?\b",
+    examples=("This Master Services Agreement", "the SUPPLY AGREEMENT"),
+    counter=("the Services rendered", "Services agreed in writing"),
+)
 NOT_USED_WHEN_QUOTED = rule(
     "term.not_used_when_quoted",
     "term",
@@ -1881,11 +1892,12 @@ def _as_drafted(text: str, match: Match) -> bool:
 
 
 def _no_use(text: str, start: int, end: int, term: str) -> bool:
-    """A match that is no use of the term: part of a company's or an extension's name, in
-    mixed case, or quoted (NOT_USED_*)."""
+    """A match that is no use of the term: part of a company's, an extension's or an
+    instrument's name, in mixed case, or quoted (NOT_USED_*)."""
     return (
         bool(_COMPANY_AFTER.match(text, end))
         or bool(NOT_USED_IN_AN_EXTENSION_NAME.regex.match(text, end))
+        or bool(NOT_USED_IN_AN_INSTRUMENT_NAME.regex.match(text, end))
         or _mixed_case(text[start:end], term)
         or _quoted(text, start, end)
     )

@@ -346,6 +346,19 @@ def test_a_word_defined_in_capitals_is_found_capitalised() -> None:
     assert term_pattern("ACL").findall("ACL, Acl") == ["ACL"]  # an acronym, as drafted
 
 
+def test_a_term_before_agreement_names_an_instrument_not_a_use() -> None:
+    """"This Master Services Agreement", "the Services Agreement": the words name an
+    instrument, no use of "Services"; a later use in the same section is the use."""
+    sections = [
+        _section(1, '"Services" means the hosting services. "Fees" means the charges.'),
+        _section(2, "This Master Services Agreement binds the parties."),
+        _section(3, "Under the Services Agreement of 2019 the Services continue."),
+    ]
+    terms = [Term("services", "Services", "doc", "s-1")]
+    uses = term_uses(sections, terms, {}, set(), [("s-1", "services")])
+    assert [(e.src_section_id, e.position) for e in uses] == [("s-3", 41)]
+
+
 def test_a_term_broken_at_a_hyphen_is_found_whole() -> None:
     """A definition that breaks a hyphenated word at a line end ('(the "Non- Compete Period")')
     is used written whole, or broken again; a hyphen left hanging before "and" stays one."""
