@@ -1123,7 +1123,23 @@ def _company(d: _Definition) -> bool:
 def _own_words(d: _Definition) -> bool:
     # 'the common stock of the Company ("Common Stock")': a label for the ordinary words just
     # written, as '"Board of Directors" means the board of directors of X'
-    return d.in_passing and len(d.words) > 1 and _labels_own_words(d.words, d.before)
+    # but not where the sentence goes on to say where the thing is fixed ('sales commissions
+    # ("Sales Commissions") as set forth in the SOW'): the label then carries that meaning
+    return (
+        d.in_passing
+        and len(d.words) > 1
+        and _labels_own_words(d.words, d.before)
+        and not _FIXED_ELSEWHERE.match(d.body)
+    )
+
+
+# After a label in passing: where what it labels is fixed ('as set forth in the SOW', 'as
+# described in Exhibit A', 'to be agreed in writing').
+_FIXED_ELSEWHERE = re.compile(
+    r"[\s)”\"]*,?\s*(?:as|to\s+be)\s+(?:(?:more\s+)?(?:fully\s+|further\s+)?)"
+    r"(?:set\s+(?:forth|out)|described|specified|detailed|defined|calculated)\s+(?:in|on|under)\b",
+    re.IGNORECASE,
+)
 
 
 def _contemplated(d: _Definition) -> bool:

@@ -347,7 +347,7 @@ def test_a_word_defined_in_capitals_is_found_capitalised() -> None:
 
 
 def test_a_term_before_agreement_names_an_instrument_not_a_use() -> None:
-    """"This Master Services Agreement", "the Services Agreement": the words name an
+    """'This Master Services Agreement', 'the Services Agreement': the words name an
     instrument, no use of "Services"; a later use in the same section is the use."""
     sections = [
         _section(1, '"Services" means the hosting services. "Fees" means the charges.'),
@@ -605,6 +605,24 @@ def test_a_term_defined_in_singular_and_plural_is_used_as_written() -> None:
         ("s-2", "units"),
         ("s-3", "units"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("body", "rule"),
+    [
+        # the label for the words just written, and nothing more said of them
+        ("for each quarter of the Term.", "term.not_a_label_for_own_words"),
+        # the sentence goes on to say where what it labels is fixed: the label carries that
+        ("as set forth in the Statement of Work.", None),
+        (", as more fully described in Exhibit C.", None),
+    ],
+)
+def test_a_label_for_own_words_fixed_elsewhere_is_a_term_of_art(body: str, rule: str | None):
+    before = "Acme shall pay the Agent sales commissions "
+    found = exclusion(
+        "Sales Commissions", '("Sales Commissions")', PARTIES, body, TERMS, True, before
+    )
+    assert (found.id if found else None) == rule
 
 
 @pytest.mark.parametrize(
