@@ -1101,7 +1101,19 @@ def _pronoun(d: _Definition) -> bool:
 def _itself(d: _Definition) -> bool:
     # '"Document" refers to any such manual or work' names the works a licence covers, not
     # the licence naming itself
-    return is_self_reference(d.term) and not (len(d.words) == 1 and _CLASS_BODY.match(d.body))
+    if is_self_reference(d.term) and not (len(d.words) == 1 and _CLASS_BODY.match(d.body)):
+        return True
+    # 'This PATENT ASSIGNMENT (the "Assignment")': an instrument (the document, or one it
+    # attaches) naming itself by its own head noun, whatever the noun
+    return d.in_passing and len(d.words) == 1 and _names_itself(d.words[0], d.before)
+
+
+def _names_itself(word: str, before: str) -> bool:
+    # the name's words capitalised ('This Master Services Agreement'), not a sentence
+    opening = re.search(
+        r"\b(?i:this)\s+((?:[A-Z][\w&'’-]*\s+|(?:&|and|of)\s+){0,6}?)([A-Z][\w'’-]*)[\s,]*$", before
+    )
+    return bool(opening) and opening.group(2).casefold() == word.casefold()
 
 
 def _party(d: _Definition) -> bool:

@@ -590,6 +590,22 @@ def test_a_name_given_to_an_annex_is_a_term_of_art_and_its_uses_cite_the_annex()
     assert cited == [("s-2", "s-4", "SOW")]
 
 
+@pytest.mark.parametrize(
+    ("term", "before", "rule"),
+    [
+        # an instrument naming itself by its head noun, whatever the noun
+        ("Assignment", "This PATENT ASSIGNMENT ", "term.not_the_document_itself"),
+        ("Pledge", "THIS STOCK PLEDGE, ", "term.not_the_document_itself"),
+        # a sentence about a thing, not an instrument's name
+        ("Work", "This contract covers the Work ", None),
+        ("Assignment", "Acme consents to the assignment ", None),
+    ],
+)
+def test_an_instrument_naming_itself_is_no_term_of_art(term: str, before: str, rule: str | None):
+    found = exclusion(term, f'(the "{term}")', PARTIES, "is made", TERMS, True, before)
+    assert (found.id if found else None) == rule
+
+
 def test_a_term_defined_in_singular_and_plural_is_used_as_written() -> None:
     """A document defining both "Unit" and "Units" uses the one the text writes: the plural
     pattern of "Unit" also finds "Units", but "Units" is the term written there."""
