@@ -327,6 +327,12 @@ def _front_end(secs: Sequence[SectionInfo]) -> int:
     return first if first is not None and first > numbered else numbered
 
 
+_ANNEX_LABEL = re.compile(r"(?:Exhibit|Schedule|Annex|Appendix|Attachment)\b", re.IGNORECASE)
+_OWN_PREAMBLE = re.compile(
+    r"\b(?i:this)\s+(?:[A-Z][\w&'’-]*\s+){1,6}\(?[^.]{0,400}?\b(?:by\s+and\s+)?between\b"
+)
+
+
 def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
     """The first definition of each term per document, kept when the term is distinctive
     (terms.distinctive): only those are looked for in use."""
@@ -337,6 +343,11 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         front = [s.text[:20000] for s in secs[: _front_end(secs)]]
         front_text = "\n\n".join(front or [secs[0].text[:20000]])
         parties[doc_id] = party_names(front_text) | introduced_names(front_text)
+        # an attached instrument with a preamble of its own ('EXHIBIT B ... This PATENT
+        # ASSIGNMENT is made by and between Acme LLC ("Assignor") and ...') names its parties
+        for s in secs:
+            if _ANNEX_LABEL.match(s.label) and _OWN_PREAMBLE.search(s.text[:1500]):
+                parties[doc_id] |= party_names(s.text[:3000])
     defines = sorted(
         (e for e in edges if e.edge_type == "defines"),
         key=lambda e: (e.src_doc_id, _source(e, corpus).ordinal, e.position),

@@ -606,6 +606,30 @@ def test_an_instrument_naming_itself_is_no_term_of_art(term: str, before: str, r
     assert (found.id if found else None) == rule
 
 
+def test_an_attached_instruments_own_parties_are_no_terms_of_art() -> None:
+    """An exhibit holding an instrument with a preamble of its own ('This PATENT ASSIGNMENT
+    is made by and between Acme LLC ("Assignor") and Beta Inc. ("Assignee")') names its
+    parties: their short names are no terms of art, though used in the body."""
+    docs = [DocInfo("doc", "doc.txt", "IP Agreement")]
+    front = (
+        'This IP Agreement (this "Agreement") is made by and between Acme LLC, a Delaware '
+        'company ("Seller") and Beta Inc., a Texas corporation ("Buyer").'
+    )
+    exhibit = (
+        "This PATENT ASSIGNMENT is made by and between Acme LLC, a Delaware company "
+        '("Assignor") and Beta Inc., a Texas corporation ("Assignee"). The "Patents" means '
+        "the patents listed below."
+    )
+    sections = [
+        SectionInfo("s-0", "doc", 0, "Title", "IP Agreement", 1, None, front),
+        _section(1, "Seller shall deliver the Patents; the Assignor signs for the Assignee."),
+        SectionInfo("s-9", "doc", 9, "Exhibit A", "Patent Assignment", 1, None, exhibit),
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
+    assert [t.term for t in result.terms] == ["Patents"]
+
+
 def test_a_term_defined_in_singular_and_plural_is_used_as_written() -> None:
     """A document defining both "Unit" and "Units" uses the one the text writes: the plural
     pattern of "Unit" also finds "Units", but "Units" is the term written there."""
