@@ -1113,7 +1113,7 @@ def _names_itself(word: str, before: str) -> bool:
     opening = re.search(
         r"\b(?i:this)\s+((?:[A-Z][\w&'’-]*\s+|(?:&|and|of)\s+){0,6}?)([A-Z][\w'’-]*)[\s,]*$", before
     )
-    return bool(opening) and opening.group(2).casefold() == word.casefold()
+    return opening is not None and opening.group(2).casefold() == word.casefold()
 
 
 def _party(d: _Definition) -> bool:
