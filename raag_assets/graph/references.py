@@ -156,18 +156,21 @@ ANNEX_NAME = rule(
 )
 # What may stand between a quoted name and the annex phrase after it: a comma; before a
 # "means" definition's body, its verb and a short noun phrase ('"SOW" means the statement of
-# work attached hereto as Exhibit A').
-_BEFORE_ANNEX_PHRASE = re.compile(
-    r"[\s,]*(?:(?:shall\s+)?means?\s+(?:the|a|an|each)\s+[\w\s-]{0,60}?)?", re.IGNORECASE
+# work attached hereto as Exhibit A'), not a phrase that names something in the annex ('the
+# products listed in the price list attached ...': the products are no annex)
+_BEFORE_ANNEX_PHRASE = (
+    r"[\s,)”\"]*(?i:(?:shall\s+)?means?\s+(?:the|a|an|each)\s+"
+    r"(?:(?!(?:in|on|at|to|for|by|with|under|from|listed|described|set|contained|included|"
+    r"identified|specified)\b)[\w-]+\s+){1,5}?)?"
 )
+_ANNEX_AFTER = re.compile(_BEFORE_ANNEX_PHRASE + ANNEX_NAME.regex.pattern)
 
 
 def annex_named(before: str, after: str) -> str | None:
     """The annex ("Appendix A") a definition names, from the text just before it and just
     after it, or None: the annex phrase (ANNEX_NAME) must follow the defined name at once or
     end right before it ('attached hereto as Exhibit B (the "Escrow Agreement")')."""
-    lead = _BEFORE_ANNEX_PHRASE.match(after)
-    m = ANNEX_NAME.regex.match(after, lead.end() if lead else 0)
+    m = _ANNEX_AFTER.match(after)
     if m is None:
         tail = before.rstrip(" ,")
         m = next((x for x in ANNEX_NAME.regex.finditer(tail) if x.end() == len(tail)), None)

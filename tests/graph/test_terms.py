@@ -8,7 +8,7 @@ import pytest
 
 from raag_assets.core.model import DocInfo, Edge, SectionInfo, Term, Unresolved
 from raag_assets.graph.build import extract
-from raag_assets.graph.references import Corpus
+from raag_assets.graph.references import Corpus, annex_named
 from raag_assets.graph.rules import RULES
 from raag_assets.graph.semantic import heading_text, resolve_semantic
 from raag_assets.graph.terms import (
@@ -560,6 +560,21 @@ def test_a_short_name_after_where_a_party_is_after_an_earlier_parenthesis() -> N
         '2 High Street (the "Premises").'
     )
     assert party_names(lease) == {"Acme", "Beta"}
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "annex"),
+    [
+        ("", " means the statement of work attached hereto as Exhibit A.", "Exhibit A"),
+        ("", ") that is attached hereto as Appendix A and made a part", "Appendix A"),
+        ("a press release in the form attached hereto as Exhibit C ", ") is issued", "Exhibit C"),
+        # what the definition names is in the annex, it is not the annex
+        ("", " means the products listed in the price list attached hereto as Exhibit B", None),
+        ("", ") and the other terms attached hereto as Exhibit B", None),
+    ],
+)
+def test_the_annex_a_definition_names(before: str, after: str, annex: str | None) -> None:
+    assert annex_named(before, after) == annex
 
 
 def test_a_name_given_to_an_annex_is_a_term_of_art_and_its_uses_cite_the_annex() -> None:
