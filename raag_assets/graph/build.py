@@ -11,7 +11,14 @@ from raag_assets.graph.dates import date_edges, term_anchors
 from raag_assets.graph.definitions import DEFINED_ELSEWHERE, definition_text, definitions
 from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.protocol import TYPE_ENTRY, type_definitions
-from raag_assets.graph.references import DOC_NAME, Corpus, Mention, find_mentions, is_contents
+from raag_assets.graph.references import (
+    DOC_NAME,
+    Corpus,
+    Mention,
+    annex_named,
+    find_mentions,
+    is_contents,
+)
 from raag_assets.graph.relations import resolve, section_edges
 from raag_assets.graph.scopes import scope_edges
 from raag_assets.graph.standards import (
@@ -25,6 +32,7 @@ from raag_assets.graph.standards import (
 )
 from raag_assets.graph.steps import step_mentions, step_sequences
 from raag_assets.graph.terms import (
+    annex_name_citations,
     distinctive,
     introduced_names,
     is_pointer,
@@ -111,6 +119,37 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
     section_level = _first_borrowed(section_level, corpus)
     out.edges = dedupe([*doc_level, *section_level, *step_sequences(ok)])
     out.terms = borne_out(terms_of_art(out.edges, corpus), out.edges, ok)
+    annexes = _named_annexes(out.edges, corpus)
+    named = [(t, annexes[(t.doc_id, t.key)]) for t in out.terms if (t.doc_id, t.key) in annexes]
+    out.edges = dedupe([*out.edges, *annex_name_citations(ok, named)])
+    return out
+
+
+def _annex_names(edges: Sequence[Edge], corpus: Corpus) -> dict[tuple[str, str], str]:
+    """(document, term key) -> the annex the definition names ('the Statement of Work
+    ("SOW") that is attached hereto as Appendix A' -> "Appendix A"; references.ANNEX_NAME)."""
+    out: dict[tuple[str, str], str] = {}
+    for e in edges:
+        if e.edge_type != "defines" or e.src_section_id is None:
+            continue
+        text = definition_text(_source(e, corpus))
+        end = e.position + len(e.matched_text)
+        if e.matched_text.startswith("("):  # '(the "SOW")': the phrase may follow it
+            end = text.find(")", e.position) + 1 or end
+        elif e.term and (at := text.find(e.term, e.position)) >= 0:  # '"SOW" means ...'
+            end = at + len(e.term) + 1  # past its closing quote
+        label = annex_named(text[max(0, e.position - 150) : e.position], text[end : end + 150])
+        if label:
+            out.setdefault((e.src_doc_id, e.normalized_target), label)
+    return out
+
+
+def _named_annexes(edges: Sequence[Edge], corpus: Corpus) -> dict[tuple[str, str], SectionInfo]:
+    """The annexes present in their documents that a definition names (_annex_names)."""
+    out = {}
+    for (doc_id, key), label in _annex_names(edges, corpus).items():
+        if (annex := corpus.labels.get(doc_id, {}).get(label.casefold())) is not None:
+            out[(doc_id, key)] = annex
     return out
 
 
@@ -288,6 +327,12 @@ def _front_end(secs: Sequence[SectionInfo]) -> int:
     return first if first is not None and first > numbered else numbered
 
 
+_ANNEX_LABEL = re.compile(r"(?:Exhibit|Schedule|Annex|Appendix|Attachment)\b", re.IGNORECASE)
+_OWN_PREAMBLE = re.compile(
+    r"\b(?i:this)\s+(?:[A-Z][\w&'’-]*\s+){1,6}\(?[^.]{0,400}?\b(?:by\s+and\s+)?between\b"
+)
+
+
 def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
     """The first definition of each term per document, kept when the term is distinctive
     (terms.distinctive): only those are looked for in use."""
@@ -298,6 +343,11 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         front = [s.text[:20000] for s in secs[: _front_end(secs)]]
         front_text = "\n\n".join(front or [secs[0].text[:20000]])
         parties[doc_id] = party_names(front_text) | introduced_names(front_text)
+        # an attached instrument with a preamble of its own ('EXHIBIT B ... This PATENT
+        # ASSIGNMENT is made by and between Acme LLC ("Assignor") and ...') names its parties
+        for s in secs:
+            if _ANNEX_LABEL.match(s.label) and _OWN_PREAMBLE.search(s.text[:1500]):
+                parties[doc_id] |= party_names(s.text[:3000])
     defines = sorted(
         (e for e in edges if e.edge_type == "defines"),
         key=lambda e: (e.src_doc_id, _source(e, corpus).ordinal, e.position),
@@ -324,6 +374,7 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
                 doc_parties.add(term)
                 changed = True
     texts = {d: "\n\n".join(s.text for s in secs) for d, secs in corpus.by_doc.items()}
+    annexes = _annex_names(edges, corpus)
     out = []
     for (doc_id, key), defs in sites.items():
         # the term's home is its substantive definition, not an index entry pointing at it
@@ -351,11 +402,17 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         doc_parties = parties.get(doc_id, set())
         # a type a protocol's Types section lists is a term of art by its form ("DAMAGE  32-bit
         # value" is the type, no acronym naming a body): protocol.TYPE_ENTRY
-        if e.rule == TYPE_ENTRY.id or (
-            standard_term(term, e.matched_text)
-            if doc_id in standards
-            else distinctive(
-                term, evidence, doc_parties, body, doc_terms, in_passing, before, texts[doc_id]
+        # a name the document gives one of its annexes points at a part of it, whatever its
+        # form (an acronym, "the Confidentiality Agreement"): a term of art (ANNEX_NAME)
+        if (
+            e.rule == TYPE_ENTRY.id
+            or (doc_id, key) in annexes
+            or (
+                standard_term(term, e.matched_text)
+                if doc_id in standards
+                else distinctive(
+                    term, evidence, doc_parties, body, doc_terms, in_passing, before, texts[doc_id]
+                )
             )
         ):
             out.append(Term(key, e.term or "", doc_id, e.src_section_id or ""))

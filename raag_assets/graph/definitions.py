@@ -663,13 +663,20 @@ def _headed_entries(section: SectionInfo, text: str) -> list[Found]:
         last_end = m.end()
         if term.split()[-1].lower() in _CONNECTIVES:
             continue
-        if DEFINITIONS_SECTION.regex.fullmatch(term):
-            continue  # the run-in heading "Definitions." itself
+        if DEFINITIONS_SECTION.regex.fullmatch(term) or _own_heading(term, section):
+            continue  # the run-in heading "Definitions." itself, or "License Definitions."
         if FORM_FIELD.search(term):
             continue  # a signature block ("ACME INC. By: ... Name: Jo Bloggs Title: CEO")
         for part in re.split(r"\s+or\s+", term):
             found.append((m.start("term"), part, m.group(0).strip(), HEADED_ENTRY))
     return found
+
+
+def _own_heading(term: str, section: SectionInfo) -> bool:
+    """The entry is the section's run-in heading ("Kubient License Definitions. Certain
+    capitalized terms ..."), a heading that marks the definitions, not a term."""
+    heading = " ".join(section.heading.split()).rstrip(" .:")
+    return bool(DEFINITIONS_SECTION.regex.search(term)) and term.casefold() == heading.casefold()
 
 
 def defines_edge(section: SectionInfo, found: Found) -> Edge | None:

@@ -129,6 +129,54 @@ ANNEX = rule(
     ),
     counter=("the Schedule of payments", "an exhibit of paintings", "an EXHIBITION of art"),
 )
+# A defined name of an annex of this document: 'the Statement of Work ("SOW") that is attached
+# hereto as Appendix A', 'a confidentiality agreement (the "Confidentiality Agreement"), a copy
+# of which has been attached hereto as Exhibit A', 'attached hereto as Exhibit B (the "Escrow
+# Agreement")'. The drafter then cites the annex by that name ("as set forth in the SOW"):
+# each use of the name is a citation of the annex (GRAPH_GOLD.md: "any explicit citation by
+# number, label or name"), and the name a term of art (it points at a part of this document).
+ANNEX_NAME = rule(
+    "references.annex_name",
+    "citation",
+    "a use of a name the document gives one of its annexes where it defines it ('the "
+    'Statement of Work ("SOW") that is attached hereto as Appendix A\'): a citation of the annex',
+    edge_type="references",
+    confidence=0.9,
+    pattern=r"(?:\b(?:a\s+copy\s+of\s+which|which|that)\s+(?:has\s+been|is|shall\s+be|are)\s+)?"
+    r"(?:\bin\s+(?:substantially\s+)?the\s+form\s+)?\b(?:attached|annexed|appended)\s+"
+    r"(?:hereto\s+|to\s+this\s+[A-Z]\w+\s+)?as\s+"
+    r"(?P<kw>Exhibit|Schedule|Annex|Appendix|Attachment)\s+(?P<label>[A-Z](?:-\d{1,2})?|\d{1,2})"
+    r"(?![\w-])",
+    examples=(
+        "that is attached hereto as Appendix A",
+        ", a copy of which has been attached hereto as Exhibit A",
+        "in substantially the form attached hereto as Exhibit B",
+    ),
+    counter=("attached hereto", "as set forth in Exhibit A", "attached hereto as exhibit a"),
+)
+# What may stand between a quoted name and the annex phrase after it: a comma; before a
+# "means" definition's body, its verb and a short noun phrase ('"SOW" means the statement of
+# work attached hereto as Exhibit A'), not a phrase that names something in the annex ('the
+# products listed in the price list attached ...': the products are no annex)
+_BEFORE_ANNEX_PHRASE = (
+    r"[\s,)”\"]*(?i:(?:shall\s+)?means?\s+(?:the|a|an|each)\s+"
+    r"(?:(?!(?:in|on|at|to|for|by|with|under|from|listed|described|set|contained|included|"
+    r"identified|specified)\b)[\w-]+\s+){1,5}?)?"
+)
+_ANNEX_AFTER = re.compile(_BEFORE_ANNEX_PHRASE + ANNEX_NAME.regex.pattern)
+
+
+def annex_named(before: str, after: str) -> str | None:
+    """The annex ("Appendix A") a definition names, from the text just before it and just
+    after it, or None: the annex phrase (ANNEX_NAME) must follow the defined name at once or
+    end right before it ('attached hereto as Exhibit B (the "Escrow Agreement")')."""
+    m = _ANNEX_AFTER.match(after)
+    if m is None:
+        tail = before.rstrip(" ,")
+        m = next((x for x in ANNEX_NAME.regex.finditer(tail) if x.end() == len(tail)), None)
+    return f"{m.group('kw')} {m.group('label')}" if m else None
+
+
 NAMED_SECTION = rule(
     "references.named_section",
     "citation",

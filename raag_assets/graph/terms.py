@@ -16,7 +16,7 @@ from raag_assets.core.model import Edge, SectionInfo, Term
 from raag_assets.graph.keys import term_key
 from raag_assets.graph.lexicon import UNIT_NOUNS, UPPER
 from raag_assets.graph.overlaps import inside, longest_first
-from raag_assets.graph.references import contents_spans, is_contents
+from raag_assets.graph.references import ANNEX_NAME, contents_spans, is_contents
 from raag_assets.graph.rules import Rule, rule
 from raag_assets.graph.standards import is_bibliography
 
@@ -391,8 +391,17 @@ def _described_party(before: str, full: Sequence[str]) -> bool:
     if "(" in segment or ")" in segment:
         return False
     named = " ".join(segment.split()).casefold()
-    head = re.sub(r"^(?:\W|(?:by\s+and\s+)?between\b|among\b|and\b)+", "", named)
-    return any(n and head.startswith(n) for n in full) and bool(_PARTY_DESCRIBED.search(named))
+    # the segment may open with the sentence's own predicate after an earlier parenthesis
+    # ('(the "Effective Date"), is by and between Acme Inc., with offices located at ...'):
+    # the party's name then follows the last "between" / "among"
+    heads = [named, *(named[m.end() :] for m in _BETWEEN.finditer(named))]
+    heads = [re.sub(r"^(?:\W|(?:by\s+and\s+)?between\b|among\b|and\b)+", "", h) for h in heads]
+    return any(n and h.startswith(n) for n in full for h in heads) and bool(
+        _PARTY_DESCRIBED.search(named)
+    )
+
+
+_BETWEEN = re.compile(r"\b(?:between|among)\b")
 
 
 def _under_its_party(before: str, full: Sequence[str]) -> bool:
@@ -1092,7 +1101,19 @@ def _pronoun(d: _Definition) -> bool:
 def _itself(d: _Definition) -> bool:
     # '"Document" refers to any such manual or work' names the works a licence covers, not
     # the licence naming itself
-    return is_self_reference(d.term) and not (len(d.words) == 1 and _CLASS_BODY.match(d.body))
+    if is_self_reference(d.term) and not (len(d.words) == 1 and _CLASS_BODY.match(d.body)):
+        return True
+    # 'This PATENT ASSIGNMENT (the "Assignment")': an instrument (the document, or one it
+    # attaches) naming itself by its own head noun, whatever the noun
+    return d.in_passing and len(d.words) == 1 and _names_itself(d.words[0], d.before)
+
+
+def _names_itself(word: str, before: str) -> bool:
+    # the name's words capitalised ('This Master Services Agreement'), not a sentence
+    opening = re.search(
+        r"\b(?i:this)\s+((?:[A-Z][\w&'’-]*\s+|(?:&|and|of)\s+){0,6}?)([A-Z][\w'’-]*)[\s,]*$", before
+    )
+    return opening is not None and opening.group(2).casefold() == word.casefold()
 
 
 def _party(d: _Definition) -> bool:
@@ -1114,7 +1135,23 @@ def _company(d: _Definition) -> bool:
 def _own_words(d: _Definition) -> bool:
     # 'the common stock of the Company ("Common Stock")': a label for the ordinary words just
     # written, as '"Board of Directors" means the board of directors of X'
-    return d.in_passing and len(d.words) > 1 and _labels_own_words(d.words, d.before)
+    # but not where the sentence goes on to say where the thing is fixed ('sales commissions
+    # ("Sales Commissions") as set forth in the SOW'): the label then carries that meaning
+    return (
+        d.in_passing
+        and len(d.words) > 1
+        and _labels_own_words(d.words, d.before)
+        and not _FIXED_ELSEWHERE.match(d.body)
+    )
+
+
+# After a label in passing: where what it labels is fixed ('as set forth in the SOW', 'as
+# described in Exhibit A', 'to be agreed in writing').
+_FIXED_ELSEWHERE = re.compile(
+    r"[\s)”\"]*,?\s*(?:as|to\s+be)\s+(?:(?:more\s+)?(?:fully\s+|further\s+)?)"
+    r"(?:set\s+(?:forth|out)|described|specified|detailed|defined|calculated)\s+(?:in|on|under)\b",
+    re.IGNORECASE,
+)
 
 
 def _contemplated(d: _Definition) -> bool:
@@ -1672,6 +1709,17 @@ NOT_USED_IN_AN_EXTENSION_NAME = rule(
     examples=("The DAMAGE extension is designed", "the Damage Extension"),
     counter=("a DAMAGE argument", "the DAMAGE extensions list"),
 )
+# "This Master Services Agreement", "under the Supply Agreement": the words before
+# "Agreement" name an instrument (this one or another), they do not use the term "Services".
+NOT_USED_IN_AN_INSTRUMENT_NAME = rule(
+    "term.not_used_in_an_instrument_name",
+    "term",
+    "a match followed by 'Agreement' or 'Contract' ('This Master Services Agreement'): the "
+    "instrument's name, not a use of the term",
+    pattern=r"\s+(?:Agreement|AGREEMENT|Contract|CONTRACT)s?\b",
+    examples=("This Master Services Agreement", "the SUPPLY AGREEMENT"),
+    counter=("the Services rendered", "Services agreed in writing"),
+)
 NOT_USED_WHEN_QUOTED = rule(
     "term.not_used_when_quoted",
     "term",
@@ -1732,6 +1780,40 @@ def term_uses(
             continue  # a table of contents lists headings, a bibliography titles: no uses
         defined_here = defined_in.get(s.section_id, set())
         edges.extend(_section_uses(s, vocab[s.doc_id], patterns, defined_here, names[s.doc_id]))
+    return edges
+
+
+def annex_name_citations(
+    sections: Sequence[SectionInfo], named: Iterable[tuple[Term, SectionInfo]]
+) -> list[Edge]:
+    """The citations of annexes by the names the document gives them (ANNEX_NAME): for each
+    (term, the annex it names), one references edge from each other section of its document
+    that uses the term ("as set forth in the SOW") to the annex."""
+    by_doc: dict[str, list[SectionInfo]] = {}
+    for s in sections:
+        by_doc.setdefault(s.doc_id, []).append(s)
+    edges = []
+    for term, annex in named:
+        pattern = term_pattern(term.term)
+        for s in by_doc.get(term.doc_id, []):
+            if s.section_id in (term.section_id, annex.section_id) or is_contents(s):
+                continue
+            use = next(
+                (m for m in pattern.finditer(s.text) if not _no_use(s.text, *m.span(), term.term)),
+                None,
+            )
+            if use is not None:
+                edges.append(
+                    ANNEX_NAME.edge(
+                        src_doc_id=s.doc_id,
+                        src_section_id=s.section_id,
+                        matched_text=use.group(0),
+                        normalized_target=f"{annex.doc_id} § {annex.label}",
+                        dst_doc_id=annex.doc_id,
+                        dst_section_id=annex.section_id,
+                        position=use.start(),
+                    )
+                )
     return edges
 
 
@@ -1838,11 +1920,12 @@ def _as_drafted(text: str, match: Match) -> bool:
 
 
 def _no_use(text: str, start: int, end: int, term: str) -> bool:
-    """A match that is no use of the term: part of a company's or an extension's name, in
-    mixed case, or quoted (NOT_USED_*)."""
+    """A match that is no use of the term: part of a company's, an extension's or an
+    instrument's name, in mixed case, or quoted (NOT_USED_*)."""
     return (
         bool(_COMPANY_AFTER.match(text, end))
         or bool(NOT_USED_IN_AN_EXTENSION_NAME.regex.match(text, end))
+        or bool(NOT_USED_IN_AN_INSTRUMENT_NAME.regex.match(text, end))
         or _mixed_case(text[start:end], term)
         or _quoted(text, start, end)
     )

@@ -227,6 +227,17 @@ def test_numbered_entries_of_a_definitions_section() -> None:
     ]
 
 
+def test_a_run_in_heading_naming_the_definitions_defines_nothing() -> None:
+    """'Service Definitions. Certain capitalized terms ...': the section's own run-in
+    heading marks the definitions; it is no entry. A quoted term after it still is."""
+    text = (
+        "Service Definitions. Certain capitalized terms used in this Agreement shall have "
+        'meanings set forth below. (a) "Bid" means a price offered.'
+    )
+    section = SectionInfo("s-1", "s", 0, "3", "Service Definitions", 1, None, text)
+    assert [e.term for e in definitions(section)] == ["Bid"]
+
+
 def test_a_borrowed_term_is_defined_where_first_borrowed_unless_defined_here() -> None:
     from raag_assets.core.model import DocInfo
     from raag_assets.graph.build import extract

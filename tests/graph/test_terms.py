@@ -8,7 +8,7 @@ import pytest
 
 from raag_assets.core.model import DocInfo, Edge, SectionInfo, Term, Unresolved
 from raag_assets.graph.build import extract
-from raag_assets.graph.references import Corpus
+from raag_assets.graph.references import Corpus, annex_named
 from raag_assets.graph.rules import RULES
 from raag_assets.graph.semantic import heading_text, resolve_semantic
 from raag_assets.graph.terms import (
@@ -346,6 +346,19 @@ def test_a_word_defined_in_capitals_is_found_capitalised() -> None:
     assert term_pattern("ACL").findall("ACL, Acl") == ["ACL"]  # an acronym, as drafted
 
 
+def test_a_term_before_agreement_names_an_instrument_not_a_use() -> None:
+    """'This Master Services Agreement', 'the Services Agreement': the words name an
+    instrument, no use of "Services"; a later use in the same section is the use."""
+    sections = [
+        _section(1, '"Services" means the hosting services. "Fees" means the charges.'),
+        _section(2, "This Master Services Agreement binds the parties."),
+        _section(3, "Under the Services Agreement of 2019 the Services continue."),
+    ]
+    terms = [Term("services", "Services", "doc", "s-1")]
+    uses = term_uses(sections, terms, {}, set(), [("s-1", "services")])
+    assert [(e.src_section_id, e.position) for e in uses] == [("s-3", 41)]
+
+
 def test_a_term_broken_at_a_hyphen_is_found_whole() -> None:
     """A definition that breaks a hyphenated word at a line end ('(the "Non- Compete Period")')
     is used written whole, or broken again; a hyphen left hanging before "and" stays one."""
@@ -530,6 +543,108 @@ def test_a_short_name_given_right_after_a_partys_name_is_a_partys() -> None:
     assert not distinctive("Smith", '("Smith")', party_names(front), "", in_passing=True)
 
 
+def test_a_short_name_after_where_a_party_is_after_an_earlier_parenthesis() -> None:
+    """The party described by where it is ('with offices located at') is found when the
+    sentence's predicate ('is by and between') stands between an earlier parenthesis and the
+    party's name: its short name is a party's, no term of art."""
+    front = (
+        'This Services Agreement (the "Agreement"), dated as of May 1, 2020 (the "Effective '
+        'Date"), is by and between Northwind Inc., with offices located at 1 Main Street, '
+        'Springfield ("Northwind") and Bolt Press, a New York corporation (the "Customer").'
+    )
+    assert party_names(front) == {"Northwind", "Customer"}
+    # a place described after the parties is no party: no party's name opens its description
+    lease = (
+        'This Lease (the "Lease") is by and between Acme Ltd, with offices located at 1 Main '
+        'Street ("Acme") and Beta LLC, a Texas company ("Beta"), for the premises located at '
+        '2 High Street (the "Premises").'
+    )
+    assert party_names(lease) == {"Acme", "Beta"}
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "annex"),
+    [
+        ("", " means the statement of work attached hereto as Exhibit A.", "Exhibit A"),
+        ("", ") that is attached hereto as Appendix A and made a part", "Appendix A"),
+        ("a press release in the form attached hereto as Exhibit C ", ") is issued", "Exhibit C"),
+        # what the definition names is in the annex, it is not the annex
+        ("", " means the products listed in the price list attached hereto as Exhibit B", None),
+        ("", ") and the other terms attached hereto as Exhibit B", None),
+    ],
+)
+def test_the_annex_a_definition_names(before: str, after: str, annex: str | None) -> None:
+    assert annex_named(before, after) == annex
+
+
+def test_a_name_given_to_an_annex_is_a_term_of_art_and_its_uses_cite_the_annex() -> None:
+    """'the Statement of Work ("SOW") that is attached hereto as Appendix A': the acronym is
+    a term of art (it names a part of this document), and each other section that uses it
+    cites Appendix A (references.annex_name); a name given to no annex stays as it was."""
+    docs = [DocInfo("doc", "doc.txt", "Sales")]
+    sections = [
+        _section(
+            1,
+            'The services are set out in the Statement of Work ("SOW") that is attached hereto '
+            'as Appendix A. The parties sign a confidentiality agreement (the "NDA"), a copy of '
+            'which is attached hereto as Exhibit B. Prices follow the price list (the "PL").',
+        ),
+        _section(2, "Commissions are paid as set forth in the SOW, under the NDA and the PL."),
+        _section(3, "Nothing here cites an annex."),
+        SectionInfo("s-4", "doc", 4, "Appendix A", "Statement of Work", 1, None, "Sell."),
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
+    assert {"SOW", "NDA"} <= {t.term for t in result.terms}
+    cited = [
+        (e.src_section_id, e.dst_section_id, e.matched_text)
+        for e in result.edges
+        if e.rule == "references.annex_name"
+    ]
+    # Exhibit B is not in the file: no edge to it
+    assert cited == [("s-2", "s-4", "SOW")]
+
+
+@pytest.mark.parametrize(
+    ("term", "before", "rule"),
+    [
+        # an instrument naming itself by its head noun, whatever the noun
+        ("Assignment", "This PATENT ASSIGNMENT ", "term.not_the_document_itself"),
+        ("Pledge", "THIS STOCK PLEDGE, ", "term.not_the_document_itself"),
+        # a sentence about a thing, not an instrument's name
+        ("Work", "This contract covers the Work ", None),
+        ("Assignment", "Acme consents to the assignment ", None),
+    ],
+)
+def test_an_instrument_naming_itself_is_no_term_of_art(term: str, before: str, rule: str | None):
+    found = exclusion(term, f'(the "{term}")', PARTIES, "is made", TERMS, True, before)
+    assert (found.id if found else None) == rule
+
+
+def test_an_attached_instruments_own_parties_are_no_terms_of_art() -> None:
+    """An exhibit holding an instrument with a preamble of its own ('This PATENT ASSIGNMENT
+    is made by and between Acme LLC ("Assignor") and Beta Inc. ("Assignee")') names its
+    parties: their short names are no terms of art, though used in the body."""
+    docs = [DocInfo("doc", "doc.txt", "IP Agreement")]
+    front = (
+        'This IP Agreement (this "Agreement") is made by and between Acme LLC, a Delaware '
+        'company ("Seller") and Beta Inc., a Texas corporation ("Buyer").'
+    )
+    exhibit = (
+        "This PATENT ASSIGNMENT is made by and between Acme LLC, a Delaware company "
+        '("Assignor") and Beta Inc., a Texas corporation ("Assignee"). The "Patents" means '
+        "the patents listed below."
+    )
+    sections = [
+        SectionInfo("s-0", "doc", 0, "Title", "IP Agreement", 1, None, front),
+        _section(1, "Seller shall deliver the Patents; the Assignor signs for the Assignee."),
+        SectionInfo("s-9", "doc", 9, "Exhibit A", "Patent Assignment", 1, None, exhibit),
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    result = extract(docs, sections, lambda texts: list(nlp.pipe(texts)))
+    assert [t.term for t in result.terms] == ["Patents"]
+
+
 def test_a_term_defined_in_singular_and_plural_is_used_as_written() -> None:
     """A document defining both "Unit" and "Units" uses the one the text writes: the plural
     pattern of "Unit" also finds "Units", but "Units" is the term written there."""
@@ -545,6 +660,24 @@ def test_a_term_defined_in_singular_and_plural_is_used_as_written() -> None:
         ("s-2", "units"),
         ("s-3", "units"),
     ]
+
+
+@pytest.mark.parametrize(
+    ("body", "rule"),
+    [
+        # the label for the words just written, and nothing more said of them
+        ("for each quarter of the Term.", "term.not_a_label_for_own_words"),
+        # the sentence goes on to say where what it labels is fixed: the label carries that
+        ("as set forth in the Statement of Work.", None),
+        (", as more fully described in Exhibit C.", None),
+    ],
+)
+def test_a_label_for_own_words_fixed_elsewhere_is_a_term_of_art(body: str, rule: str | None):
+    before = "Acme shall pay the Agent sales commissions "
+    found = exclusion(
+        "Sales Commissions", '("Sales Commissions")', PARTIES, body, TERMS, True, before
+    )
+    assert (found.id if found else None) == rule
 
 
 @pytest.mark.parametrize(
