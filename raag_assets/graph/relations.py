@@ -525,7 +525,39 @@ SAVING = rule(
     counter=("the warranty",),
 )
 
+# A PDF's text breaks lines, and sentences with them, at blank lines: "(b) In the event that
+# Dassault opts to host the\n\nCo-Branded Service pursuant to Section 4.7". Some one in ten
+# of the blank lines of CUAD's contracts stands inside a sentence; one after a word no
+# sentence ends on (an article, a preposition, a conjunction) or a comma runs the sentence on,
+# so that its cue and its citation stay in one clause.
+RUN_ON = rule(
+    "cue.run_on_sentence",
+    "cue",
+    "a blank line after a comma or a word no sentence ends on ('the', 'of', 'and'): the "
+    "sentence runs on past it (a PDF's line break), its cue and citation one clause",
+    pattern=(
+        r"(?:,|\b(?:the|an?|this|these|those|such|its|their|any|each|of|to|in|on|at|by|for|"
+        r"with|from|under|upon|into|than|and|or|nor|pursuant|subject|accordance)\b)[ \t]*$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("opts to host the", "as set forth in", "Subject to", "pursuant"),
+    counter=("shall pay the fees.", "11.6 No Use of Trademarks", "Signature"),
+)
+
 Target = tuple[tuple[str, str | None], float, str]  # ((doc_id, section_id), confidence, normalized)
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """The sentences of a section (references.iter_sentences), each run on past a blank line
+    that RUN_ON says stands inside it."""
+    out: list[tuple[int, int]] = []
+    for start, end in iter_sentences(text):
+        last = out[-1][1] if out else 0
+        if out and "\n" in text[last:start] and RUN_ON.regex.search(text, max(0, last - 20), last):
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
 
 
 @dataclass(frozen=True)
@@ -556,7 +588,7 @@ def section_edges(
     )
     contents = contents_spans(text)
     containers = _ancestors(section, corpus)
-    spans = list(iter_sentences(text))
+    spans = _sentences(text)
     edges: list[Edge] = []
     parked: list[Unresolved] = []
     mentions: list[tuple[int, int, Mention]] = []

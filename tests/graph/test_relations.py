@@ -368,3 +368,16 @@ def test_under_a_section_after_what_it_defines_names_that_thing_and_conditions_n
     }
     found = _conditions(texts)
     assert found == {("3", "4")}
+
+
+def test_a_sentence_broken_by_a_blank_line_inside_it_keeps_its_cue_and_citation():
+    texts = {
+        "1": (
+            "Hosting. In the event that the Reseller opts to host the\n\nService pursuant to "
+            "Section 3, it shall bill the customers."
+        ),
+        # a blank line after a full stop, or after a heading's last word, still ends a sentence
+        "2": "Fees. If the Reseller pays late.\n\nPursuant to Section 3 the fees are due.",
+        "3": "Billing. The Reseller may bill, if it hosts\n\nInvoices\n\nas Section 1 says.",
+    }
+    assert _conditions(texts) == {("1", "3")}
