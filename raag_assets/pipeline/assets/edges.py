@@ -73,7 +73,8 @@ EDGES_VERSION = "26"  # 3: terms of art, citation forms, cue families; 4: sectio
 # front matter runs past a contents entry made a section before the body's "1"; sections
 # headed by an address line or a list item's tail are gone (SECTIONER_VERSION 14)
 # 26 (relations35, judged on unseen CUAD contracts): a sentence runs on past a blank line
-# after a comma or a word no sentence ends on (cue.run_on_sentence)
+# after a comma or a word no sentence ends on (cue.run_on_sentence); a licence or right granted
+# to use X limited to a field or a territory is a scope (applies_to_scope.grant_field)
 
 
 @dg.asset(
