@@ -115,7 +115,11 @@ APPLIES_TO = rule(
         r"extends?|(?:is|are|shall\s+be|will\s+be|being)\s+limited)"
         r"(?:\s+(?:also|only|solely|equally|therefore|fully|in\s+full))*"
         r"(?:\s*,[^,;.]{1,80},)?\s+(?:only\s+|solely\s+|also\s+|equally\s+)?"
-        r"(?:to|with\s+respect\s+to|in\s+respect\s+of|(?<=apply\s)during|(?<=applies\s)during)\s+"
+        r"(?:to|with\s+respect\s+to|in\s+respect\s+of|(?<=apply\s)during|(?<=applies\s)during)"
+        # a phrase set between the preposition and its object, ending in a preposition of its
+        # own that shares the object: "shall apply only to, and is intended for the benefit of,
+        # the Distributor's customers" (not "shall not apply to, and Sponsor agrees to defend,")
+        r"(?:,[^,;.]{1,80}\b(?:of|to|for|against|from|with|in|on|by),)?\s+"
         rf"(?!the\s+extent\b|(?:any|such)\s+extent\b){_SCOPE_TEXT}"
     ),
     flags=re.IGNORECASE,
@@ -124,6 +128,7 @@ APPLIES_TO = rule(
         "The restrictions are limited to the territory of the grant.",
         "The foregoing process shall also apply during the launch of any new product.",
         "The warranty in Section 10.2 will not apply to units that were misused.",
+        "The warranties shall apply only to, and are intended for the benefit of, its customers.",
     ),
     counter=("The fee is reduced to the extent permitted by law.",),
 )

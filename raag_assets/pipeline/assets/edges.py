@@ -75,6 +75,7 @@ EDGES_VERSION = "26"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 26 (relations35, judged on unseen CUAD contracts): a sentence runs on past a blank line
 # after a comma or a word no sentence ends on (cue.run_on_sentence); a licence or right granted
 # to use X limited to a field or a territory is a scope (applies_to_scope.grant_field)
+# and 'shall apply only to, and is intended for the benefit of, X' scopes X
 
 
 @dg.asset(
