@@ -544,6 +544,24 @@ RUN_ON = rule(
     counter=("shall pay the fees.", "11.6 No Use of Trademarks", "Signature"),
 )
 
+# "... in accordance with the provisions of Section 1 hereof, and Sections 2, 3, 6 and 10 shall
+# survive termination": after a comma, a citation that (with the rest of its list) is the
+# subject of its own verb opens a new clause; the cue before the comma does not reach it.
+NEW_SUBJECT = rule(
+    "cue.new_subject",
+    "cue",
+    "a citation after a comma whose list runs on to its own verb ('..., and Sections 2, 3 and "
+    "10 shall survive'): the subject of a new clause, no target of the cue before it (veto)",
+    pattern=(
+        r"^(?:\s*,?\s*(?:and\s+|or\s+)?(?:\x00+|\w{1,4}(?:\([a-z0-9]{1,3}\))?)(?=[\s,]))*"
+        r"\s*(?:hereof\s+|of\s+this\s+\w+\s+)?(?:shall|will|must|may)\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=(", S(c), 6, 7, 8 and 10 shall survive", " hereof shall apply", " shall survive"),
+    counter=(" hereof, the Buyer shall pay", ", the Supplier shall deliver", " of the Act"),
+)
+_AFTER_COMMA = re.compile(r",\s*(?:and\s+|or\s+)?$")
+
 Target = tuple[tuple[str, str | None], float, str]  # ((doc_id, section_id), confidence, normalized)
 
 
@@ -699,6 +717,10 @@ def _citation_edges(
     # displace the article it belongs to, as a section does not itself (it may be conditioned
     # on the rest of it: "subject to the other sections of this Article VI")
     own_part = dst_doc == section.doc_id and dst_section in containers
+    if _AFTER_COMMA.search(before) and NEW_SUBJECT.search(after):
+        # the subject of a new clause: no cue before the comma reaches it
+        clause = replace(clause, before="")
+        before = ""
     override = None if own_part else OVERRIDE_BEFORE.search(before)
     if override and OVERRIDE_LIST_ENDS.search(before[override.start() :]):
         override = None

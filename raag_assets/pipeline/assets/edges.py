@@ -76,6 +76,8 @@ EDGES_VERSION = "26"  # 3: terms of art, citation forms, cue families; 4: sectio
 # after a comma or a word no sentence ends on (cue.run_on_sentence); a licence or right granted
 # to use X limited to a field or a territory is a scope (applies_to_scope.grant_field)
 # and 'shall apply only to, and is intended for the benefit of, X' scopes X
+# a citation after a comma that, with its list, is the subject of its own verb ('..., and
+# Sections 2, 3 and 10 shall survive') is no target of the cue before it (cue.new_subject)
 
 
 @dg.asset(
