@@ -525,7 +525,57 @@ SAVING = rule(
     counter=("the warranty",),
 )
 
+# A PDF's text breaks lines, and sentences with them, at blank lines: "(b) In the event that
+# Dassault opts to host the\n\nCo-Branded Service pursuant to Section 4.7". Some one in ten
+# of the blank lines of CUAD's contracts stands inside a sentence; one after a word no
+# sentence ends on (an article, a preposition, a conjunction) or a comma runs the sentence on,
+# so that its cue and its citation stay in one clause.
+RUN_ON = rule(
+    "cue.run_on_sentence",
+    "cue",
+    "a blank line after a comma or a word no sentence ends on ('the', 'of', 'and'): the "
+    "sentence runs on past it (a PDF's line break), its cue and citation one clause",
+    pattern=(
+        r"(?:,|\b(?:the|an?|this|these|those|such|its|their|any|each|of|to|in|on|at|by|for|"
+        r"with|from|under|upon|into|than|and|or|nor|pursuant|subject|accordance)\b)[ \t]*$"
+    ),
+    flags=re.IGNORECASE,
+    examples=("opts to host the", "as set forth in", "Subject to", "pursuant"),
+    counter=("shall pay the fees.", "11.6 No Use of Trademarks", "Signature"),
+)
+
+# "... in accordance with the provisions of Section 1 hereof, and Sections 2, 3, 6 and 10 shall
+# survive termination": after a comma, a citation that (with the rest of its list) is the
+# subject of its own verb opens a new clause; the cue before the comma does not reach it.
+NEW_SUBJECT = rule(
+    "cue.new_subject",
+    "cue",
+    "a citation after a comma whose list runs on to its own verb ('..., and Sections 2, 3 and "
+    "10 shall survive'): the subject of a new clause, no target of the cue before it (veto)",
+    pattern=(
+        r"^(?:\s*,?\s*(?:and\s+|or\s+)?(?:\x00+|\w{1,4}(?:\([a-z0-9]{1,3}\))?)(?=[\s,]))*"
+        r"\s*(?:hereof\s+|of\s+this\s+\w+\s+)?(?:shall|will|must|may)\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=(", S(c), 6, 7, 8 and 10 shall survive", " hereof shall apply", " shall survive"),
+    counter=(" hereof, the Buyer shall pay", ", the Supplier shall deliver", " of the Act"),
+)
+_AFTER_COMMA = re.compile(r",\s*(?:and\s+|or\s+)?$")
+
 Target = tuple[tuple[str, str | None], float, str]  # ((doc_id, section_id), confidence, normalized)
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """The sentences of a section (references.iter_sentences), each run on past a blank line
+    that RUN_ON says stands inside it."""
+    out: list[tuple[int, int]] = []
+    for start, end in iter_sentences(text):
+        last = out[-1][1] if out else 0
+        if out and "\n" in text[last:start] and RUN_ON.regex.search(text, max(0, last - 20), last):
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
 
 
 @dataclass(frozen=True)
@@ -556,7 +606,7 @@ def section_edges(
     )
     contents = contents_spans(text)
     containers = _ancestors(section, corpus)
-    spans = list(iter_sentences(text))
+    spans = _sentences(text)
     edges: list[Edge] = []
     parked: list[Unresolved] = []
     mentions: list[tuple[int, int, Mention]] = []
@@ -667,6 +717,10 @@ def _citation_edges(
     # displace the article it belongs to, as a section does not itself (it may be conditioned
     # on the rest of it: "subject to the other sections of this Article VI")
     own_part = dst_doc == section.doc_id and dst_section in containers
+    if _AFTER_COMMA.search(before) and NEW_SUBJECT.search(after):
+        # the subject of a new clause: no cue before the comma reaches it
+        clause = replace(clause, before="")
+        before = ""
     override = None if own_part else OVERRIDE_BEFORE.search(before)
     if override and OVERRIDE_LIST_ENDS.search(before[override.start() :]):
         override = None

@@ -115,7 +115,11 @@ APPLIES_TO = rule(
         r"extends?|(?:is|are|shall\s+be|will\s+be|being)\s+limited)"
         r"(?:\s+(?:also|only|solely|equally|therefore|fully|in\s+full))*"
         r"(?:\s*,[^,;.]{1,80},)?\s+(?:only\s+|solely\s+|also\s+|equally\s+)?"
-        r"(?:to|with\s+respect\s+to|in\s+respect\s+of|(?<=apply\s)during|(?<=applies\s)during)\s+"
+        r"(?:to|with\s+respect\s+to|in\s+respect\s+of|(?<=apply\s)during|(?<=applies\s)during)"
+        # a phrase set between the preposition and its object, ending in a preposition of its
+        # own that shares the object: "shall apply only to, and is intended for the benefit of,
+        # the Distributor's customers" (not "shall not apply to, and Sponsor agrees to defend,")
+        r"(?:,[^,;.]{1,80}\b(?:of|to|for|against|from|with|in|on|by),)?\s+"
         rf"(?!the\s+extent\b|(?:any|such)\s+extent\b){_SCOPE_TEXT}"
     ),
     flags=re.IGNORECASE,
@@ -124,6 +128,7 @@ APPLIES_TO = rule(
         "The restrictions are limited to the territory of the grant.",
         "The foregoing process shall also apply during the launch of any new product.",
         "The warranty in Section 10.2 will not apply to units that were misused.",
+        "The warranties shall apply only to, and are intended for the benefit of, its customers.",
     ),
     counter=("The fee is reduced to the extent permitted by law.",),
 )
@@ -264,6 +269,57 @@ ONLY_IN_CONNECTION = rule(
     ),
     counter=("The Licensee shall cooperate in connection with any audit.",),
 )
+# A grant limited to a field of use: "hereby grants ... a license to use the Licensed Domain
+# Names in connection with the Business", "the exclusive right to market, sell and distribute
+# Research Quantities of the Products within the Territory", "right and license to use the
+# Licensed Mark solely and exclusively as a component of ...". Only a grant (the sentence says
+# granted) whose phrase names its limit (GRANT_LIMIT): "the right to terminate only if" is no
+# field of use, nor is a licence to use the Software with no limit named.
+_EXPLOIT = (
+    r"(?:use|access|make|have\s+made|sell|offer|market|distribute|promote|reproduce|copy|"
+    r"display|perform|import|resell|sublicense|modify|practice|exploit|host|operate|"
+    r"manufacture|advertise|publish)"
+)
+GRANT_FIELD = rule(
+    "applies_to_scope.grant_field",
+    "scope",
+    "a licence or right granted to use (sell, market ...) X, limited to a field or a territory "
+    "('in connection with', 'solely', 'for the purpose of', 'within the Territory')",
+    edge_type="applies_to_scope",
+    confidence=0.75,
+    pattern=(
+        r"\b(?P<scope>(?:licen[cs]es?|rights?)(?:\s+and\s+licen[cs]es?)?\s+to\s+"
+        rf"{_EXPLOIT}\b(?:[^;.:()•]|\.(?=\d|[A-Za-z]\b)){{3,400}})"
+    ),
+    flags=re.IGNORECASE,
+    examples=(
+        "Licensor hereby grants a license to use the Marks in connection with the Business.",
+        "grants the exclusive right to market and sell the Products within the Territory",
+    ),
+    counter=("The Buyer has the right to terminate this Agreement only if",),
+)
+GRANT_LIMIT = rule(
+    "scope.grant_limit",
+    "scope",
+    "what limits a grant's phrase to a field of use or a territory (GRANT_FIELD needs one)",
+    pattern=(
+        r"\b(?:in\s+connection\s+with|in\s+conjunction\s+with|solely|only|exclusively|"
+        r"for\s+the\s+(?:sole\s+|limited\s+)?purposes?\s+of|for\s+use\s+(?:in|with|by)|"
+        r"(?:in|within|throughout)\s+the\s+(?:[\w-]+\s+)?Territory)\b"
+    ),
+    flags=re.IGNORECASE,
+    examples=("to use the Marks solely on the Products", "to sell within the Exclusive Territory"),
+    counter=("to use the Software",),
+)
+# the grant made ("grants", "is hereby granted", "shall grant"), not one wished for ("desires
+# to have the Developer grant to it the right to market ...")
+_GRANTED = re.compile(
+    r"\b(?:grants|granted|granting|hereby\s+grants?|(?:shall|will|agrees?\s+to)\s+grant)\b",
+    re.IGNORECASE,
+)
+# a right withheld in the grant's own words: "right and license without the right to
+# sublicense to use the Marks"
+_WITHHELD = re.compile(r"\b(?:without|no|not)\s+(?:the\s+|any\s+)?$", re.IGNORECASE)
 # the general forms, in the order they are tried: a match takes its text from the later ones
 # "The details of how drivers submit requests is outside the scope of this specification",
 # "Such a work falls outside the scope of this License": the subject is what the document
@@ -305,6 +361,7 @@ _FORMS = (
     LICENSE_FOR,
     ONLY_IN_CONNECTION,
     OUTSIDE_SCOPE,
+    GRANT_FIELD,
 )
 # A word every match of a general form holds (its verb; case aside, as the form's own flags
 # fold at most as much): a section without it is not scanned by the form, whose search there
@@ -315,6 +372,7 @@ _NEEDS = {
     COVERS.id: re.compile(r"cover", re.IGNORECASE),
     COVERED_BY.id: re.compile(r"covered", re.IGNORECASE),
     OUTSIDE_SCOPE.id: re.compile(r"scope", re.IGNORECASE),
+    GRANT_FIELD.id: re.compile(r"licen|right", re.IGNORECASE),
 }
 REPORTED = rule(
     "scope.reported",
@@ -444,6 +502,8 @@ def scope_edges(section: SectionInfo) -> list[Edge]:
             end = _end(m, cut)
             if overlaps(m.start(), end, taken):
                 continue
+            if form is GRANT_FIELD and not _granted_field(text, m, cut):
+                continue
             kept = _scope(text, m, cut)
             if kept is None:
                 continue
@@ -462,6 +522,17 @@ def _people_said(text: str, m: re.Match[str]) -> bool | None:
         return None
     opening = re.split(r"[.;:,]", before[-30:])[-1]
     return bool(LEFT_OUT.search(f"{opening} {m.group(0)[: m.start('scope') - m.start()]}"))
+
+
+def _granted_field(text: str, m: re.Match[str], cut: str) -> bool:
+    """A grant's phrase (GRANT_FIELD) that its sentence says is granted, not denied ("has not
+    granted nor will he grant to any other party any license to use ..." warrants no grant),
+    and that names its limit (GRANT_LIMIT)."""
+    opening = re.split(r"[.;:]\s", text[max(0, m.start() - 300) : m.start()])[-1]
+    granted = _GRANTED.search(opening) and not LEFT_OUT.search(opening)
+    if _WITHHELD.search(opening):
+        return False
+    return bool(granted and GRANT_LIMIT.search(cut))
 
 
 def _end(m: re.Match[str], cut: str) -> int:

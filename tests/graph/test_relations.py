@@ -368,3 +368,29 @@ def test_under_a_section_after_what_it_defines_names_that_thing_and_conditions_n
     }
     found = _conditions(texts)
     assert found == {("3", "4")}
+
+
+def test_a_sentence_broken_by_a_blank_line_inside_it_keeps_its_cue_and_citation():
+    texts = {
+        "1": (
+            "Hosting. In the event that the Reseller opts to host the\n\nService pursuant to "
+            "Section 3, it shall bill the customers."
+        ),
+        # a blank line after a full stop, or after a heading's last word, still ends a sentence
+        "2": "Fees. If the Reseller pays late.\n\nPursuant to Section 3 the fees are due.",
+        "3": "Billing. The Reseller may bill, if it hosts\n\nInvoices\n\nas Section 1 says.",
+    }
+    assert _conditions(texts) == {("1", "3")}
+
+
+def test_a_citation_opening_a_new_clause_after_a_comma_is_no_target_of_the_cue_before_it():
+    texts = {
+        "1": (
+            "Effect. The Company shall pay all fees in accordance with Section 2 hereof, and "
+            "Sections 3 and 4 shall survive termination."
+        ),
+        "2": "Fees. Subject to Section 3, and Section 4, the fees are due.",
+        "3": "Audit. Records are kept.",
+        "4": "Term. The term is a year.",
+    }
+    assert _conditions(texts) == {("1", "2"), ("2", "3"), ("2", "4")}

@@ -142,3 +142,20 @@ def test_a_scope_of_people_denied_reported_or_relative_and_a_duration_are_no_pla
         ("applies_to", "does not apply to the maker's obligations under this section"),
         ("applies_to", "claims"),
     ]
+
+
+def test_a_grant_limited_to_a_field_of_use_is_its_scope_a_grant_denied_or_unlimited_is_not():
+    text = (
+        "Acme hereby grants to Beta a non-exclusive license to use the Marks in connection "
+        "with the Services within the Territory. Beta desires to have Acme grant "
+        "to it the right to sell the Goods in the Territory. Acme has not granted to any "
+        "other party any license to use the Marks in connection with the Goods. Acme grants "
+        "Beta a right and license without the right to sublicense to use the Logo solely on "
+        "the Goods. Acme grants Beta a license to use the Software."
+    )
+    assert _scopes(text) == [
+        (
+            "grant_field",
+            "license to use the marks in connection with the services within the territory",
+        )
+    ]
