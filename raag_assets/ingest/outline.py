@@ -353,16 +353,20 @@ def run_in_cuts(
     sentence, unless the break falls inside a two-word name the document writes more than
     once (`names`)."""
     cuts: list[int] = []
-    if (k := opens(text)) is not None and (continues(k, last) or second_child(k, last)):
-        last = k
-    if m := RUN_IN_CHILD.search(text):
-        k = key(m.group("c"))
-        if last is not None and k == (*last, 1) and key(m.group("p")) == last:
-            cuts.append(m.start("c"))
-            last = k
     found = [*RUN_IN_NUMBER.finditer(text), *RUN_IN_DEFINITION.finditer(text)]
     found += RUN_IN_BARE.finditer(text)
     ordered = sorted(found, key=lambda m: m.start("at"))
+    if (k := opens(text)) is not None and (
+        continues(k, last)
+        or second_child(k, last)
+        # a dotted number a few on ("14.5" after "14.2": 14.3 and 14.4 ran into a line after
+        # a word) when the next number run into its paragraph follows it ("14.6")
+        or (len(k) > 1 and ahead(k, last) and _followed(ordered, k))
+    ):
+        last = k
+    if last is not None and (chain := _first_children(text, 0, last)):
+        cuts += chain  # "2. Fees 2.1 The Company shall pay", at any depth
+        last = (*last, *(1,) * len(chain))
     for n, m in enumerate(ordered):
         if cuts and m.start("at") <= cuts[-1]:
             continue
@@ -396,8 +400,21 @@ def run_in_cuts(
             continue
         cuts.append(m.start("at"))
         last = k
-        child = RUN_IN_CHILD.search(text[m.start("at") :])
-        if child and key(child.group("c")) == (*k, 1) and key(child.group("p")) == k:
-            cuts.append(m.start("at") + child.start("c"))  # "2. Conditions Precedent 2.1 ..."
-            last = (*k, 1)
+        chain = _first_children(text, m.start("at"), k)  # "2. Conditions Precedent 2.1 ..."
+        cuts += chain
+        last = (*k, *(1,) * len(chain))
     return cuts, last
+
+
+def _first_children(text: str, at: int, k: Key) -> list[int]:
+    """Where the first subsections of the number `k` opening text[at:] run in after their
+    headings, at every depth ("3 Purchase of Product 3.1 Packaging 3.1.1 Kitov shall ..."):
+    each the first child of the one before (RUN_IN_CHILD)."""
+    cuts: list[int] = []
+    while (child := RUN_IN_CHILD.search(text[at:])) and key(child.group("p")) == k:
+        if key(child.group("c")) != (*k, 1):
+            break
+        at += child.start("c")
+        cuts.append(at)
+        k = (*k, 1)
+    return cuts

@@ -65,7 +65,10 @@ from raag_assets.ingest.outline import key as outline_key
 #    "3.6"); an ARTICLE heading over its first subsection stays a section in a numbered text;
 #    a page number before a dotted heading opening a page's line is furniture ("8 7.4 ...");
 #    a dotted number run in one on ("5.6" after "5.4") when the next run-in number follows it
-SECTIONER_VERSION = "15"
+# 16: headings run into their first subsections at every depth ("3 Purchase 3.1 Packaging
+#    3.1.1 The Buyer ..."); a dotted number a few on at a paragraph's start opens a section
+#    when the number run into its paragraph follows it ("14.5 ... 14.6 ...")
+SECTIONER_VERSION = "16"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")

@@ -679,3 +679,36 @@ def test_the_first_child_of_the_next_number_at_any_depth_continues_the_outline()
         "Fees. You shall pay our costs of approval under Section 6.4.1."
     )
     assert labels(text) == [FRONT_LABEL, "6", "6.1", "6.2", "6.3", "6.4.1", "6.4.2"]
+
+
+def test_headings_run_into_their_first_subsections_at_every_depth():
+    """A flattened filing runs an article's heading into its first subsection's heading and
+    that into its first clause ("3 Purchase of Product 3.1 Packaging 3.1.1 The Buyer ..."):
+    each first child opens a section, and the clauses after it continue the outline."""
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between the Buyer and the Supplier.\n\n"
+        "2. Licence\n\n2.1 The Supplier grants the Buyer a licence. 3 Purchase of Product "
+        "3.1 Packaging 3.1.1 The Buyer shall provide packaging instructions. 3.1.2 The "
+        "Supplier shall follow them. 3.2 Delivery. The Supplier delivers monthly."
+    )
+    assert labels(text)[1:] == ["2", "2.1", "3", "3.1", "3.1.1", "3.1.2", "3.2"]
+    # a first child of another number is no run-in heading's child
+    assert "3.1.1" not in labels(text.replace("3.1.1 The Buyer", "4.1.1 The Buyer"))
+
+
+def test_a_dotted_number_a_few_on_opens_a_section_when_its_run_in_successor_follows():
+    """ "14.3" ran into a line after a word with no full stop and "14.4" after it: "14.5" at
+    the start of the next paragraph stands three numbers on; the number run into its own
+    paragraph ("14.6") continues it, so the document's numbering goes on from there."""
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between the Buyer and the Supplier.\n\n"
+        "14. MISCELLANEOUS 14.1 Notice. Notices are in writing. 14.2 Entire Agreement. This "
+        "is the whole agreement of the parties and purchase orders are excluded 14.3 "
+        "Conflicting Terms. These terms prevail\n\n"
+        "14.5 No Waiver. A failure to enforce is no waiver. 14.6 Assignment. Neither party "
+        "may assign this Agreement. 14.7 Force Majeure. Neither party is liable for delay."
+    )
+    assert labels(text)[1:] == ["14", "14.1", "14.2", "14.5", "14.6", "14.7"]
+    # without a run-in successor the number stays text of 14.2
+    alone = text.replace(" 14.6 Assignment.", " Assignment is").replace(" 14.7 Force", " Force")
+    assert labels(alone)[1:] == ["14", "14.1", "14.2"]
