@@ -67,7 +67,8 @@ from raag_assets.ingest.outline import key as outline_key
 #    a dotted number run in one on ("5.6" after "5.4") when the next run-in number follows it
 # 16: headings run into their first subsections at every depth ("3 Purchase 3.1 Packaging
 #    3.1.1 The Buyer ..."); a dotted number a few on at a paragraph's start opens a section
-#    when the number run into its paragraph follows it ("14.5 ... 14.6 ...")
+#    when the number run into its paragraph follows it ("14.5 ... 14.6 ..."); the exhibit a
+#    document was filed as ("EXHIBIT C" over "... FRANCHISE AGREEMENT") is part of its Title
 SECTIONER_VERSION = "16"
 BODY_LABEL = "Body"
 
@@ -1621,6 +1622,23 @@ def _names_a_document(heading: str) -> bool:
     return bool(words) and words[-1].lower() in DOC_NOUNS
 
 
+# A filing whose document is itself an exhibit or schedule of another ("EXHIBIT C" /
+# "AIRSOPURE FRANCHISE AGREEMENT" / "THIS AGREEMENT is entered into ..."): the unit's heading
+# over the document's name, before any text, is the filing's label, part of the Title block.
+FILED_AS_UNIT = rule(
+    "heading.not_filed_as_unit",
+    "heading",
+    "an exhibit or schedule heading that opens the document over the document's own name "
+    "(the filing is that exhibit): part of the Title block, not a section",
+)
+
+
+def _filed_as_unit(head: _Heading) -> bool:
+    """Whether the document's first heading is the exhibit it was filed as (FILED_AS_UNIT):
+    a unit whose title names a document ("Exhibit C - AIRSOPURE FRANCHISE AGREEMENT")."""
+    return head.rule == APPENDIX.id and _names_a_document(head.heading)
+
+
 def _absorb_title(
     lines: list[Line], headings: list[_Heading], pdf: bool = False, toc: _Contents | None = None
 ) -> tuple[list[_Heading], str | None]:
@@ -1654,7 +1672,9 @@ def _absorb_title(
             continue
         if pdf and _has_sentence(body):
             break
-        if head.numbered or not (opening or after_contents or not _has_prose(body)):
+        if head.numbered and not (n == 0 and opening and _filed_as_unit(head)):
+            break
+        if not (opening or after_contents or not _has_prose(body)):
             break
         absorbed.append(head)
     if not absorbed:

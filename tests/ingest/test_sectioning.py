@@ -120,6 +120,28 @@ def test_a_schedule_numbering_untitled_items_again_keeps_them_as_its_text():
     assert "two trade shows" in sections[3].text and "radio spot" in sections[3].text
 
 
+def test_the_exhibit_a_document_was_filed_as_is_part_of_its_title():
+    """A filing whose document is an exhibit of another opens with the exhibit's heading over
+    the document's name: that is the filing's label (Title), not a section; an exhibit after
+    the text, or one opening a document without naming it, stays a section."""
+    text = (
+        "[LOGO]\n\nEXHIBIT C\n\nAIRSOPURE FRANCHISE AGREEMENT\n\n"
+        "THIS AGREEMENT is entered into by Airsopure and You, each a Party, on the date below.\n\n"
+        "1. GRANT OF FRANCHISE. Airsopure grants You a franchise.\n\n"
+        "2. TERM. The term is ten years, as Exhibit F says.\n\n"
+        "EXHIBIT F\n\nPERSONAL GUARANTEE\n\nFor value received, the undersigned guarantees."
+    )
+    sections = build_sections("doc", _lines(text), "text")
+    assert [s.label for s in sections] == ["Title", "1", "2", "Exhibit F"]
+    assert sections[0].heading == "AIRSOPURE FRANCHISE AGREEMENT"
+    assert "THIS AGREEMENT is entered into" in sections[0].text
+    schedule = text.replace("EXHIBIT C\n\nAIRSOPURE FRANCHISE AGREEMENT", "SCHEDULE 1 - PRICES")
+    assert [s.label for s in build_sections("doc", _lines(schedule), "text")][:2] == [
+        "Title",
+        "Schedule 1",
+    ]
+
+
 def test_same_input_same_sections():
     a = sections_of(LICENSES / "GPL-3")
     b = sections_of(LICENSES / "GPL-3")
