@@ -68,7 +68,8 @@ from raag_assets.ingest.outline import key as outline_key
 # 16: headings run into their first subsections at every depth ("3 Purchase 3.1 Packaging
 #    3.1.1 The Buyer ..."); a dotted number a few on at a paragraph's start opens a section
 #    when the number run into its paragraph follows it ("14.5 ... 14.6 ..."); the exhibit a
-#    document was filed as ("EXHIBIT C" over "... FRANCHISE AGREEMENT") is part of its Title
+#    document was filed as ("EXHIBIT C" over "... FRANCHISE AGREEMENT") is part of its Title;
+#    a party's name over its signatory's fields (By: ... Name: ... Title:) heads no section
 SECTIONER_VERSION = "16"
 BODY_LABEL = "Body"
 
@@ -1756,12 +1757,30 @@ FILING_LEGEND = rule(
 )
 
 
+# A signatory's fields under a party's name ("By: /s/ J. Smith Name: J. Smith Title: Vice
+# President"), however long the filing ran them on one line: a form, not running text, so the
+# party's name over it is a line of the signature block, not a section.
+SIGNATORY = rule(
+    "heading.not_signatory_fields",
+    "heading",
+    "a paragraph of a signatory's fields (By: ... Name: ... Title: ...): a signature block, "
+    "not the prose a heading stands over",
+    pattern=r"^(?i:by)\s*:.{0,120}?\b(?i:name|title|its)\s*:",
+    examples=(
+        "By: /s/ Jason Smith Name: Jason Smith Title: Vice President [Signature Page]",
+        "BY: /S/ KATHLEEN DOE NAME: KATHLEEN DOE TITLE: PRESIDENT",
+    ),
+    counter=("By: the Company, which shall pay the fees.", "Name: J. Smith", "By signing below"),
+)
+
+
 def _has_prose(lines: list[Line], legends: bool = True) -> bool:
-    """A paragraph that reads as running text, not a name, a party or a date line (nor, with
-    `legends` False, a filing's redaction legend)."""
+    """A paragraph that reads as running text, not a name, a party, a date line or a
+    signatory's fields (nor, with `legends` False, a filing's redaction legend)."""
     return any(
         (len(t) >= 100 or (t.endswith(".") and len(t.split()) >= 8))
         and (legends or not FILING_LEGEND.search(t))
+        and not SIGNATORY.search(t)
         for t in _paragraph_texts(lines)
     )
 

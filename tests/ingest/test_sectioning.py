@@ -142,6 +142,28 @@ def test_the_exhibit_a_document_was_filed_as_is_part_of_its_title():
     ]
 
 
+def test_a_party_name_over_its_signatory_fields_is_no_section():
+    """A signature block's party name over its signatory's fields stays text of the last
+    clause, however long the filing ran the fields on one line; a name over prose heads it."""
+    fields = (
+        "By: /s/ Jason Smith Name: Jason Smith Title: Vice President of Finance and Operations "
+        "[Signature Page to IP Agreement]"
+    )
+    assert len(fields) >= 100
+    text = (
+        "1. TERM. This Agreement runs for two years.\n\n"
+        "2. NOTICES. Notices are in writing.\n\n"
+        "IN WITNESS WHEREOF the parties have signed this Agreement.\n\n"
+        f"ACME HOLDING COMPANY\n\n{fields}\n\n"
+        "SCHEDULE A\n\nThe prices are those in the price list."
+    )
+    sections = build_sections("doc", _lines(text), "text")
+    assert [s.label for s in sections] == ["1", "2", "Schedule A"]
+    assert "Jason Smith" in sections[1].text
+    prose = text.replace(fields, "Acme shall deliver the goods to the Buyer at its own cost " * 2)
+    assert "Acme Holding Company" in [s.label for s in build_sections("doc", _lines(prose), "text")]
+
+
 def test_same_input_same_sections():
     a = sections_of(LICENSES / "GPL-3")
     b = sections_of(LICENSES / "GPL-3")
