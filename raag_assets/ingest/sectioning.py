@@ -69,7 +69,8 @@ from raag_assets.ingest.outline import key as outline_key
 #    3.1.1 The Buyer ..."); a dotted number a few on at a paragraph's start opens a section
 #    when the number run into its paragraph follows it ("14.5 ... 14.6 ..."); the exhibit a
 #    document was filed as ("EXHIBIT C" over "... FRANCHISE AGREEMENT") is part of its Title;
-#    a party's name over its signatory's fields (By: ... Name: ... Title:) heads no section
+#    a party's name over its signatory's fields (By: ... Name: ... Title:) heads no section;
+#    nor does a table's row standing alone (a registration number, a date in figures)
 SECTIONER_VERSION = "16"
 BODY_LABEL = "Body"
 
@@ -1478,9 +1479,38 @@ def _title_heading(
         return None
     if len(text) > 100 or LABEL_VALUE.search(text) or _in_an_address(lines, i):
         return None  # "Name: J. Smith", "Example: S: * 23 EXISTS", "Dover, Delaware 19901"
+    if _table_row(lines, i):
+        return None  # "US TIMBERLAND Registered 76496979 13-Mar-03": a row of a schedule's table
     if toc and last_key is not None and _tidy(text).lower() not in toc.names:
         return None  # inside the numbered text, a name heads a section only if listed
     return _Heading(i, _name_label(text), _tidy(text), 1, i + 1, numbered=False, rule=by.id)
+
+
+# A row of a table standing alone at a page's end (a schedule of trademarks, patents,
+# domain names): a registration or application number, or a date in figures, is no title's.
+TABLE_ROW = rule(
+    "heading.not_table_row",
+    "heading",
+    "a short line holding a number of five digits or more or a date in figures: a table's row "
+    "(a schedule of registrations), not a title",
+    pattern=r"\b\d{5,}\b|\b\d{1,2}[-/](?:\d{1,2}|[A-Z][a-z]{2})[-/]\d{2,4}\b",
+    examples=(
+        "US TIMBERLAND Registered 76496979 13-Mar-03",
+        "CA SDF Pending 1902212 1-Jun-18",
+        "Japan 2008-541319",
+    ),
+    counter=("Schedule 2", "Article 12 Notices", "1998 Stock Option Plan", "Exhibit 10.1"),
+)
+
+
+def _table_row(lines: list[Line], i: int) -> bool:
+    """Line i is a row of a table (TABLE_ROW), or a short line among such rows ("US ARTISTIC
+    TIMBERS CLTM" between two registrations): the paragraphs before and after it are rows."""
+    if TABLE_ROW.search(lines[i].text):
+        return True
+    before = next((ln.text for ln in reversed(lines[max(0, i - 3) : i]) if ln.text), "")
+    after = next((ln.text for ln in lines[i + 1 : i + 4] if ln.text), "")
+    return all(len(t) <= _HEADING_MAX_CHARS and TABLE_ROW.search(t) for t in (before, after))
 
 
 _ADDRESS_CHARS = 80  # an address line is short

@@ -164,6 +164,27 @@ def test_a_party_name_over_its_signatory_fields_is_no_section():
     assert "Acme Holding Company" in [s.label for s in build_sections("doc", _lines(prose), "text")]
 
 
+def test_rows_of_a_schedule_table_are_no_sections():
+    """A schedule's table of registrations, its rows standing alone at a page's end: a row
+    with a registration number or a date in figures, or a short row between two such rows, is
+    text of the schedule; a title line among prose still heads a section."""
+    text = (
+        "1. TERM. This Agreement runs for two years.\n\n"
+        "SCHEDULE 1 - ASSIGNED TRADEMARKS\n\n"
+        "Country Trademark Status App. Number App. Date Reg. Number Reg. Date\n\n"
+        "US OAK RIDGE Registered 86919986 25-Feb-16 5423957 13-Mar-18\n\n"
+        "US ELM VALLEY CLTM\n\n"
+        "CA OAK RIDGE Published 1769733 26-Feb-16\n\n\n\n"
+        + "Country Trademark Status App. Number App. Date Reg. Number Reg. Date US PINE HILL "
+        "Registered 86906683 12-Feb-16 5183009 11-Apr-17 CA PINE HILL Published 1768050\n\n"
+        "SCHEDULE 2 - PRICES\n\nPayment Terms\n\nThe Buyer pays the prices in the table "
+        "below within thirty days of each invoice, in euros, by bank transfer to the Supplier."
+    )
+    sections = build_sections("doc", _lines(text), "text")
+    assert [s.label for s in sections] == ["1", "Schedule 1", "Schedule 2", "Payment Terms"]
+    assert "US ELM VALLEY CLTM" in sections[1].text and "CA OAK RIDGE" in sections[1].text
+
+
 def test_same_input_same_sections():
     a = sections_of(LICENSES / "GPL-3")
     b = sections_of(LICENSES / "GPL-3")
