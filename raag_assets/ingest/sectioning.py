@@ -19,7 +19,13 @@ from rapidfuzz import fuzz
 
 from raag_assets.core.identity import section_id
 from raag_assets.core.model import FRONT_LABEL, Line, SectionInfo
-from raag_assets.graph.lexicon import DOC_NOUNS, MONTH_NAME, UNIT_NOUNS
+from raag_assets.graph.lexicon import (
+    DOC_NOUNS,
+    MONTH_NAME,
+    NUMBER_IN_WORDS,
+    UNIT_NOUNS,
+    words_to_int,
+)
 from raag_assets.graph.rules import rule
 from raag_assets.ingest.normalize import join_lines, join_lines_mapped
 from raag_assets.ingest.outline import (
@@ -70,7 +76,8 @@ from raag_assets.ingest.outline import key as outline_key
 #    when the number run into its paragraph follows it ("14.5 ... 14.6 ..."); the exhibit a
 #    document was filed as ("EXHIBIT C" over "... FRANCHISE AGREEMENT") is part of its Title;
 #    a party's name over its signatory's fields (By: ... Name: ... Title:) heads no section;
-#    nor does a table's row standing alone (a registration number, a date in figures)
+#    nor does a table's row standing alone (a registration number, a date in figures);
+#    articles numbered in words and chapters are keyword headings ("Article One", "Chapter 3")
 SECTIONER_VERSION = "16"
 BODY_LABEL = "Body"
 
@@ -121,6 +128,28 @@ ARTICLE = rule(
     examples=("Article IV - Termination", "ARTICLE 2. DEFINITIONS"),
     counter=("Article of incorporation", "This article explains the rules"),
 )
+# An article numbered in words ("ARTICLE ONE DEFINITION", "Article Eight") or a chapter, as
+# translated contracts number their parts ("Chapter 3 Cooperation Term" over "3.1 ..."): a
+# keyword heading like "Article IV" when a title or nothing follows its number; the label is
+# the number as the text cites it ("Article Eight", "Chapter 3").
+KEYWORD_PART = rule(
+    "heading.article_in_words_or_chapter",
+    "heading",
+    "an article numbered in words, or a chapter: ARTICLE ONE DEFINITION, Chapter 3 Term",
+    pattern=rf"^(?:(?P<kw>article)\s+(?P<words>{NUMBER_IN_WORDS})|(?P<ch>chapter)\s+"
+    r"(?P<n>\d{1,3}|[ivxlc]{1,6}))\b\.?\s*[-–—:.]?\s*(?P<rest>.*)$",
+    flags=re.IGNORECASE,
+    examples=("ARTICLE ONE DEFINITION", "Article Twenty-One Notices", "Chapter 3 Cooperation Term"),
+    counter=("Article of incorporation", "Chapters 3 and 4 apply", "Article 1 Scope"),
+)
+
+
+def _part_title(rest: str) -> bool:
+    """What follows a KEYWORD_PART's number is a title or nothing, and no page number ends it
+    (a PDF's running header "Chapter 3: Utilities 6")."""
+    return not rest or (_is_title(_tidy(rest)) and not re.search(r"\s\d{1,4}$", rest))
+
+
 # A top-level heading numbered in roman numerals without a keyword ("IV. EXPENSES", "VI -
 # COMPLIANCE WITH LAWS"): its title
 # in capitals ends the line, and like any bare number it is a heading only where the outline
@@ -1822,6 +1851,24 @@ def _paragraph_texts(lines: list[Line]) -> Iterator[str]:
             yield join_lines([ln.text for ln in _paragraph(lines, n)])
 
 
+def _article(text: str) -> _Numbering | None:
+    """An article ("Article IV", "ARTICLE 2") or, numbered in words or as a chapter, a part
+    of the text (KEYWORD_PART: "ARTICLE ONE DEFINITION", "Chapter 3 Cooperation Term")."""
+    if m := ARTICLE.search(text):
+        number = m.group(1)
+        key = (int(number),) if number.isdigit() else (roman(number),)
+        label = f"Article {number.upper()}"
+        return _Numbering(label, m.group(2).strip(), 1, True, key, ARTICLE.id)
+    if (m := KEYWORD_PART.search(text)) and _part_title(m["rest"]):
+        number = m["words"] or m["n"]
+        value = words_to_int(number) if m["words"] else None
+        value = value or (int(number) if number.isdigit() else roman(number))
+        name = "Article" if m["kw"] else "Chapter"
+        label = f"{name} {number.title() if m['words'] else number.upper()}"
+        return _Numbering(label, m["rest"].strip(), 1, True, (value,), KEYWORD_PART.id)
+    return None
+
+
 def _numbering(text: str, markdown: bool) -> _Numbering | None:
     text = _repair_keyword(text)
     if m := SECTION.search(text):
@@ -1833,11 +1880,8 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
                 return _Numbering(_label(number), rest, len(key), False, key, SECTION.id)
             return None  # "Section 4 applies to ..." is a sentence, not a heading
         return _Numbering(_label(number), rest, len(key), True, key, SECTION.id)
-    if m := ARTICLE.search(text):
-        number = m.group(1)
-        key = (int(number),) if number.isdigit() else (roman(number),)
-        label = f"Article {number.upper()}"
-        return _Numbering(label, m.group(2).strip(), 1, True, key, ARTICLE.id)
+    if numbering := _article(text):
+        return numbering
     if (m := ROMAN.search(text)) and re.fullmatch(_VALID_ROMAN, m.group("n")):
         number = m.group("n")
         return _Numbering(number, m.group("title"), 1, False, (roman(number),), ROMAN.id)

@@ -399,13 +399,9 @@ def test_an_article_numbered_in_words_heads_its_first_subsection():
         "ARTICLE TWO APPLICABLE LAW\n\n2.1 The law of New York governs this Agreement.\n\n"
         "2.2 Disputes go to arbitration in New York."
     )
-    assert labels(text)[1:] == [
-        "Article One Services",
-        "1.1",
-        "Article Two Applicable Law",
-        "2.1",
-        "2.2",
-    ]
+    # labelled by their numbers as the text cites them ("Article Two"), GRAPH_GOLD's labels
+    assert labels(text)[1:] == ["Article One", "1.1", "Article Two", "2.1", "2.2"]
+    assert sections(text)[3].heading == "APPLICABLE LAW"
 
 
 def test_the_page_number_before_a_dotted_heading_is_no_part_of_it():
@@ -712,3 +708,27 @@ def test_a_dotted_number_a_few_on_opens_a_section_when_its_run_in_successor_foll
     # without a run-in successor the number stays text of 14.2
     alone = text.replace(" 14.6 Assignment.", " Assignment is").replace(" 14.7 Force", " Force")
     assert labels(alone)[1:] == ["14", "14.1", "14.2"]
+
+
+def test_articles_numbered_in_words_and_chapters_head_their_subsections():
+    """Translated contracts number their parts "ARTICLE ONE DEFINITION" or "Chapter 3
+    Cooperation Term": keyword headings that place their subsections (1.1, 3.1) in the
+    outline; "Chapter 11 of the Bankruptcy Code applies" is a sentence."""
+    text = (
+        "COOPERATION AGREEMENT\n\nWhereas,\n\n1. Party A owns a website.\n\n"
+        "2. Party B runs a search engine.\n\n"
+        "ARTICLE ONE DEFINITION\n\n1.1 Terms have the meanings given here.\n\n"
+        "ARTICLE TWO TERM\n\n2.1 The term is two years.\n\n2.2 It may be renewed.\n\n"
+        "Chapter 3 Cooperation Term\n\n3.1 The parties cooperate for the term.\n\n"
+        "Chapter 11 of the Bankruptcy Code applies to neither party."
+    )
+    assert labels(text)[3:] == [
+        "Article One",
+        "1.1",
+        "Article Two",
+        "2.1",
+        "2.2",
+        "Chapter 3",
+        "3.1",
+    ]
+    assert "Bankruptcy Code" in sections(text)[-1].text
