@@ -77,7 +77,8 @@ from raag_assets.ingest.outline import key as outline_key
 #    document was filed as ("EXHIBIT C" over "... FRANCHISE AGREEMENT") is part of its Title;
 #    a party's name over its signatory's fields (By: ... Name: ... Title:) heads no section;
 #    nor does a table's row standing alone (a registration number, a date in figures);
-#    articles numbered in words and chapters are keyword headings ("Article One", "Chapter 3")
+#    articles numbered in words and chapters are keyword headings ("Article One", "Chapter 3");
+#    a numbered entry "1.1.1 PRC Laws: means ..." is titled by its term, its text the meaning
 SECTIONER_VERSION = "16"
 BODY_LABEL = "Body"
 
@@ -1338,15 +1339,28 @@ def _numbered_heading(
         # agreement already used is text of the exhibit, not a section of its own
         # (UNTITLED_REPEAT); its untitled sub-clauses ("1.1 The bonus is ...") stay sections
         return None
+    lead = numbering.rest
+    if entry := ENTRY_MEANING.regex.match(lead):  # "1.1.1 PRC Laws: means any law ..."
+        title, lead = entry["term"], lead[entry.start("meaning") :]
     return _Heading(
-        i,
-        numbering.label,
-        _tidy(title),
-        numbering.level,
-        i + 1,
-        lead=numbering.rest,
-        rule=numbering.rule,
+        i, numbering.label, _tidy(title), numbering.level, i + 1, lead=lead, rule=numbering.rule
     )
+
+
+# A numbered entry of a list of definitions opened by its term, a colon and its meaning
+# ("1.1.1 PRC Laws: means any law ..."): the term is the entry's title, its text the meaning,
+# as a definitions list in Title Case headings reads ("Affiliate" over "means any ...").
+ENTRY_MEANING = rule(
+    "heading.defined_entry_title",
+    "heading",
+    "a numbered entry opened by a term, a colon and 'means': the term titles the section, "
+    "its text is the meaning",
+    pattern=r"^(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,5})"
+    r"\s*:\s+(?P<meaning>(?:means|shall\s+mean|refers\s+to)\b.*)$",
+    flags=re.DOTALL,
+    examples=("PRC Laws: means any present and future laws", "Affiliate: shall mean any entity"),
+    counter=("Notice: All notices shall be in writing", "the Product: means"),
+)
 
 
 # How far ahead the next numbered paragraph is looked for.

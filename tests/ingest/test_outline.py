@@ -732,3 +732,21 @@ def test_articles_numbered_in_words_and_chapters_head_their_subsections():
         "3.1",
     ]
     assert "Bankruptcy Code" in sections(text)[-1].text
+
+
+def test_a_numbered_entry_term_colon_means_is_titled_by_its_term():
+    """ "1.1.1 PRC Laws: means any law ...": the term titles the entry and its text is the
+    meaning, so the entry reads as a headed definition of its own section."""
+    text = (
+        "COOPERATION AGREEMENT\n\nChapter 1 Definitions and Interpretations\n\n1.1 Definitions\n\n"
+        "1.1.1 PRC Laws: means any present and future laws of the PRC.\n\n"
+        "1.1.2 Trade Secrets: means any information owned by a party.\n\n"
+        "1.1.3 Notice: All notices shall be in writing."
+    )
+    found = sections(text)
+    assert [(s.label, s.heading) for s in found][3:5] == [
+        ("1.1.1", "PRC Laws"),
+        ("1.1.2", "Trade Secrets"),
+    ]
+    assert found[3].text.startswith("means any present and future laws")
+    assert found[5].text.startswith("Notice: All notices")  # no meaning: the text keeps it
