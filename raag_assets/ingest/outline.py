@@ -284,13 +284,14 @@ def cited_ahead(k: Key, last: Key | None, cited: frozenset[str], number: str) ->
     return ahead(k, last)
 
 
-def _followed(rest: list[re.Match[str]], k: Key) -> bool:
-    """Whether the next number run into the line after `k` follows it exactly."""
+def _followed(rest: list[re.Match[str]], k: Key, then: Key | None = None) -> bool:
+    """Whether the next number run into the line after `k` follows it exactly; when none
+    does, the number the next paragraph opens with (`then`)."""
     for m in rest:
         number = (m.groupdict().get("n") or "").rstrip(".")
         if number:
             return follows(key(number), k)
-    return False
+    return then is not None and follows(then, k)
 
 
 def first_of_next(k: Key, last: Key | None) -> bool:
@@ -340,6 +341,7 @@ def run_in_cuts(
     cited: frozenset[str] = frozenset(),
     listed: frozenset[str] = frozenset(),
     names: frozenset[str] = frozenset(),
+    then: Key | None = None,
 ) -> tuple[list[int], Key | None]:
     """Where numbers run into a line open sections, and the outline after the line. `opens`
     reads the number a line opens with (None if none), `titled` whether the text after a
@@ -351,7 +353,8 @@ def run_in_cuts(
     (`listed`) needs no title of its own form when it is the outline's next ("... law. 4.
     Business Plan Prior to ..."); nor does one whose title in title case runs into a
     sentence, unless the break falls inside a two-word name the document writes more than
-    once (`names`)."""
+    once (`names`). `then` is the number the next paragraph opens with: evidence, as a number
+    run in after it would be, that the line's last dotted number continues the outline."""
     cuts: list[int] = []
     found = [*RUN_IN_NUMBER.finditer(text), *RUN_IN_DEFINITION.finditer(text)]
     found += RUN_IN_BARE.finditer(text)
@@ -361,7 +364,7 @@ def run_in_cuts(
         or second_child(k, last)
         # a dotted number a few on ("14.5" after "14.2": 14.3 and 14.4 ran into a line after
         # a word) when the next number run into its paragraph follows it ("14.6")
-        or (len(k) > 1 and ahead(k, last) and _followed(ordered, k))
+        or (len(k) > 1 and ahead(k, last) and _followed(ordered, k, then))
     ):
         last = k
     if last is not None and (chain := _first_children(text, 0, last)):
@@ -392,7 +395,7 @@ def run_in_cuts(
             or first_of_next(k, last)  # ". 6.4.1. Without ..." after 6.3: 6.4's heading lost
             # a dotted number one on ("14.4" after "14.2": 14.3 ran in after a word) when the
             # next number run into the line follows it ("14.5"): the numbering goes on
-            or (not top and continues(k, last) and _followed(ordered[n + 1 :], k))
+            or (not top and continues(k, last) and _followed(ordered[n + 1 :], k, then))
             # a cited number a few on: a top-level one with its title (checked above), a
             # dotted one after the end of a sentence ("... Dexcel. 3.6.3 With the ...")
             or evidence

@@ -78,7 +78,8 @@ from raag_assets.ingest.outline import key as outline_key
 #    a party's name over its signatory's fields (By: ... Name: ... Title:) heads no section;
 #    nor does a table's row standing alone (a registration number, a date in figures);
 #    articles numbered in words and chapters are keyword headings ("Article One", "Chapter 3");
-#    a numbered entry "1.1.1 PRC Laws: means ..." is titled by its term, its text the meaning
+#    a numbered entry "1.1.1 PRC Laws: means ..." is titled by its term, its text the meaning;
+#    a dotted number one on ending a line opens a section when the next paragraph follows it
 SECTIONER_VERSION = "16"
 BODY_LABEL = "Body"
 
@@ -751,7 +752,8 @@ def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
         header = _after_running_head(line.text, furniture, alone) if para_start else 0
         skip = header or (_after_furniture(line.text, units) if para_start else 0)
         opens = _opens if para_start else _opens_not
-        cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited, listed, names)
+        then = _next_opens(lines, n)
+        cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited, listed, names, then)
         cuts = [*([skip] if skip else []), *(c + skip for c in cuts)]
         if letter:
             for m in ITEM_RUN_IN.finditer(line.text):
@@ -784,6 +786,14 @@ def _opens(text: str) -> Key | None:
     if numbering is None and (m := BARE_RUN_IN.search(text)) and _is_title(_tidy(m["title"])):
         return (int(m["n"]),)
     return numbering.key if numbering else None
+
+
+def _next_opens(lines: list[Line], n: int) -> Key | None:
+    """The number the paragraph after line n opens with, if line n ends its paragraph."""
+    if n + 1 >= len(lines) or lines[n + 1].text:
+        return None
+    after = next((ln.text for ln in lines[n + 1 :] if ln.text), "")
+    return _opens(after) if after else None
 
 
 def _opens_not(text: str) -> Key | None:

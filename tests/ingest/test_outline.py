@@ -750,3 +750,20 @@ def test_a_numbered_entry_term_colon_means_is_titled_by_its_term():
     ]
     assert found[3].text.startswith("means any present and future laws")
     assert found[5].text.startswith("Notice: All notices")  # no meaning: the text keeps it
+
+
+def test_a_dotted_number_one_on_ending_a_line_opens_a_section_when_the_next_paragraph_follows():
+    """ "7.3" ran in after a word with no full stop; "7.4" after the next sentence ends the
+    line, and the next paragraph opens with "7.5": the numbering goes on across the line."""
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between the Buyer and the Supplier.\n\n"
+        "6. Term. The term is two years. 7 Confidential Information 7.1 Each party keeps the "
+        "other's information secret. "
+        "7.2 Information does not include what was received from a third Party 7.3 The "
+        "Parties recognize its value. 7.4 The recipient "
+        "Party shall protect it.\n\n7.5 The recipient Party may disclose it to its advisers."
+    )
+    assert labels(text)[1:] == ["6", "7", "7.1", "7.2", "7.4", "7.5"]
+    # a paragraph that opens with no number is no evidence
+    other = text.replace("7.5 The recipient", "The recipient")
+    assert "7.4" not in labels(other)
