@@ -284,13 +284,14 @@ def cited_ahead(k: Key, last: Key | None, cited: frozenset[str], number: str) ->
     return ahead(k, last)
 
 
-def _followed(rest: list[re.Match[str]], k: Key) -> bool:
-    """Whether the next number run into the line after `k` follows it exactly."""
+def _followed(rest: list[re.Match[str]], k: Key, then: Key | None = None) -> bool:
+    """Whether the next number run into the line after `k` follows it exactly; when none
+    does, the number the next paragraph opens with (`then`)."""
     for m in rest:
         number = (m.groupdict().get("n") or "").rstrip(".")
         if number:
             return follows(key(number), k)
-    return False
+    return then is not None and follows(then, k)
 
 
 def first_of_next(k: Key, last: Key | None) -> bool:
@@ -340,6 +341,7 @@ def run_in_cuts(
     cited: frozenset[str] = frozenset(),
     listed: frozenset[str] = frozenset(),
     names: frozenset[str] = frozenset(),
+    then: Key | None = None,
 ) -> tuple[list[int], Key | None]:
     """Where numbers run into a line open sections, and the outline after the line. `opens`
     reads the number a line opens with (None if none), `titled` whether the text after a
@@ -351,18 +353,23 @@ def run_in_cuts(
     (`listed`) needs no title of its own form when it is the outline's next ("... law. 4.
     Business Plan Prior to ..."); nor does one whose title in title case runs into a
     sentence, unless the break falls inside a two-word name the document writes more than
-    once (`names`)."""
+    once (`names`). `then` is the number the next paragraph opens with: evidence, as a number
+    run in after it would be, that the line's last dotted number continues the outline."""
     cuts: list[int] = []
-    if (k := opens(text)) is not None and (continues(k, last) or second_child(k, last)):
-        last = k
-    if m := RUN_IN_CHILD.search(text):
-        k = key(m.group("c"))
-        if last is not None and k == (*last, 1) and key(m.group("p")) == last:
-            cuts.append(m.start("c"))
-            last = k
     found = [*RUN_IN_NUMBER.finditer(text), *RUN_IN_DEFINITION.finditer(text)]
     found += RUN_IN_BARE.finditer(text)
     ordered = sorted(found, key=lambda m: m.start("at"))
+    if (k := opens(text)) is not None and (
+        continues(k, last)
+        or second_child(k, last)
+        # a dotted number a few on ("14.5" after "14.2": 14.3 and 14.4 ran into a line after
+        # a word) when the next number run into its paragraph follows it ("14.6")
+        or (len(k) > 1 and ahead(k, last) and _followed(ordered, k, then))
+    ):
+        last = k
+    if last is not None and (chain := _first_children(text, 0, last)):
+        cuts += chain  # "2. Fees 2.1 The Company shall pay", at any depth
+        last = (*last, *(1,) * len(chain))
     for n, m in enumerate(ordered):
         if cuts and m.start("at") <= cuts[-1]:
             continue
@@ -388,7 +395,7 @@ def run_in_cuts(
             or first_of_next(k, last)  # ". 6.4.1. Without ..." after 6.3: 6.4's heading lost
             # a dotted number one on ("14.4" after "14.2": 14.3 ran in after a word) when the
             # next number run into the line follows it ("14.5"): the numbering goes on
-            or (not top and continues(k, last) and _followed(ordered[n + 1 :], k))
+            or (not top and continues(k, last) and _followed(ordered[n + 1 :], k, then))
             # a cited number a few on: a top-level one with its title (checked above), a
             # dotted one after the end of a sentence ("... Dexcel. 3.6.3 With the ...")
             or evidence
@@ -396,8 +403,21 @@ def run_in_cuts(
             continue
         cuts.append(m.start("at"))
         last = k
-        child = RUN_IN_CHILD.search(text[m.start("at") :])
-        if child and key(child.group("c")) == (*k, 1) and key(child.group("p")) == k:
-            cuts.append(m.start("at") + child.start("c"))  # "2. Conditions Precedent 2.1 ..."
-            last = (*k, 1)
+        chain = _first_children(text, m.start("at"), k)  # "2. Conditions Precedent 2.1 ..."
+        cuts += chain
+        last = (*k, *(1,) * len(chain))
     return cuts, last
+
+
+def _first_children(text: str, at: int, k: Key) -> list[int]:
+    """Where the first subsections of the number `k` opening text[at:] run in after their
+    headings, at every depth ("3 Purchase of Product 3.1 Packaging 3.1.1 Kitov shall ..."):
+    each the first child of the one before (RUN_IN_CHILD)."""
+    cuts: list[int] = []
+    while (child := RUN_IN_CHILD.search(text[at:])) and key(child.group("p")) == k:
+        if key(child.group("c")) != (*k, 1):
+            break
+        at += child.start("c")
+        cuts.append(at)
+        k = (*k, 1)
+    return cuts

@@ -19,7 +19,13 @@ from rapidfuzz import fuzz
 
 from raag_assets.core.identity import section_id
 from raag_assets.core.model import FRONT_LABEL, Line, SectionInfo
-from raag_assets.graph.lexicon import DOC_NOUNS, MONTH_NAME, UNIT_NOUNS
+from raag_assets.graph.lexicon import (
+    DOC_NOUNS,
+    MONTH_NAME,
+    NUMBER_IN_WORDS,
+    UNIT_NOUNS,
+    words_to_int,
+)
 from raag_assets.graph.rules import rule
 from raag_assets.ingest.normalize import join_lines, join_lines_mapped
 from raag_assets.ingest.outline import (
@@ -65,7 +71,16 @@ from raag_assets.ingest.outline import key as outline_key
 #    "3.6"); an ARTICLE heading over its first subsection stays a section in a numbered text;
 #    a page number before a dotted heading opening a page's line is furniture ("8 7.4 ...");
 #    a dotted number run in one on ("5.6" after "5.4") when the next run-in number follows it
-SECTIONER_VERSION = "15"
+# 16: headings run into their first subsections at every depth ("3 Purchase 3.1 Packaging
+#    3.1.1 The Buyer ..."); a dotted number a few on at a paragraph's start opens a section
+#    when the number run into its paragraph follows it ("14.5 ... 14.6 ..."); the exhibit a
+#    document was filed as ("EXHIBIT C" over "... FRANCHISE AGREEMENT") is part of its Title;
+#    a party's name over its signatory's fields (By: ... Name: ... Title:) heads no section;
+#    nor does a table's row standing alone (a registration number, a date in figures);
+#    articles numbered in words and chapters are keyword headings ("Article One", "Chapter 3");
+#    a numbered entry "1.1.1 PRC Laws: means ..." is titled by its term, its text the meaning;
+#    a dotted number one on ending a line opens a section when the next paragraph follows it
+SECTIONER_VERSION = "16"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -115,6 +130,28 @@ ARTICLE = rule(
     examples=("Article IV - Termination", "ARTICLE 2. DEFINITIONS"),
     counter=("Article of incorporation", "This article explains the rules"),
 )
+# An article numbered in words ("ARTICLE ONE DEFINITION", "Article Eight") or a chapter, as
+# translated contracts number their parts ("Chapter 3 Cooperation Term" over "3.1 ..."): a
+# keyword heading like "Article IV" when a title or nothing follows its number; the label is
+# the number as the text cites it ("Article Eight", "Chapter 3").
+KEYWORD_PART = rule(
+    "heading.article_in_words_or_chapter",
+    "heading",
+    "an article numbered in words, or a chapter: ARTICLE ONE DEFINITION, Chapter 3 Term",
+    pattern=rf"^(?:(?P<kw>article)\s+(?P<words>{NUMBER_IN_WORDS})|(?P<ch>chapter)\s+"
+    r"(?P<n>\d{1,3}|[ivxlc]{1,6}))\b\.?\s*[-–—:.]?\s*(?P<rest>.*)$",
+    flags=re.IGNORECASE,
+    examples=("ARTICLE ONE DEFINITION", "Article Twenty-One Notices", "Chapter 3 Cooperation Term"),
+    counter=("Article of incorporation", "Chapters 3 and 4 apply", "Article 1 Scope"),
+)
+
+
+def _part_title(rest: str) -> bool:
+    """What follows a KEYWORD_PART's number is a title or nothing, and no page number ends it
+    (a PDF's running header "Chapter 3: Utilities 6")."""
+    return not rest or (_is_title(_tidy(rest)) and not re.search(r"\s\d{1,4}$", rest))
+
+
 # A top-level heading numbered in roman numerals without a keyword ("IV. EXPENSES", "VI -
 # COMPLIANCE WITH LAWS"): its title
 # in capitals ends the line, and like any bare number it is a heading only where the outline
@@ -715,7 +752,8 @@ def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
         header = _after_running_head(line.text, furniture, alone) if para_start else 0
         skip = header or (_after_furniture(line.text, units) if para_start else 0)
         opens = _opens if para_start else _opens_not
-        cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited, listed, names)
+        then = _next_opens(lines, n)
+        cuts, last = run_in_cuts(line.text[skip:], last, opens, _titled, cited, listed, names, then)
         cuts = [*([skip] if skip else []), *(c + skip for c in cuts)]
         if letter:
             for m in ITEM_RUN_IN.finditer(line.text):
@@ -748,6 +786,14 @@ def _opens(text: str) -> Key | None:
     if numbering is None and (m := BARE_RUN_IN.search(text)) and _is_title(_tidy(m["title"])):
         return (int(m["n"]),)
     return numbering.key if numbering else None
+
+
+def _next_opens(lines: list[Line], n: int) -> Key | None:
+    """The number the paragraph after line n opens with, if line n ends its paragraph."""
+    if n + 1 >= len(lines) or lines[n + 1].text:
+        return None
+    after = next((ln.text for ln in lines[n + 1 :] if ln.text), "")
+    return _opens(after) if after else None
 
 
 def _opens_not(text: str) -> Key | None:
@@ -1303,15 +1349,28 @@ def _numbered_heading(
         # agreement already used is text of the exhibit, not a section of its own
         # (UNTITLED_REPEAT); its untitled sub-clauses ("1.1 The bonus is ...") stay sections
         return None
+    lead = numbering.rest
+    if entry := ENTRY_MEANING.regex.match(lead):  # "1.1.1 PRC Laws: means any law ..."
+        title, lead = entry["term"], lead[entry.start("meaning") :]
     return _Heading(
-        i,
-        numbering.label,
-        _tidy(title),
-        numbering.level,
-        i + 1,
-        lead=numbering.rest,
-        rule=numbering.rule,
+        i, numbering.label, _tidy(title), numbering.level, i + 1, lead=lead, rule=numbering.rule
     )
+
+
+# A numbered entry of a list of definitions opened by its term, a colon and its meaning
+# ("1.1.1 PRC Laws: means any law ..."): the term is the entry's title, its text the meaning,
+# as a definitions list in Title Case headings reads ("Affiliate" over "means any ...").
+ENTRY_MEANING = rule(
+    "heading.defined_entry_title",
+    "heading",
+    "a numbered entry opened by a term, a colon and 'means': the term titles the section, "
+    "its text is the meaning",
+    pattern=r"^(?P<term>[A-Z][\w'’&/-]*(?:\s+(?:[A-Z][\w'’&/-]*|of|or|and|the|for|to|in|on)){0,5})"
+    r"\s*:\s+(?P<meaning>(?:means|shall\s+mean|refers\s+to)\b.*)$",
+    flags=re.DOTALL,
+    examples=("PRC Laws: means any present and future laws", "Affiliate: shall mean any entity"),
+    counter=("Notice: All notices shall be in writing", "the Product: means"),
+)
 
 
 # How far ahead the next numbered paragraph is looked for.
@@ -1473,9 +1532,38 @@ def _title_heading(
         return None
     if len(text) > 100 or LABEL_VALUE.search(text) or _in_an_address(lines, i):
         return None  # "Name: J. Smith", "Example: S: * 23 EXISTS", "Dover, Delaware 19901"
+    if _table_row(lines, i):
+        return None  # "US TIMBERLAND Registered 76496979 13-Mar-03": a row of a schedule's table
     if toc and last_key is not None and _tidy(text).lower() not in toc.names:
         return None  # inside the numbered text, a name heads a section only if listed
     return _Heading(i, _name_label(text), _tidy(text), 1, i + 1, numbered=False, rule=by.id)
+
+
+# A row of a table standing alone at a page's end (a schedule of trademarks, patents,
+# domain names): a registration or application number, or a date in figures, is no title's.
+TABLE_ROW = rule(
+    "heading.not_table_row",
+    "heading",
+    "a short line holding a number of five digits or more or a date in figures: a table's row "
+    "(a schedule of registrations), not a title",
+    pattern=r"\b\d{5,}\b|\b\d{1,2}[-/](?:\d{1,2}|[A-Z][a-z]{2})[-/]\d{2,4}\b",
+    examples=(
+        "US TIMBERLAND Registered 76496979 13-Mar-03",
+        "CA SDF Pending 1902212 1-Jun-18",
+        "Japan 2008-541319",
+    ),
+    counter=("Schedule 2", "Article 12 Notices", "1998 Stock Option Plan", "Exhibit 10.1"),
+)
+
+
+def _table_row(lines: list[Line], i: int) -> bool:
+    """Line i is a row of a table (TABLE_ROW), or a short line among such rows ("US ARTISTIC
+    TIMBERS CLTM" between two registrations): the paragraphs before and after it are rows."""
+    if TABLE_ROW.search(lines[i].text):
+        return True
+    before = next((ln.text for ln in reversed(lines[max(0, i - 3) : i]) if ln.text), "")
+    after = next((ln.text for ln in lines[i + 1 : i + 4] if ln.text), "")
+    return all(len(t) <= _HEADING_MAX_CHARS and TABLE_ROW.search(t) for t in (before, after))
 
 
 _ADDRESS_CHARS = 80  # an address line is short
@@ -1618,6 +1706,23 @@ def _names_a_document(heading: str) -> bool:
     return bool(words) and words[-1].lower() in DOC_NOUNS
 
 
+# A filing whose document is itself an exhibit or schedule of another ("EXHIBIT C" /
+# "AIRSOPURE FRANCHISE AGREEMENT" / "THIS AGREEMENT is entered into ..."): the unit's heading
+# over the document's name, before any text, is the filing's label, part of the Title block.
+FILED_AS_UNIT = rule(
+    "heading.not_filed_as_unit",
+    "heading",
+    "an exhibit or schedule heading that opens the document over the document's own name "
+    "(the filing is that exhibit): part of the Title block, not a section",
+)
+
+
+def _filed_as_unit(head: _Heading) -> bool:
+    """Whether the document's first heading is the exhibit it was filed as (FILED_AS_UNIT):
+    a unit whose title names a document ("Exhibit C - AIRSOPURE FRANCHISE AGREEMENT")."""
+    return head.rule == APPENDIX.id and _names_a_document(head.heading)
+
+
 def _absorb_title(
     lines: list[Line], headings: list[_Heading], pdf: bool = False, toc: _Contents | None = None
 ) -> tuple[list[_Heading], str | None]:
@@ -1651,7 +1756,9 @@ def _absorb_title(
             continue
         if pdf and _has_sentence(body):
             break
-        if head.numbered or not (opening or after_contents or not _has_prose(body)):
+        if head.numbered and not (n == 0 and opening and _filed_as_unit(head)):
+            break
+        if not (opening or after_contents or not _has_prose(body)):
             break
         absorbed.append(head)
     if not absorbed:
@@ -1733,12 +1840,30 @@ FILING_LEGEND = rule(
 )
 
 
+# A signatory's fields under a party's name ("By: /s/ J. Smith Name: J. Smith Title: Vice
+# President"), however long the filing ran them on one line: a form, not running text, so the
+# party's name over it is a line of the signature block, not a section.
+SIGNATORY = rule(
+    "heading.not_signatory_fields",
+    "heading",
+    "a paragraph of a signatory's fields (By: ... Name: ... Title: ...): a signature block, "
+    "not the prose a heading stands over",
+    pattern=r"^(?i:by)\s*:.{0,120}?\b(?i:name|title|its)\s*:",
+    examples=(
+        "By: /s/ Jason Smith Name: Jason Smith Title: Vice President [Signature Page]",
+        "BY: /S/ KATHLEEN DOE NAME: KATHLEEN DOE TITLE: PRESIDENT",
+    ),
+    counter=("By: the Company, which shall pay the fees.", "Name: J. Smith", "By signing below"),
+)
+
+
 def _has_prose(lines: list[Line], legends: bool = True) -> bool:
-    """A paragraph that reads as running text, not a name, a party or a date line (nor, with
-    `legends` False, a filing's redaction legend)."""
+    """A paragraph that reads as running text, not a name, a party, a date line or a
+    signatory's fields (nor, with `legends` False, a filing's redaction legend)."""
     return any(
         (len(t) >= 100 or (t.endswith(".") and len(t.split()) >= 8))
         and (legends or not FILING_LEGEND.search(t))
+        and not SIGNATORY.search(t)
         for t in _paragraph_texts(lines)
     )
 
@@ -1748,6 +1873,24 @@ def _paragraph_texts(lines: list[Line]) -> Iterator[str]:
     for n, line in enumerate(lines):
         if line.text and (n == 0 or not lines[n - 1].text):
             yield join_lines([ln.text for ln in _paragraph(lines, n)])
+
+
+def _article(text: str) -> _Numbering | None:
+    """An article ("Article IV", "ARTICLE 2") or, numbered in words or as a chapter, a part
+    of the text (KEYWORD_PART: "ARTICLE ONE DEFINITION", "Chapter 3 Cooperation Term")."""
+    if m := ARTICLE.search(text):
+        number = m.group(1)
+        key = (int(number),) if number.isdigit() else (roman(number),)
+        label = f"Article {number.upper()}"
+        return _Numbering(label, m.group(2).strip(), 1, True, key, ARTICLE.id)
+    if (m := KEYWORD_PART.search(text)) and _part_title(m["rest"]):
+        number = m["words"] or m["n"]
+        value = words_to_int(number) if m["words"] else None
+        value = value or (int(number) if number.isdigit() else roman(number))
+        name = "Article" if m["kw"] else "Chapter"
+        label = f"{name} {number.title() if m['words'] else number.upper()}"
+        return _Numbering(label, m["rest"].strip(), 1, True, (value,), KEYWORD_PART.id)
+    return None
 
 
 def _numbering(text: str, markdown: bool) -> _Numbering | None:
@@ -1761,11 +1904,8 @@ def _numbering(text: str, markdown: bool) -> _Numbering | None:
                 return _Numbering(_label(number), rest, len(key), False, key, SECTION.id)
             return None  # "Section 4 applies to ..." is a sentence, not a heading
         return _Numbering(_label(number), rest, len(key), True, key, SECTION.id)
-    if m := ARTICLE.search(text):
-        number = m.group(1)
-        key = (int(number),) if number.isdigit() else (roman(number),)
-        label = f"Article {number.upper()}"
-        return _Numbering(label, m.group(2).strip(), 1, True, key, ARTICLE.id)
+    if numbering := _article(text):
+        return numbering
     if (m := ROMAN.search(text)) and re.fullmatch(_VALID_ROMAN, m.group("n")):
         number = m.group("n")
         return _Numbering(number, m.group("title"), 1, False, (roman(number),), ROMAN.id)

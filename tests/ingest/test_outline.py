@@ -399,13 +399,9 @@ def test_an_article_numbered_in_words_heads_its_first_subsection():
         "ARTICLE TWO APPLICABLE LAW\n\n2.1 The law of New York governs this Agreement.\n\n"
         "2.2 Disputes go to arbitration in New York."
     )
-    assert labels(text)[1:] == [
-        "Article One Services",
-        "1.1",
-        "Article Two Applicable Law",
-        "2.1",
-        "2.2",
-    ]
+    # labelled by their numbers as the text cites them ("Article Two"), GRAPH_GOLD's labels
+    assert labels(text)[1:] == ["Article One", "1.1", "Article Two", "2.1", "2.2"]
+    assert sections(text)[3].heading == "APPLICABLE LAW"
 
 
 def test_the_page_number_before_a_dotted_heading_is_no_part_of_it():
@@ -679,3 +675,95 @@ def test_the_first_child_of_the_next_number_at_any_depth_continues_the_outline()
         "Fees. You shall pay our costs of approval under Section 6.4.1."
     )
     assert labels(text) == [FRONT_LABEL, "6", "6.1", "6.2", "6.3", "6.4.1", "6.4.2"]
+
+
+def test_headings_run_into_their_first_subsections_at_every_depth():
+    """A flattened filing runs an article's heading into its first subsection's heading and
+    that into its first clause ("3 Purchase of Product 3.1 Packaging 3.1.1 The Buyer ..."):
+    each first child opens a section, and the clauses after it continue the outline."""
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between the Buyer and the Supplier.\n\n"
+        "2. Licence\n\n2.1 The Supplier grants the Buyer a licence. 3 Purchase of Product "
+        "3.1 Packaging 3.1.1 The Buyer shall provide packaging instructions. 3.1.2 The "
+        "Supplier shall follow them. 3.2 Delivery. The Supplier delivers monthly."
+    )
+    assert labels(text)[1:] == ["2", "2.1", "3", "3.1", "3.1.1", "3.1.2", "3.2"]
+    # a first child of another number is no run-in heading's child
+    assert "3.1.1" not in labels(text.replace("3.1.1 The Buyer", "4.1.1 The Buyer"))
+
+
+def test_a_dotted_number_a_few_on_opens_a_section_when_its_run_in_successor_follows():
+    """ "14.3" ran into a line after a word with no full stop and "14.4" after it: "14.5" at
+    the start of the next paragraph stands three numbers on; the number run into its own
+    paragraph ("14.6") continues it, so the document's numbering goes on from there."""
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between the Buyer and the Supplier.\n\n"
+        "14. MISCELLANEOUS 14.1 Notice. Notices are in writing. 14.2 Entire Agreement. This "
+        "is the whole agreement of the parties and purchase orders are excluded 14.3 "
+        "Conflicting Terms. These terms prevail\n\n"
+        "14.5 No Waiver. A failure to enforce is no waiver. 14.6 Assignment. Neither party "
+        "may assign this Agreement. 14.7 Force Majeure. Neither party is liable for delay."
+    )
+    assert labels(text)[1:] == ["14", "14.1", "14.2", "14.5", "14.6", "14.7"]
+    # without a run-in successor the number stays text of 14.2
+    alone = text.replace(" 14.6 Assignment.", " Assignment is").replace(" 14.7 Force", " Force")
+    assert labels(alone)[1:] == ["14", "14.1", "14.2"]
+
+
+def test_articles_numbered_in_words_and_chapters_head_their_subsections():
+    """Translated contracts number their parts "ARTICLE ONE DEFINITION" or "Chapter 3
+    Cooperation Term": keyword headings that place their subsections (1.1, 3.1) in the
+    outline; "Chapter 11 of the Bankruptcy Code applies" is a sentence."""
+    text = (
+        "COOPERATION AGREEMENT\n\nWhereas,\n\n1. Party A owns a website.\n\n"
+        "2. Party B runs a search engine.\n\n"
+        "ARTICLE ONE DEFINITION\n\n1.1 Terms have the meanings given here.\n\n"
+        "ARTICLE TWO TERM\n\n2.1 The term is two years.\n\n2.2 It may be renewed.\n\n"
+        "Chapter 3 Cooperation Term\n\n3.1 The parties cooperate for the term.\n\n"
+        "Chapter 11 of the Bankruptcy Code applies to neither party."
+    )
+    assert labels(text)[3:] == [
+        "Article One",
+        "1.1",
+        "Article Two",
+        "2.1",
+        "2.2",
+        "Chapter 3",
+        "3.1",
+    ]
+    assert "Bankruptcy Code" in sections(text)[-1].text
+
+
+def test_a_numbered_entry_term_colon_means_is_titled_by_its_term():
+    """ "1.1.1 PRC Laws: means any law ...": the term titles the entry and its text is the
+    meaning, so the entry reads as a headed definition of its own section."""
+    text = (
+        "COOPERATION AGREEMENT\n\nChapter 1 Definitions and Interpretations\n\n1.1 Definitions\n\n"
+        "1.1.1 PRC Laws: means any present and future laws of the PRC.\n\n"
+        "1.1.2 Trade Secrets: means any information owned by a party.\n\n"
+        "1.1.3 Notice: All notices shall be in writing."
+    )
+    found = sections(text)
+    assert [(s.label, s.heading) for s in found][3:5] == [
+        ("1.1.1", "PRC Laws"),
+        ("1.1.2", "Trade Secrets"),
+    ]
+    assert found[3].text.startswith("means any present and future laws")
+    assert found[5].text.startswith("Notice: All notices")  # no meaning: the text keeps it
+
+
+def test_a_dotted_number_one_on_ending_a_line_opens_a_section_when_the_next_paragraph_follows():
+    """ "7.3" ran in after a word with no full stop; "7.4" after the next sentence ends the
+    line, and the next paragraph opens with "7.5": the numbering goes on across the line."""
+    text = (
+        "SUPPLY AGREEMENT\n\nThis Agreement is made between the Buyer and the Supplier.\n\n"
+        "6. Term. The term is two years. 7 Confidential Information 7.1 Each party keeps the "
+        "other's information secret. "
+        "7.2 Information does not include what was received from a third Party 7.3 The "
+        "Parties recognize its value. 7.4 The recipient "
+        "Party shall protect it.\n\n7.5 The recipient Party may disclose it to its advisers."
+    )
+    assert labels(text)[1:] == ["6", "7", "7.1", "7.2", "7.4", "7.5"]
+    # a paragraph that opens with no number is no evidence
+    other = text.replace("7.5 The recipient", "The recipient")
+    assert "7.4" not in labels(other)

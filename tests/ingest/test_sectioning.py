@@ -120,6 +120,71 @@ def test_a_schedule_numbering_untitled_items_again_keeps_them_as_its_text():
     assert "two trade shows" in sections[3].text and "radio spot" in sections[3].text
 
 
+def test_the_exhibit_a_document_was_filed_as_is_part_of_its_title():
+    """A filing whose document is an exhibit of another opens with the exhibit's heading over
+    the document's name: that is the filing's label (Title), not a section; an exhibit after
+    the text, or one opening a document without naming it, stays a section."""
+    text = (
+        "[LOGO]\n\nEXHIBIT C\n\nAIRSOPURE FRANCHISE AGREEMENT\n\n"
+        "THIS AGREEMENT is entered into by Airsopure and You, each a Party, on the date below.\n\n"
+        "1. GRANT OF FRANCHISE. Airsopure grants You a franchise.\n\n"
+        "2. TERM. The term is ten years, as Exhibit F says.\n\n"
+        "EXHIBIT F\n\nPERSONAL GUARANTEE\n\nFor value received, the undersigned guarantees."
+    )
+    sections = build_sections("doc", _lines(text), "text")
+    assert [s.label for s in sections] == ["Title", "1", "2", "Exhibit F"]
+    assert sections[0].heading == "AIRSOPURE FRANCHISE AGREEMENT"
+    assert "THIS AGREEMENT is entered into" in sections[0].text
+    schedule = text.replace("EXHIBIT C\n\nAIRSOPURE FRANCHISE AGREEMENT", "SCHEDULE 1 - PRICES")
+    assert [s.label for s in build_sections("doc", _lines(schedule), "text")][:2] == [
+        "Title",
+        "Schedule 1",
+    ]
+
+
+def test_a_party_name_over_its_signatory_fields_is_no_section():
+    """A signature block's party name over its signatory's fields stays text of the last
+    clause, however long the filing ran the fields on one line; a name over prose heads it."""
+    fields = (
+        "By: /s/ Jason Smith Name: Jason Smith Title: Vice President of Finance and Operations "
+        "[Signature Page to IP Agreement]"
+    )
+    assert len(fields) >= 100
+    text = (
+        "1. TERM. This Agreement runs for two years.\n\n"
+        "2. NOTICES. Notices are in writing.\n\n"
+        "IN WITNESS WHEREOF the parties have signed this Agreement.\n\n"
+        f"ACME HOLDING COMPANY\n\n{fields}\n\n"
+        "SCHEDULE A\n\nThe prices are those in the price list."
+    )
+    sections = build_sections("doc", _lines(text), "text")
+    assert [s.label for s in sections] == ["1", "2", "Schedule A"]
+    assert "Jason Smith" in sections[1].text
+    prose = text.replace(fields, "Acme shall deliver the goods to the Buyer at its own cost " * 2)
+    assert "Acme Holding Company" in [s.label for s in build_sections("doc", _lines(prose), "text")]
+
+
+def test_rows_of_a_schedule_table_are_no_sections():
+    """A schedule's table of registrations, its rows standing alone at a page's end: a row
+    with a registration number or a date in figures, or a short row between two such rows, is
+    text of the schedule; a title line among prose still heads a section."""
+    text = (
+        "1. TERM. This Agreement runs for two years.\n\n"
+        "SCHEDULE 1 - ASSIGNED TRADEMARKS\n\n"
+        "Country Trademark Status App. Number App. Date Reg. Number Reg. Date\n\n"
+        "US OAK RIDGE Registered 86919986 25-Feb-16 5423957 13-Mar-18\n\n"
+        "US ELM VALLEY CLTM\n\n"
+        "CA OAK RIDGE Published 1769733 26-Feb-16\n\n\n\n"
+        + "Country Trademark Status App. Number App. Date Reg. Number Reg. Date US PINE HILL "
+        "Registered 86906683 12-Feb-16 5183009 11-Apr-17 CA PINE HILL Published 1768050\n\n"
+        "SCHEDULE 2 - PRICES\n\nPayment Terms\n\nThe Buyer pays the prices in the table "
+        "below within thirty days of each invoice, in euros, by bank transfer to the Supplier."
+    )
+    sections = build_sections("doc", _lines(text), "text")
+    assert [s.label for s in sections] == ["1", "Schedule 1", "Schedule 2", "Payment Terms"]
+    assert "US ELM VALLEY CLTM" in sections[1].text and "CA OAK RIDGE" in sections[1].text
+
+
 def test_same_input_same_sections():
     a = sections_of(LICENSES / "GPL-3")
     b = sections_of(LICENSES / "GPL-3")
