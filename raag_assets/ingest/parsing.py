@@ -19,7 +19,7 @@ from raag_assets.core.identity import canonical_json, doc_id_from_name, sha256_h
 from raag_assets.core.model import DocMeta, EffectiveDate, Line, ParsedDocument
 from raag_assets.graph.dates import document_dates, document_name
 from raag_assets.graph.terms import party_full_names, party_names, with_signatories
-from raag_assets.ingest.normalize import normalize_line
+from raag_assets.ingest.normalize import normalize_line, space_shifts
 
 SIDECAR_SUFFIX = ".meta.json"
 _HEAD_LINES = 600  # the effective date is stated near the beginning
@@ -228,7 +228,10 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
                 lines.append(Line("", pg if paged else None))
             pending_break = False
         start, end = (base + span[0], base + span[1]) if span else (None, None)
-        lines.append(Line(t, pg if paged else None, start=start, end=end, indent=indent))
+        shifts = space_shifts(text[span[0] : span[1]], t) if span else None
+        lines.append(
+            Line(t, pg if paged else None, start=start, end=end, indent=indent, shifts=shifts)
+        )
     last = max((ln.page or 1 for ln in lines if ln.text), default=1)
     return tuple(lines), (last if paged else None)
 
@@ -315,9 +318,10 @@ def _text_lines(text: str, base: int) -> list[Line]:
         lead = len(body) - len(body.lstrip())
         stripped = body.strip()
         start = pos + lead
-        out.append(
-            Line(normalize_line(body), start=start, end=start + len(stripped), indent=_indent(body))
-        )
+        line = normalize_line(body)
+        end = start + len(stripped)
+        shifts = space_shifts(stripped, line)
+        out.append(Line(line, start=start, end=end, indent=_indent(body), shifts=shifts))
         pos += len(raw)
     return out
 
@@ -558,4 +562,8 @@ def _pdf_line(item: dict[str, Any], page: int, offset: int) -> Line:
     bold = bool(chars) and all("bold" in str(c.get("fontname", "")).lower() for c in chars)
     raw = item["text"]
     start = offset + len(raw) - len(raw.lstrip())
-    return Line(normalize_line(raw), page, size, bold, start, start + len(raw.strip()))
+    text = normalize_line(raw)
+    stripped = raw.strip()
+    return Line(
+        text, page, size, bold, start, start + len(stripped), None, space_shifts(stripped, text)
+    )

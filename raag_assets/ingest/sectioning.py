@@ -21,7 +21,7 @@ from raag_assets.core.identity import section_id
 from raag_assets.core.model import FRONT_LABEL, Line, SectionInfo
 from raag_assets.graph.lexicon import DOC_NOUNS, MONTH_NAME, UNIT_NOUNS
 from raag_assets.graph.rules import rule
-from raag_assets.ingest.normalize import join_lines, join_lines_mapped
+from raag_assets.ingest.normalize import Item, join_lines, join_lines_mapped, sub_span
 from raag_assets.ingest.outline import (
     BARE_NUMBER,
     BARE_RUN_IN,
@@ -65,7 +65,9 @@ from raag_assets.ingest.outline import key as outline_key
 #    "3.6"); an ARTICLE heading over its first subsection stays a section in a numbered text;
 #    a page number before a dotted heading opening a page's line is furniture ("8 7.4 ...");
 #    a dotted number run in one on ("5.6" after "5.4") when the next run-in number follows it
-SECTIONER_VERSION = "15"
+# 16: a heading run into a line, and the rest of a heading line the body begins with, map
+#    onto the raw text exactly (their lines' Shifts), not in proportion to the line
+SECTIONER_VERSION = "16"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -471,7 +473,10 @@ def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
             if UNDERLINED.search(text) and out and out[-1].text:
                 underlined.add(len(out) - 1)
                 continue
-        out.append(Line(text, line.page, line.size, line.bold, line.start, line.end, line.indent))
+        shifts = line.shifts if text == line.text else None
+        out.append(
+            Line(text, line.page, line.size, line.bold, line.start, line.end, line.indent, shifts)
+        )
     return out, underlined
 
 
@@ -792,8 +797,8 @@ def _short_run_in(rest: str) -> str | None:
 
 def _cut(line: Line, cuts: list[int]) -> list[Line]:
     """The line in pieces at `cuts`, a made-up blank line between pieces; each piece keeps
-    its raw span (proportional where normalising changed the line's length, as
-    normalize.line_offsets maps it)."""
+    its raw span (exact where the line's Shifts are known, as normalize.line_offsets maps
+    it, else proportional)."""
     if not cuts:
         return [line]
     n = len(line.text)
@@ -801,15 +806,13 @@ def _cut(line: Line, cuts: list[int]) -> list[Line]:
     bounds = [0, *cuts, n]
     for a, b in zip(bounds, bounds[1:], strict=False):
         piece = line.text[a:b].rstrip()
-        start = end = None
-        if line.start is not None and line.end is not None:
-            span = line.end - line.start
-            start = line.start + a * span // n
-            end = line.start + (a + len(piece)) * span // n
+        start, end, shifts = sub_span(
+            line.text, line.start, line.end, line.shifts, a, a + len(piece)
+        )
         indent = line.indent if not out else None  # a piece run in after text: none of its own
         if out:
             out.append(Line("", line.page))
-        out.append(Line(piece, line.page, line.size, line.bold, start, end, indent))
+        out.append(Line(piece, line.page, line.size, line.bold, start, end, indent, shifts))
     return out
 
 
@@ -1979,15 +1982,19 @@ def _assemble(
 def _body_text_mapped(lead: str, lead_line: Line | None, body: list[Line]) -> tuple[str, list[int]]:
     """The section's text (paragraphs joined by blank lines) and each character's raw offset.
     The lead is the end of the heading line, so it maps onto that line's last characters."""
-    Item = tuple[str, int | None, int | None]
     first: list[Item] = []
     if lead:
-        end = lead_line.end if lead_line else None
-        first = [(lead, None if end is None else end - len(lead), end)]
+        first = [(lead, None, None, None)]
+        if lead_line and lead_line.text.endswith(lead):
+            n = len(lead_line.text)
+            at = lead_line.start, lead_line.end, lead_line.shifts
+            first = [(lead, *sub_span(lead_line.text, *at, n - len(lead), n))]
+        elif lead_line and lead_line.end is not None:
+            first = [(lead, lead_line.end - len(lead), lead_line.end, None)]
     paragraphs: list[list[Item]] = [first]
     for line in body:
         if line.text:
-            paragraphs[-1].append((line.text, line.start, line.end))
+            paragraphs[-1].append((line.text, line.start, line.end, line.shifts))
         elif paragraphs[-1]:
             paragraphs.append([])
     text = ""

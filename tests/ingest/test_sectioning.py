@@ -272,3 +272,24 @@ def test_a_notice_block_is_no_title_line() -> None:
     ]
     assert [i for i in range(len(lines)) if lines[i].text and _in_an_address(lines, i)] == [0, 2, 4]
     assert not _is_title("United Kingdom; or") and _is_title("Terms and Conditions")
+
+
+def test_a_run_in_section_starts_at_its_number_in_the_raw_text(tmp_path: Path):
+    """A long line whose first clause is set wide: the run-in sections cut from it
+    start in the file exactly at their numbers, not some characters off in proportion to
+    the spaces collapsed before them."""
+    spaced = "the    first    clause    has    its    words    set    wide    apart"
+    body = " ".join(
+        f'1.{n} "Term {n}" means {spaced if n == 1 else "the thing"} numbered {n} here.'
+        for n in range(1, 9)
+    )
+    raw = f"SUPPLY AGREEMENT\n\n1. Definitions  {body}\n\n2. Term\n\nIt runs for a year.\n"
+    path = tmp_path / "flat.txt"
+    path.write_text(raw, encoding="utf-8")
+    parsed = parse_file(path, 1_000_000)
+    sections = build_sections(parsed.doc_id, parsed.lines, parsed.format)
+    run_in = [s for s in sections if s.label.startswith("1.")]
+    assert [s.label for s in run_in] == [f"1.{n}" for n in range(1, 9)]
+    for s in run_in:
+        assert raw[s.char_start :].startswith(s.label + ' "'), s.label
+        assert raw[s.offsets[0]] == '"'  # the body's first character, "Term n" quoted
