@@ -1629,12 +1629,13 @@ def _absorb_title(
     contents, or a name that heads prose ("Status of this Memo", "Preamble"). The first
     heading is a name there when only short lines precede it. The block is named by the name
     it took in ("EXECUTION VERSION" / "INTELLECTUAL PROPERTY AGREEMENT": the longer) when
-    at most a banner line ("Exhibit 10.4") precedes them. In a PDF, where font size already
-    told the headings, a heading over any sentence heads a section; the name is the one set
-    largest; up to its table of contents, a heading the contents do not list is one of the title
-    pages' (an author, a licence notice: BEFORE_CONTENTS)."""
+    at most a banner line ("Exhibit 10.4") precedes them. In a PDF, where type already told
+    the headings (set larger or bold), a heading over any sentence heads a section; the name
+    is the one set largest; up to its table of contents, a heading the contents do not list
+    is one of the title pages' (an author, a licence notice: BEFORE_CONTENTS)."""
     absorbed: list[_Heading] = []
     contents = next((h.line for h in headings if h.contents), None) if toc else None
+    body_size = _body_font_size(lines) if pdf else None
     for n, head in enumerate(headings):
         if head.contents:  # contents on the title pages: the title goes on after them
             absorbed.append(head)
@@ -1652,7 +1653,8 @@ def _absorb_title(
         if pdf and _title_page(head, contents, toc):
             absorbed.append(head)
             continue
-        if pdf and _has_sentence(body):
+        # set in the body's type, a heading is told by its words, as in plain text
+        if pdf and _emphasised(lines[head.line], body_size) and _has_sentence(body):
             break
         if head.numbered or not (opening or after_contents or not _has_prose(body)):
             break
