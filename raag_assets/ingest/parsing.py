@@ -524,34 +524,49 @@ def _parse_pdf(data: bytes) -> tuple[str, tuple[Line, ...], int, dict[str, Any]]
 def running_lines(lines: Sequence[Line], edge: int = 2) -> set[Line]:
     """A PDF's running headers and footers: among the first and last `edge` lines of each
     page, those with words that recur there (digits aside, spacing aside: extraction may drop
-    the spaces of a tightly set header) on three pages or more. A chapter's own header
-    ("Chapter 4: Function reference 9") recurs only over its pages, so no share of all pages
-    is asked. Left in, each would open a section at every page break and cut the section
-    running across it. The first page keeps its lines: a title page's heading may read the
-    same as the running header."""
+    the spaces of a tightly set header) on three pages or more, or on both pages of two when
+    set smaller than the body. A chapter's own header ("Chapter 4: Function reference 9")
+    recurs only over its pages, so no share of all pages is asked. Left in, each would open a
+    section at every page break and cut the section running across it. The first page keeps
+    those set in the body's size or larger: a title page's heading may read the same as the
+    running header ("HOSTING AGREEMENT"); a legend in small type ("Confidential") is furniture
+    there too."""
     pages: dict[int, list[Line]] = {}
+    sizes: Counter[float] = Counter()
     for ln in lines:
         if ln.text:
             pages.setdefault(ln.page or 0, []).append(ln)
-    if len(pages) < 3:
+            sizes[ln.size or 0.0] += len(ln.text)
+    if len(pages) < 2:
         return set()
+    body = sizes.most_common(1)[0][0]
 
     def key(text: str) -> str:
         return re.sub(r"\s+", "", re.sub(r"\d+", "#", text.lower()))
 
+    def small(ln: Line) -> bool:
+        return bool(body and ln.size and ln.size < body)
+
     edges = {page: {*ls[:edge], *ls[-edge:]} for page, ls in pages.items()}
     seen: dict[str, set[int]] = {}
+    large: set[str] = set()  # keys set in the body's size or larger somewhere
     for page, edge_lines in edges.items():
         for ln in edge_lines:
             seen.setdefault(key(ln.text), set()).add(page)
-    recurring = {k for k, on in seen.items() if len(on) >= 3 and re.search(r"[a-z]{2}", k)}
+            if not small(ln):
+                large.add(key(ln.text))
+    needed = 3 if len(pages) > 2 else 2
+    recurring = {
+        k
+        for k, on in seen.items()
+        if len(on) >= needed and re.search(r"[a-z]{2}", k) and (needed == 3 or k not in large)
+    }
     first = min(pages)
     return {
         ln
         for page, edge_lines in edges.items()
-        if page != first
         for ln in edge_lines
-        if key(ln.text) in recurring
+        if key(ln.text) in recurring and (page != first or small(ln))
     }
 
 
