@@ -41,7 +41,8 @@ PARSER_VERSION = "11"  # 3: PDF spaces by 0.15 em, running headers and footers, 
 # 10 (relations34): another document's date is not this one's when its name is followed by
 # 'entered into by and between <parties with a parenthesis>,' or 'made' before the date
 # 11: each line keeps where its characters lie in the raw text exactly (Line.shifts: the
-# spaces normalising collapsed), so a section or chunk cut inside a line starts at its text
+# spaces normalising collapsed), so a section or chunk cut inside a line starts at its text;
+# a PDF's running legend in small type is furniture on its first page and over two pages
 LANDING_STATE = "landing_fingerprint"  # metadata key: the folder state this run read
 # stage_fingerprints' row for the state a whole successful ingest left (run.chain_state);
 # deleted here when a run starts, so a run of any origin (sensor, UI) voids it
