@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test chromium ui-test lint typecheck bench bench-copy bench-latency bench-tenants fault-kill fault-restart load graph-eval structure-eval corpus-audit search-eval fit-weights eval conformance ui clean
+.PHONY: install demo test chromium ui-test lint typecheck bench bench-copy bench-latency bench-tenants fault-kill fault-restart load graph-eval structure-eval corpus-audit pdf-audit search-eval fit-weights eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -89,6 +89,10 @@ structure-eval: install
 
 corpus-audit: install
 	$(BIN)/python benchmarks/corpus_audit.py
+
+# CUAD contracts typeset as PDFs, read against their text (40 per half; --per-half N)
+pdf-audit: install
+	$(BIN)/python benchmarks/pdf_audit.py -v
 
 # the written question sets (golden/questions/*.yaml, both halves, beside BM25 and dense
 # 500-character baselines), then the project's own multi-section set, then the CUAD span

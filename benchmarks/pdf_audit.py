@@ -22,6 +22,7 @@ Shared data: ../shared beside the checkout, or RAAG_SHARED.
 """
 
 import argparse
+import bisect
 import hashlib
 import os
 import sys
@@ -103,12 +104,22 @@ def typeset(lines: list[str], path: Path) -> None:
 def printed_lines(txt: Path) -> list[str]:
     """The text's lines as a printed contract sets them: a filing flattened to a few long
     lines is cut where raag's reading of the text starts a section, as a PDF starts each
-    clause on a line of its own."""
+    clause on a line of its own; the page furniture the text path drops (EDGAR's "Source:"
+    banners, page numbers) is left to the PDF's own header and footer."""
     _, sections, parsed = read_file(txt)
     raw = parsed.raw_text
+    kept = sorted((ln.start, ln.end) for ln in parsed.lines if ln.start is not None)
+    starts = [a for a, _ in kept]
     cuts = sorted({0, len(raw), *(s.char_start for s in sections if s.char_start)})
-    pieces = (raw[a:b] for a, b in zip(cuts, cuts[1:], strict=False))
-    return [line.strip() for piece in pieces for line in piece.splitlines() if line.strip()]
+    out = []
+    for a, b in zip(cuts, cuts[1:], strict=False):
+        at = a
+        for line in raw[a:b].splitlines(keepends=True):
+            lo, hi, at = at, at + len(line), at + len(line)
+            i = bisect.bisect_right(starts, hi) - 1  # the last kept line starting before hi
+            if line.strip() and i >= 0 and kept[i][1] > lo:
+                out.append(line.strip())
+    return out
 
 
 def pr(reference: set, got: set) -> tuple[int, int, int]:

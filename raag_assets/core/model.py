@@ -181,6 +181,8 @@ class Line:
     start: int | None = None
     end: int | None = None
     indent: int | None = None
+    # exactly where each character lies in [start, end): normalize.Shifts; None: proportional
+    shifts: tuple[tuple[int, int], ...] | None = None
 
 
 @dataclass(frozen=True)

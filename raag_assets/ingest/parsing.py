@@ -19,7 +19,7 @@ from raag_assets.core.identity import canonical_json, doc_id_from_name, sha256_h
 from raag_assets.core.model import DocMeta, EffectiveDate, Line, ParsedDocument
 from raag_assets.graph.dates import document_dates, document_name
 from raag_assets.graph.terms import party_full_names, party_names, with_signatories
-from raag_assets.ingest.normalize import normalize_line
+from raag_assets.ingest.normalize import normalize_line, space_shifts
 
 SIDECAR_SUFFIX = ".meta.json"
 _HEAD_LINES = 600  # the effective date is stated near the beginning
@@ -228,7 +228,10 @@ def text_lines(text: str, base: int = 0) -> tuple[tuple[Line, ...], int | None]:
                 lines.append(Line("", pg if paged else None))
             pending_break = False
         start, end = (base + span[0], base + span[1]) if span else (None, None)
-        lines.append(Line(t, pg if paged else None, start=start, end=end, indent=indent))
+        shifts = space_shifts(text[span[0] : span[1]], t) if span else None
+        lines.append(
+            Line(t, pg if paged else None, start=start, end=end, indent=indent, shifts=shifts)
+        )
     last = max((ln.page or 1 for ln in lines if ln.text), default=1)
     return tuple(lines), (last if paged else None)
 
@@ -315,9 +318,10 @@ def _text_lines(text: str, base: int) -> list[Line]:
         lead = len(body) - len(body.lstrip())
         stripped = body.strip()
         start = pos + lead
-        out.append(
-            Line(normalize_line(body), start=start, end=start + len(stripped), indent=_indent(body))
-        )
+        line = normalize_line(body)
+        end = start + len(stripped)
+        shifts = space_shifts(stripped, line)
+        out.append(Line(line, start=start, end=end, indent=_indent(body), shifts=shifts))
         pos += len(raw)
     return out
 
@@ -520,34 +524,49 @@ def _parse_pdf(data: bytes) -> tuple[str, tuple[Line, ...], int, dict[str, Any]]
 def running_lines(lines: Sequence[Line], edge: int = 2) -> set[Line]:
     """A PDF's running headers and footers: among the first and last `edge` lines of each
     page, those with words that recur there (digits aside, spacing aside: extraction may drop
-    the spaces of a tightly set header) on three pages or more. A chapter's own header
-    ("Chapter 4: Function reference 9") recurs only over its pages, so no share of all pages
-    is asked. Left in, each would open a section at every page break and cut the section
-    running across it. The first page keeps its lines: a title page's heading may read the
-    same as the running header."""
+    the spaces of a tightly set header) on three pages or more, or on both pages of two when
+    set smaller than the body. A chapter's own header ("Chapter 4: Function reference 9")
+    recurs only over its pages, so no share of all pages is asked. Left in, each would open a
+    section at every page break and cut the section running across it. The first page keeps
+    those set in the body's size or larger: a title page's heading may read the same as the
+    running header ("HOSTING AGREEMENT"); a legend in small type ("Confidential") is furniture
+    there too."""
     pages: dict[int, list[Line]] = {}
+    sizes: Counter[float] = Counter()
     for ln in lines:
         if ln.text:
             pages.setdefault(ln.page or 0, []).append(ln)
-    if len(pages) < 3:
+            sizes[ln.size or 0.0] += len(ln.text)
+    if len(pages) < 2:
         return set()
+    body = sizes.most_common(1)[0][0]
 
     def key(text: str) -> str:
         return re.sub(r"\s+", "", re.sub(r"\d+", "#", text.lower()))
 
+    def small(ln: Line) -> bool:
+        return bool(body and ln.size and ln.size < body)
+
     edges = {page: {*ls[:edge], *ls[-edge:]} for page, ls in pages.items()}
     seen: dict[str, set[int]] = {}
+    large: set[str] = set()  # keys set in the body's size or larger somewhere
     for page, edge_lines in edges.items():
         for ln in edge_lines:
             seen.setdefault(key(ln.text), set()).add(page)
-    recurring = {k for k, on in seen.items() if len(on) >= 3 and re.search(r"[a-z]{2}", k)}
+            if not small(ln):
+                large.add(key(ln.text))
+    needed = 3 if len(pages) > 2 else 2
+    recurring = {
+        k
+        for k, on in seen.items()
+        if len(on) >= needed and re.search(r"[a-z]{2}", k) and (needed == 3 or k not in large)
+    }
     first = min(pages)
     return {
         ln
         for page, edge_lines in edges.items()
-        if page != first
         for ln in edge_lines
-        if key(ln.text) in recurring
+        if key(ln.text) in recurring and (page != first or small(ln))
     }
 
 
@@ -558,4 +577,8 @@ def _pdf_line(item: dict[str, Any], page: int, offset: int) -> Line:
     bold = bool(chars) and all("bold" in str(c.get("fontname", "")).lower() for c in chars)
     raw = item["text"]
     start = offset + len(raw) - len(raw.lstrip())
-    return Line(normalize_line(raw), page, size, bold, start, start + len(raw.strip()))
+    text = normalize_line(raw)
+    stripped = raw.strip()
+    return Line(
+        text, page, size, bold, start, start + len(stripped), None, space_shifts(stripped, text)
+    )

@@ -27,7 +27,7 @@ from raag_assets.graph.lexicon import (
     words_to_int,
 )
 from raag_assets.graph.rules import rule
-from raag_assets.ingest.normalize import join_lines, join_lines_mapped
+from raag_assets.ingest.normalize import Item, join_lines, join_lines_mapped, sub_span
 from raag_assets.ingest.outline import (
     BARE_NUMBER,
     BARE_RUN_IN,
@@ -80,7 +80,9 @@ from raag_assets.ingest.outline import key as outline_key
 #    articles numbered in words and chapters are keyword headings ("Article One", "Chapter 3");
 #    a numbered entry "1.1.1 PRC Laws: means ..." is titled by its term, its text the meaning;
 #    a dotted number one on ending a line opens a section when the next paragraph follows it
-SECTIONER_VERSION = "16"
+# 17: a heading run into a line, and the rest of a heading line the body begins with, map
+#    onto the raw text exactly (their lines' Shifts), not in proportion to the line
+SECTIONER_VERSION = "17"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -508,7 +510,10 @@ def _clean(lines: Sequence[Line], fmt: str) -> tuple[list[Line], set[int]]:
             if UNDERLINED.search(text) and out and out[-1].text:
                 underlined.add(len(out) - 1)
                 continue
-        out.append(Line(text, line.page, line.size, line.bold, line.start, line.end, line.indent))
+        shifts = line.shifts if text == line.text else None
+        out.append(
+            Line(text, line.page, line.size, line.bold, line.start, line.end, line.indent, shifts)
+        )
     return out, underlined
 
 
@@ -838,8 +843,8 @@ def _short_run_in(rest: str) -> str | None:
 
 def _cut(line: Line, cuts: list[int]) -> list[Line]:
     """The line in pieces at `cuts`, a made-up blank line between pieces; each piece keeps
-    its raw span (proportional where normalising changed the line's length, as
-    normalize.line_offsets maps it)."""
+    its raw span (exact where the line's Shifts are known, as normalize.line_offsets maps
+    it, else proportional)."""
     if not cuts:
         return [line]
     n = len(line.text)
@@ -847,15 +852,13 @@ def _cut(line: Line, cuts: list[int]) -> list[Line]:
     bounds = [0, *cuts, n]
     for a, b in zip(bounds, bounds[1:], strict=False):
         piece = line.text[a:b].rstrip()
-        start = end = None
-        if line.start is not None and line.end is not None:
-            span = line.end - line.start
-            start = line.start + a * span // n
-            end = line.start + (a + len(piece)) * span // n
+        start, end, shifts = sub_span(
+            line.text, line.start, line.end, line.shifts, a, a + len(piece)
+        )
         indent = line.indent if not out else None  # a piece run in after text: none of its own
         if out:
             out.append(Line("", line.page))
-        out.append(Line(piece, line.page, line.size, line.bold, start, end, indent))
+        out.append(Line(piece, line.page, line.size, line.bold, start, end, indent, shifts))
     return out
 
 
@@ -1731,12 +1734,13 @@ def _absorb_title(
     contents, or a name that heads prose ("Status of this Memo", "Preamble"). The first
     heading is a name there when only short lines precede it. The block is named by the name
     it took in ("EXECUTION VERSION" / "INTELLECTUAL PROPERTY AGREEMENT": the longer) when
-    at most a banner line ("Exhibit 10.4") precedes them. In a PDF, where font size already
-    told the headings, a heading over any sentence heads a section; the name is the one set
-    largest; up to its table of contents, a heading the contents do not list is one of the title
-    pages' (an author, a licence notice: BEFORE_CONTENTS)."""
+    at most a banner line ("Exhibit 10.4") precedes them. In a PDF, where type already told
+    the headings (set larger or bold), a heading over any sentence heads a section; the name
+    is the one set largest; up to its table of contents, a heading the contents do not list
+    is one of the title pages' (an author, a licence notice: BEFORE_CONTENTS)."""
     absorbed: list[_Heading] = []
     contents = next((h.line for h in headings if h.contents), None) if toc else None
+    body_size = _body_font_size(lines) if pdf else None
     for n, head in enumerate(headings):
         if head.contents:  # contents on the title pages: the title goes on after them
             absorbed.append(head)
@@ -1754,7 +1758,8 @@ def _absorb_title(
         if pdf and _title_page(head, contents, toc):
             absorbed.append(head)
             continue
-        if pdf and _has_sentence(body):
+        # set in the body's type, a heading is told by its words, as in plain text
+        if pdf and _emphasised(lines[head.line], body_size) and _has_sentence(body):
             break
         if head.numbered and not (n == 0 and opening and _filed_as_unit(head)):
             break
@@ -2119,15 +2124,19 @@ def _assemble(
 def _body_text_mapped(lead: str, lead_line: Line | None, body: list[Line]) -> tuple[str, list[int]]:
     """The section's text (paragraphs joined by blank lines) and each character's raw offset.
     The lead is the end of the heading line, so it maps onto that line's last characters."""
-    Item = tuple[str, int | None, int | None]
     first: list[Item] = []
     if lead:
-        end = lead_line.end if lead_line else None
-        first = [(lead, None if end is None else end - len(lead), end)]
+        first = [(lead, None, None, None)]
+        if lead_line and lead_line.text.endswith(lead):
+            n = len(lead_line.text)
+            at = lead_line.start, lead_line.end, lead_line.shifts
+            first = [(lead, *sub_span(lead_line.text, *at, n - len(lead), n))]
+        elif lead_line and lead_line.end is not None:
+            first = [(lead, lead_line.end - len(lead), lead_line.end, None)]
     paragraphs: list[list[Item]] = [first]
     for line in body:
         if line.text:
-            paragraphs[-1].append((line.text, line.start, line.end))
+            paragraphs[-1].append((line.text, line.start, line.end, line.shifts))
         elif paragraphs[-1]:
             paragraphs.append([])
     text = ""

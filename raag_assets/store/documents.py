@@ -132,7 +132,10 @@ def _document_row(
         "raw_text": doc.raw_text,
         "text": doc.text,
         "lines": Jsonb(
-            [[ln.text, ln.page, ln.size, ln.bold, ln.start, ln.end, ln.indent] for ln in doc.lines]
+            [
+                [ln.text, ln.page, ln.size, ln.bold, ln.start, ln.end, ln.indent, ln.shifts]
+                for ln in doc.lines
+            ]
         ),
         "effective_evidence": doc.effective.evidence if doc.effective else None,
         "version": version,
@@ -175,8 +178,16 @@ def documents_to_section(conn: psycopg.Connection, tenant: str, version: str) ->
         load_sql("select_documents_to_section"), {"tenant": tenant, "version": version}
     ).fetchall()
     return frames.documents_frame(
-        [(r[0], r[1], [Line(*ln) for ln in r[2]], r[3], r[4]) for r in rows]
+        [(r[0], r[1], [_line(ln) for ln in r[2]], r[3], r[4]) for r in rows]
     )
+
+
+def _line(stored: list) -> Line:
+    """A parsed line as stored (JSON): its shifts as tuples again, absent in rows stored
+    before lines kept them."""
+    text, page, size, bold, start, end, indent, *rest = stored
+    shifts = tuple((i, d) for i, d in rest[0]) if rest and rest[0] is not None else None
+    return Line(text, page, size, bold, start, end, indent, shifts)
 
 
 def replace_sections(

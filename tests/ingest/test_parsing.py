@@ -161,6 +161,24 @@ def test_running_headers_and_footers_of_a_pdf_open_no_sections(tmp_path: Path):
     assert "Confidential" not in assembly.text
 
 
+def test_a_small_legend_heading_every_page_of_a_short_contract_is_furniture(tmp_path: Path):
+    """A "Confidential" legend in small type over both pages of a two-page contract, the
+    first page's included, opens no section: clause 3 runs across the page break whole."""
+    from raag_assets.ingest.sectioning import build_sections
+
+    words = "The Supplier shall deliver the goods to the Buyer at the agreed place. " * 6
+    first = [("Confidential", 8, ""), ("SUPPLY AGREEMENT", 10, "")]
+    first += [(f"{n}. Clause {n}. {words}", 10, "") for n in (1, 2, 3)]
+    second = [("Confidential", 8, ""), (words, 10, ""), (f"4. Clause 4. {words}", 10, "")]
+    path = tmp_path / "supply.pdf"
+    path.write_bytes(_pdf_bytes([first, second]))
+    doc = parse_file(path, LIMIT)
+    sections = build_sections(doc.doc_id, doc.lines, doc.format)
+    assert [s.label for s in sections] == ["Title", "1", "2", "3", "4"]
+    assert all("Confidential" not in s.text for s in sections)
+    assert (sections[3].page_start, sections[3].page_end) == (1, 2)
+
+
 def test_words_placed_without_space_glyphs_keep_their_spaces(tmp_path: Path):
     """Typesetters (TeX, FOP) often place each word at its position with no space glyph
     between: a gap of a fifth of an em is a space, though narrower than pdfplumber's fixed

@@ -337,3 +337,53 @@ def test_a_notice_block_is_no_title_line() -> None:
     ]
     assert [i for i in range(len(lines)) if lines[i].text and _in_an_address(lines, i)] == [0, 2, 4]
     assert not _is_title("United Kingdom; or") and _is_title("Terms and Conditions")
+
+
+def test_a_run_in_section_starts_at_its_number_in_the_raw_text(tmp_path: Path):
+    """A long line whose first clause is set wide: the run-in sections cut from it
+    start in the file exactly at their numbers, not some characters off in proportion to
+    the spaces collapsed before them."""
+    spaced = "the    first    clause    has    its    words    set    wide    apart"
+    body = " ".join(
+        f'1.{n} "Term {n}" means {spaced if n == 1 else "the thing"} numbered {n} here.'
+        for n in range(1, 9)
+    )
+    raw = f"SUPPLY AGREEMENT\n\n1. Definitions  {body}\n\n2. Term\n\nIt runs for a year.\n"
+    path = tmp_path / "flat.txt"
+    path.write_text(raw, encoding="utf-8")
+    parsed = parse_file(path, 1_000_000)
+    sections = build_sections(parsed.doc_id, parsed.lines, parsed.format)
+    run_in = [s for s in sections if s.label.startswith("1.")]
+    assert [s.label for s in run_in] == [f"1.{n}" for n in range(1, 9)]
+    for s in run_in:
+        assert raw[s.char_start :].startswith(s.label + ' "'), s.label
+        assert raw[s.offsets[0]] == '"'  # the body's first character, "Term n" quoted
+
+
+def test_a_contract_printed_in_one_type_reads_its_title_as_plain_text_does(tmp_path: Path):
+    """A PDF whose headings are set in the body's size and weight (a contract printed from
+    a word processor) tells its headings by their words, as plain text does: the name over
+    the parties' sentence is the Title block's, not a section of its own."""
+    from fpdf import FPDF
+
+    paragraphs = [
+        "Exhibit 10.7",
+        "CONSULTING AGREEMENT",
+        'Acme Biotech, Inc., with a place of business in Berkeley ("Acme") and Beta B.V. '
+        '("Consultant") enter into this Consulting Agreement (the "Agreement") today.',
+        "1. Services. Consultant will provide advice to Acme as Acme asks from time to time.",
+        "2. Compensation. Acme will pay Consultant the fees set out in Exhibit A monthly.",
+    ]
+    pdf = FPDF(format="Letter")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 10)
+    for text in paragraphs:
+        pdf.multi_cell(0, 4.6, text, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+    path = tmp_path / "consulting.pdf"
+    path.write_bytes(bytes(pdf.output()))
+    parsed = parse_file(path, 1_000_000)
+    sections = build_sections(parsed.doc_id, parsed.lines, parsed.format)
+    assert [s.label for s in sections] == ["Title", "1", "2"]
+    assert sections[0].heading == "CONSULTING AGREEMENT"
+    assert '"Consultant"' in sections[0].text
