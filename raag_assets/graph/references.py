@@ -612,6 +612,11 @@ def _section_labels(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
         yield (m.start(), m.end()), mention
 
 
+# What follows a section's opening "EXHIBIT C" that labels the document rather than cites an
+# attachment: the end of its line, or a title in capitals ("EXHIBIT C FRANCHISE AGREEMENT").
+_OVER_TITLE = re.compile(r"[ \t]*(?:\n|$|[A-Z][A-Z'&,-]+\b(?!\s+[a-z]))")
+
+
 def _annexes(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
     banners = [(b.start(), b.end()) for b in FILING_BANNER.finditer(fixed)]
     # the banner's number repeated further on (on the next page of the filing) is the banner
@@ -621,6 +626,8 @@ def _annexes(fixed: str, raw: dict[int, str]) -> Iterator[Claim]:
             m.group("kw").lower() == "exhibit" and m.group("labels") in numbers
         ):
             continue  # "Exhibit 10.1" heading the filing: the document's own number
+        if m.start() == 0 and m.group("kw").isupper() and _OVER_TITLE.match(fixed, m.end()):
+            continue  # "EXHIBIT C" over the title in capitals: the label it was filed under
         kw = m.group("kw").capitalize()
         as_listed = re.sub(r"[\"“”]", "", m.group("labels"))
         labels = tuple(f"{kw} {lb}" for lb in expand_labels(as_listed))

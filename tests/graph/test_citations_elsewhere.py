@@ -112,6 +112,18 @@ def test_the_filing_banner_is_no_exhibit_citation():
     assert [m.labels for m in find_mentions("Exhibit A lists the prices.")] == [("Exhibit A",)]
 
 
+def test_the_exhibit_a_document_was_filed_as_over_its_title_is_no_citation():
+    """A section (the Title block) opening "EXHIBIT C" on its own line or over a title in
+    capitals names the exhibit the document was filed as; "EXHIBIT A attached hereto"
+    opening a section's text, or a lettered exhibit later on, cites."""
+    assert find_mentions("EXHIBIT C\n\nFRANCHISE AGREEMENT\n\nThis Agreement is made") == []
+    assert find_mentions("EXHIBIT C FRANCHISE AGREEMENT This Agreement is made") == []
+    cited = find_mentions("EXHIBIT A attached hereto and made a part hereof, in object code")
+    assert [m.labels for m in cited] == [("Exhibit A",)]
+    cited = find_mentions("FRANCHISE AGREEMENT\n\nEXHIBIT C\n\nThe fees are")
+    assert [m.labels for m in cited] == [("Exhibit C",)]
+
+
 def test_a_dotted_number_resolves_whatever_keyword_cites_it():
     """'Article 8.2' in a document that heads that subsection 'Section 8.2'."""
     doc = DocInfo("c", "c.txt")
