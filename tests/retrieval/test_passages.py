@@ -47,10 +47,15 @@ def test_the_paragraph_that_answers_not_the_run_in_title():
 
 
 def test_section_and_chunk_offsets_map_normalised_text_back_to_raw():
-    lines = [("Some text that", 0, 16), ("goes on here.", 17, 30)]  # raw "Some   text that"
+    # raw "Some   text that": the first line's shifts say where its collapsed spaces were
+    lines = [("Some text that", 0, 16, ((5, 2),)), ("goes on here.", 17, 30, ())]
     text, where = join_lines_mapped(lines)
     assert text == "Some text that goes on here."
     assert where[0] == 0 and where[-1] == 29 and where[text.index("goes")] == 17
+    assert where[text.index("text")] == 7  # exact, not in proportion to the line
+    # without shifts (lines stored before they were kept) a line maps in proportion
+    _, rough = join_lines_mapped([("Some text that", 0, 16, None), ("goes on here.", 17, 30, ())])
+    assert rough[text.index("text")] == 5 and rough[-1] == 29
     section = Section("s", "d", 0, "1", "Head", 1, None, text, None, None, 0, 30, tuple(where))
     [chunk] = chunk_sections([section], ChunkPolicy(64), lambda t: len(t.split()))
     assert (chunk.char_start, chunk.char_end) == (0, 30)
