@@ -10,6 +10,7 @@ candidates), and the query embedder of a process is `default_embed()`.
 
 import functools
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -548,7 +549,7 @@ def document_hits(
     answer is inside them, and the indexes' pools (50 each, over
     the whole tenant's graph and posting lists) rank only the chunks they reach. None when
     the documents hold more than NAMED_WHOLE_CAP chunks."""
-    query = " ".join(query.split())
+    query = distinctive(" ".join(query.split()), document_word_counts(conn, tenant, plan, query))
     read = query_lexemes(conn, query, tenant)
     counts = read[2] if read is not None else []
     params = {
@@ -573,6 +574,57 @@ def document_hits(
     elif plan.mode == "vector":
         fused = [Fused(f.key, f.score, (*f.ranks, None)) for f in fused]
     return _section_hits(_load(conn, tenant, fused))
+
+
+# A word of the query held by at least this share of a named document's chunks (and by at
+# least COMMON_MIN_CHUNKS of them) tells none of its chunks apart ('party' in a contract,
+# 'intellectual property' in an IP agreement), and ranking them by it (words or meaning)
+# draws whatever clause says it most. It is left out of what the document's chunks are
+# ranked by. CUAD look hybrid+graph passages R@10 / hit@10 (after the framing-clause fix):
+# look-A (built) 0.694 / 0.832 -> 0.704 / 0.844 at 0.3 (0.5: 0.700 / 0.838, 0.2: 0.708 /
+# 0.844, 0.12: 0.683 / 0.815); look-B (checked) 0.730 / 0.845 -> 0.751 / 0.861 (0.2: 0.747 /
+# 0.857).
+COMMON_IN_DOCUMENT = 0.3
+# In a short document a share is a few chunks: a word in 2 of 5 says what the query is about.
+COMMON_MIN_CHUNKS = 8
+_QUERY_WORD = re.compile(r"[A-Za-z]+(?:['’][A-Za-z]+)?")
+
+
+def document_word_counts(
+    conn: psycopg.Connection, tenant: str, plan: RetrievalPlan, query: str
+) -> dict[str, tuple[int, int]]:
+    """Each word of `query` (lowercased; stop words left out) with how many chunks of the
+    documents `plan.doc_ids` hold it, and how many they have."""
+    words = sorted({m.group(0).lower() for m in _QUERY_WORD.finditer(query)})
+    if not words:
+        return {}
+    rows = conn.execute(
+        load_sql("select_document_word_shares"),
+        {
+            "tenant": tenant,
+            "doc_ids": list(plan.doc_ids),
+            "history": plan.history,
+            "words": words,
+            "cap": NAMED_WHOLE_CAP,
+        },
+    ).fetchall()
+    return {w: (held, total) for w, held, total in rows}
+
+
+def distinctive(query: str, counts: Mapping[str, tuple[int, int]]) -> str:
+    """`query` without the words common in the named document (`counts`: a word's chunks
+    and the document's, document_word_counts): COMMON_IN_DOCUMENT of its chunks, and at least
+    COMMON_MIN_CHUNKS. The query as it is when that would leave no word the document's
+    chunks are indexed by."""
+
+    def common(word: str) -> bool:
+        held, total = counts.get(word.lower(), (0, 0))
+        return held >= COMMON_MIN_CHUNKS and held >= COMMON_IN_DOCUMENT * total
+
+    if all(common(w) for w in counts):
+        return query
+    kept = _QUERY_WORD.sub(lambda m: "" if common(m.group(0)) else m.group(0), query)
+    return " ".join(kept.split())
 
 
 # Meaning and words together inside a named document: a chunk's cosine similarity plus this

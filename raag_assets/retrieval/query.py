@@ -353,20 +353,37 @@ FRAMING_WORDS = 3  # words other than the name a clause that only frames it may 
 def _after_framing_clause(query: str, found: Sequence[re.Match[str]], drop: set[int]) -> int | None:
     """Where the question starts after an opening clause that only frames the name
     ('Consider the Supply Agreement between Acme and Beta; what is the term?'): a first clause
-    holding naming words and at most FRAMING_WORDS others ('Consider', 'between'), when a
-    later clause, without naming words, asks the question (ends in '?'). A first clause saying
-    more ('Under GPLv2, I want to ship binaries only. What must I offer?') is part of what is
-    asked. What is left of a framing clause ('Consider between') asks nothing, and its words
-    ('consider') would match the document's 'in consideration of' before what is asked."""
+    holding naming words and few others (at most FRAMING_WORDS, or half as many as the words
+    naming: 'between Dassault Systemes and/or certain affiliates of Dassault Systems and
+    PlanetCAD Inc.'; a single letter, as of 'd/b/a', is none), when a later clause that names
+    nothing asks the question (ends in '?'). The later clause names the document only where it
+    writes a naming word as a name (a capital or a digit: 'may Summa assign it?'); the same
+    word in small letters is what is asked ('the intellectual property created under the
+    Intellectual Property Agreement', 'a right of first refusal' under the 'Form Of Franchise
+    Agreement'). A first clause saying more ('Under GPLv2, I want to ship binaries only.
+    What must I offer?') is part of what is asked. What is left of a framing clause ('Consider
+    between') asks nothing, and its words ('consider') would match the document's 'in
+    consideration of' before what is asked."""
     breaks = list(_PHRASE_BREAK.finditer(query))
     if not breaks:
         return None
     end = breaks[0].end()
     first = {n for n, m in enumerate(found) if m.start() < end}
     later = [n for n in range(len(found)) if n not in first]
-    asks = query.rstrip().endswith("?") and later and not drop & set(later)
-    left = [n for n in first - drop if found[n].group(0).lower() not in naming.SMALL]
-    return end if first & drop and asks and len(left) <= FRAMING_WORDS else None
+    names_later = any(n in drop and _written_as_name(found[n].group(0)) for n in later)
+    asks = query.rstrip().endswith("?") and later and not names_later
+    left = [
+        n
+        for n in first - drop
+        if len(found[n].group(0)) > 1 and found[n].group(0).lower() not in naming.SMALL
+    ]
+    few = len(left) <= max(FRAMING_WORDS, len(first & drop) // 2)
+    return end if first & drop and asks and few else None
+
+
+def _written_as_name(word: str) -> bool:
+    """A word written as a name is: with a capital or a digit ('Summa', 'GPLv2', '3501')."""
+    return any(ch.isupper() or ch.isdigit() for ch in word)
 
 
 def _naming_phrases(

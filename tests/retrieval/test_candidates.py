@@ -10,9 +10,11 @@ from raag_assets.retrieval import candidates
 from raag_assets.retrieval.candidates import (
     Candidate,
     RetrievalPlan,
+    distinctive,
     document_hits,
     document_order,
     document_rankings,
+    document_word_counts,
     retrieve,
     rrf_fuse,
     section_hits,
@@ -360,7 +362,11 @@ def test_a_named_document_is_ranked_whole(demo_store, embedder, monkeypatch):
     with demo_store.connect() as conn, tenant_reader(conn, "demo"):
         whole = document_hits(conn, query, "demo", embedder.embed, plan)
         text = document_hits(conn, query, "demo", embedder.embed, replace(plan, mode="fulltext"))
-        pooled = section_hits(conn, query, "demo", embedder.embed, replace(plan, mode="fulltext"))
+        # the index search asked what the named document is ranked by: its words less those
+        # common in it ('leave' in the leave policy)
+        asked = distinctive(query, document_word_counts(conn, "demo", plan, query))
+        assert asked == "maternity weeks"
+        pooled = section_hits(conn, asked, "demo", embedder.embed, replace(plan, mode="fulltext"))
         n = conn.execute(
             "SELECT count(DISTINCT section_id) FROM chunks WHERE doc_id = 'leave-policy'"
         ).fetchone()[0]
@@ -370,3 +376,29 @@ def test_a_named_document_is_ranked_whole(demo_store, embedder, monkeypatch):
     assert len(whole) == n  # every section of the document, not only those the pools reached
     assert [h.section_id for h in text] == [h.section_id for h in pooled]
     assert all(h.vector_rank is None for h in text)
+
+
+def test_words_common_in_the_named_document_are_not_what_ranks_its_chunks():
+    # 'party' in 60 of 100 chunks tells none apart; 'exclusively' in 3 does
+    counts = {"party": (60, 100), "bound": (9, 100), "exclusively": (3, 100), "other": (40, 100)}
+    q = "is a party bound to deal exclusively with the other?"
+    assert distinctive(q, counts) == "is a bound to deal exclusively with the ?"
+    # a short document: 2 chunks of 5 are a share, not a common word
+    assert distinctive("what is the notice period?", {"notice": (2, 5), "period": (1, 5)}) == (
+        "what is the notice period?"
+    )
+    # every word common: the query stays as it is
+    assert distinctive("party other", {"party": (60, 100), "other": (40, 100)}) == "party other"
+    assert distinctive("the of", {}) == "the of"
+
+
+def test_the_named_documents_word_counts_are_its_chunks(demo_store):
+    plan = RetrievalPlan(doc_ids=("leave-policy",))
+    with demo_store.connect() as conn, tenant_reader(conn, "demo"):
+        counts = document_word_counts(conn, "demo", plan, "How many weeks of Leave? the")
+        total, leave = conn.execute(
+            "SELECT count(*), count(*) FILTER (WHERE tsv @@ to_tsquery('simple', 'leav'))"
+            " FROM chunks WHERE doc_id = 'leave-policy' AND live"
+        ).fetchone()
+    assert set(counts) == {"many", "weeks", "leave"}  # stop words have no lexeme
+    assert counts["leave"] == (leave, total) and 0 < leave <= total

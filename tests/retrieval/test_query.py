@@ -59,3 +59,39 @@ def test_a_clause_that_only_frames_the_name_goes_whole():
     # no question after the framing clause: nothing to keep it for
     q = "Consider the Software License Agreement; the assignment clause."
     assert without_words(q, {"software"}, title) == "Consider ; the assignment clause."
+
+
+def test_a_naming_word_in_small_letters_in_the_question_is_asked():
+    # 'Of' names the 'Form Of Franchise Agreement'; 'of' in the question is asked, and the
+    # framing clause still goes whole
+    title = {"form", "of", "franchise", "agreement"}
+    words = {"form", "of", "franchise", "pizza", "fusion", "holding", "inc"}
+    q = (
+        "Consider the Form Of Franchise Agreement between Pizza Fusion Holding, Inc.; does a "
+        "party have a right of first refusal?"
+    )
+    assert without_words(q, words, title) == "does a party have a right of first refusal?"
+    q = "Consider the Intellectual Property Agreement between Acme Inc.; who owns the IP?"
+    words = {"intellectual", "property", "acme", "inc"}
+    title = {"intellectual", "property", "agreement"}
+    assert without_words(q, words, title) == "who owns the IP?"
+    q = (
+        "Consider the Intellectual Property Agreement between Acme Inc.; who owns the "
+        "intellectual property created under it?"
+    )
+    assert without_words(q, words, title) == "who owns the intellectual property created under it?"
+
+
+def test_a_framing_clause_may_hold_a_few_words_beside_a_long_name():
+    title = {"co", "branding", "agreement"}
+    words = {"co", "branding", "dassault", "systemes", "systems", "planetcad", "inc", "of"}
+    q = (
+        "Consider the Co-Branding Agreement between Dassault Systemes and/or certain affiliates "
+        "of Dassault Systems and PlanetCAD Inc.; what licence does it grant?"
+    )
+    assert without_words(q, words, title) == "what licence does it grant?"
+    # a single letter ('d/b/a') is no word of its own
+    q = "Consider the Supply Agreement between Acme Inc. d/b/a Beta; what is the term?"
+    assert without_words(q, {"supply", "acme", "inc", "beta"}, {"supply", "agreement"}) == (
+        "what is the term?"
+    )
