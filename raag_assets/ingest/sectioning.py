@@ -82,7 +82,9 @@ from raag_assets.ingest.outline import key as outline_key
 #    a dotted number one on ending a line opens a section when the next paragraph follows it
 # 17: a heading run into a line, and the rest of a heading line the body begins with, map
 #    onto the raw text exactly (their lines' Shifts), not in proportion to the line
-SECTIONER_VERSION = "17"
+# 18: a PDF's numbers run into its lines open sections as plain text's do; a wrapped line
+#    opening with the outline's next dotted number after a sentence's end opens its clause
+SECTIONER_VERSION = "18"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")
@@ -480,7 +482,7 @@ def _headings(lines: Sequence[Line], fmt: str) -> tuple[list[Line], list[_Headin
     gives one."""
     # the numbers the document cites as its sections: evidence for both scans
     cited = frozenset(cited_labels([ln.text for ln in lines]))
-    if fmt == "text":
+    if fmt in ("text", "pdf"):
         lines = _split_run_ins(list(lines), cited)
     clean, underlined = _clean(lines, fmt)
     toc = _table_of_contents(clean) if fmt != "markdown" else None
@@ -751,6 +753,9 @@ def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
             out.append(line)  # a page of the contents after the first: entries, not sections
             continue
         para_start = n == 0 or not lines[n - 1].text
+        if not para_start and _wrapped_clause(line.text, lines[n - 1].text, last):
+            out.append(Line("", line.page))  # a clause run in where a wrapped line begins
+            para_start = True
         if para_start and line.text in furniture:
             out.append(Line("", line.page))  # a running page header on a line of its own
             continue
@@ -803,6 +808,20 @@ def _next_opens(lines: list[Line], n: int) -> Key | None:
 
 def _opens_not(text: str) -> Key | None:
     return None
+
+
+def _wrapped_clause(text: str, before: str, last: Key | None) -> bool:
+    """A line of a wrapped paragraph that opens with the outline's next dotted number after
+    a line ending a sentence ("... no other way." / "1.3 Reserved. The ..."): the clause ran
+    in where the wrap fell, as it would run in mid-line."""
+    k = _opens(text)
+    return (
+        k is not None
+        and len(k) > 1
+        and last is not None
+        and (continues(k, last) or second_child(k, last))
+        and bool(re.search(r"[.;:]$", before))
+    )
 
 
 # A section kept with its number only ("Section 3. [Reserved] Section 4. ...", "7.

@@ -387,3 +387,30 @@ def test_a_contract_printed_in_one_type_reads_its_title_as_plain_text_does(tmp_p
     assert [s.label for s in sections] == ["Title", "1", "2"]
     assert sections[0].heading == "CONSULTING AGREEMENT"
     assert '"Consultant"' in sections[0].text
+
+
+def test_a_pdf_whose_clauses_run_in_gets_its_outline_as_plain_text_does(tmp_path: Path):
+    """Subsections printed inline in a PDF's wrapped paragraphs ("1. Grant 1.1 License.
+    ... 1.2 Marks. ..."), as filings are, open sections as they do in plain text."""
+    from fpdf import FPDF
+
+    words = "The Licensee shall use the marks only as this Agreement allows and no other way. " * 2
+    paragraphs = [
+        "LICENSE AGREEMENT",
+        'Acme Inc. ("Licensor") and Beta LLC ("Licensee") agree as follows.',
+        f"1. Grant 1.1 License. {words} 1.2 Marks. {words} 1.3 Reserved. {words}",
+        f"2. Term 2.1 Period. {words} 2.2 Renewal. As Section 1.2 allows, {words}",
+    ]
+    pdf = FPDF(format="Letter")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 10)
+    for text in paragraphs:
+        pdf.multi_cell(0, 4.6, text, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+    path = tmp_path / "license.pdf"
+    path.write_bytes(bytes(pdf.output()))
+    parsed = parse_file(path, 1_000_000)
+    sections = build_sections(parsed.doc_id, parsed.lines, parsed.format)
+    labels = [s.label for s in sections]
+    assert labels == ["Title", "1", "1.1", "1.2", "1.3", "2", "2.1", "2.2"]
+    assert sections[labels.index("1.2")].heading == "Marks"
