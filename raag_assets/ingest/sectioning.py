@@ -752,10 +752,9 @@ def _split_run_ins(lines: list[Line], cited: frozenset[str]) -> list[Line]:
         if _contents_line(line.text):
             out.append(line)  # a page of the contents after the first: entries, not sections
             continue
-        para_start = n == 0 or not lines[n - 1].text
-        if not para_start and _wrapped_clause(line.text, lines[n - 1].text, last):
-            out.append(Line("", line.page))  # a clause run in where a wrapped line begins
-            para_start = True
+        wrapped = n > 0 and _wrapped_clause(line.text, lines[n - 1].text, last)
+        para_start = n == 0 or not lines[n - 1].text or wrapped
+        out.extend([Line("", line.page)] * wrapped)  # a clause run in where a wrap fell
         if para_start and line.text in furniture:
             out.append(Line("", line.page))  # a running page header on a line of its own
             continue
