@@ -17,7 +17,11 @@ Sample: per half of the corpus (quality.cuad.part_of), the first N contracts und
 SHA-256 order of "pdf:" + the file name. Per-contract lines for the look half only; the
 scored half prints its totals.
 
-Run: make pdf-audit   (or .venv/bin/python benchmarks/pdf_audit.py [--per-half N] [-v])
+With --run-in each of raag's lines of the text is one paragraph, uncut: the clauses of a
+filing CUAD flattened run into each other, as some PDFs print them, and wrap where the
+measure falls.
+
+Run: make pdf-audit   (or .venv/bin/python benchmarks/pdf_audit.py [--per-half N] [-v] [--run-in])
 Shared data: ../shared beside the checkout, or RAAG_SHARED.
 """
 
@@ -122,6 +126,13 @@ def printed_lines(txt: Path) -> list[str]:
     return out
 
 
+def run_in_lines(txt: Path) -> list[str]:
+    """raag's lines of the text as they are (page furniture dropped): a filing CUAD flattened
+    keeps its clauses run into long paragraphs, as some PDFs print them ("1. Grant 1.1
+    License. ... 1.2 Marks. ..."), wrapped to the measure by the typesetter."""
+    return [line.text for line in read_file(txt)[2].lines if line.text]
+
+
 def pr(reference: set, got: set) -> tuple[int, int, int]:
     return len(reference), len(got), len(reference & got)
 
@@ -158,14 +169,14 @@ def _ratio(n: int, d: int) -> str:
     return f"{n / d:.3f}" if d else "  -  "
 
 
-def audit(part: str, n: int, parse, workdir: Path, verbose: bool) -> Counter:
+def audit(part: str, n: int, parse, workdir: Path, verbose: bool, run_in: bool) -> Counter:
     totals: Counter = Counter()
     for src in sample(part, n):
         plain = latin1(src.read_text(encoding="utf-8", errors="replace"))
         txt = workdir / src.name
         pdf = workdir / (src.stem + ".pdf")
         txt.write_text(plain, encoding="utf-8")
-        typeset(printed_lines(txt), pdf)
+        typeset(run_in_lines(txt) if run_in else printed_lines(txt), pdf)
         scores = compare(reading(txt, parse), reading(pdf, parse))
         txt.unlink()
         pdf.unlink()
@@ -204,6 +215,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--per-half", type=int, default=40)
     ap.add_argument("-v", "--verbose", action="store_true", help="one line per look contract")
+    ap.add_argument(
+        "--run-in", action="store_true", help="clauses run into paragraphs as CUAD has them"
+    )
     args = ap.parse_args()
     nlp = load_pipeline("en_core_web_sm")
 
@@ -213,7 +227,7 @@ def main() -> None:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="raag-pdf-audit-") as tmp:
         for part in (cuad.LOOK, cuad.SCORED):
-            totals = audit(part, args.per_half, parse, Path(tmp), args.verbose)
+            totals = audit(part, args.per_half, parse, Path(tmp), args.verbose, args.run_in)
             report(part, totals, len(sample(part, args.per_half)))
     print(f"\n({time.perf_counter() - started:.0f} s)")
 
