@@ -4,7 +4,7 @@ Contracts reach users as PDFs more often than as text. CUAD ships them as text, 
 typesets each sampled contract as a PDF the way a filing prints (fpdf2: Helvetica 10 pt on
 Letter pages, every line a paragraph wrapped to the measure, a running header
 ("Confidential") and a "Page N of M" footer on every page), reads both files
-through raag (parsing, sectioning, Layers 1 and 2, term uses: `graph_gold.extract_files`,
+through raag (parsing, sectioning, Layers 1 and 2, term uses: `graph_gold.extract_read`,
 as `graph-eval --offline`) and scores the PDF's reading against the text's: section labels,
 edges per type (the text's graph as the reference: precision / recall of the PDF's), and the
 title, effective date and parties raag reads. The text side is written from the same Latin-1
@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 from fpdf import FPDF  # noqa: E402
 
 from raag_assets.quality import cuad  # noqa: E402
-from raag_assets.quality.graph_gold import extract_files, found_keys, read_file  # noqa: E402
+from raag_assets.quality.graph_gold import extract_read, found_keys, read_file  # noqa: E402
 from resources.nlp import load_pipeline  # noqa: E402
 
 SHARED = Path(os.environ.get("RAAG_SHARED") or ROOT.parent / "shared")
@@ -140,7 +140,7 @@ def pr(reference: set, got: set) -> tuple[int, int, int]:
 def reading(path: Path, parse) -> dict:
     """What raag reads from one file: section labels, edge keys by type, metadata."""
     doc, sections, parsed = read_file(path)
-    keys = found_keys(extract_files([path], parse))
+    keys = found_keys(extract_read([doc], sections, parse))
     by_type: dict[str, set] = {}
     for key in keys:
         by_type.setdefault(key[0], set()).add(key)
@@ -157,9 +157,8 @@ def compare(text: dict, pdf: dict) -> dict[str, tuple[int, int, int]]:
     out = {"sections": pr(text["labels"], pdf["labels"])}
     for kind in sorted(set(text["edges"]) | set(pdf["edges"])):
         out[kind] = pr(text["edges"].get(kind, set()), pdf["edges"].get(kind, set()))
-    out["core"] = tuple(  # type: ignore[assignment]
-        sum(out.get(k, (0, 0, 0))[i] for k in CORE) for i in range(3)
-    )
+    core = [out.get(k, (0, 0, 0)) for k in CORE]
+    out["core"] = (sum(c[0] for c in core), sum(c[1] for c in core), sum(c[2] for c in core))
     for field in ("title", "effective", "parties"):
         out[field] = (1, 1, int(text[field] == pdf[field]))
     return out

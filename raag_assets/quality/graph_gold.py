@@ -359,6 +359,13 @@ def extract_files(
             continue
         docs.append(doc)
         sections.extend(secs)
+    return extract_read(docs, sections, parse)
+
+
+def extract_read(
+    docs: Sequence[DocInfo], sections: Sequence[Section], parse: Any
+) -> list[dict[str, Any]]:
+    """extract_files over documents already read (read_file), as edge rows."""
     result = extract(docs, sections, parse)
     cited: dict[str, set[str]] = {}
     for e in result.edges:
