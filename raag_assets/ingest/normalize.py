@@ -82,12 +82,19 @@ def line_offsets(
 
 
 def sub_span(
-    line: str, start: int | None, end: int | None, shifts: Shifts | None, a: int, b: int
+    line: str,
+    start: int | None,
+    end: int | None,
+    shifts: Shifts | None,
+    a: int,
+    b: int,
+    offsets: list[int] | None = None,
 ) -> tuple[int | None, int | None, Shifts | None]:
-    """Where line[a:b] lies in the raw text, and its own Shifts."""
+    """Where line[a:b] lies in the raw text, and its own Shifts (`offsets`: the line's
+    line_offsets, when a caller cutting it in many pieces has them already)."""
     if start is None or end is None or a >= b:
         return None, None, None
-    offsets = line_offsets(line, start, end, shifts)[a:b]
+    offsets = (offsets or line_offsets(line, start, end, shifts))[a:b]
     first = offsets[0]
     if shifts is None:
         return first, offsets[-1] + 1, None

@@ -27,7 +27,13 @@ from raag_assets.graph.lexicon import (
     words_to_int,
 )
 from raag_assets.graph.rules import rule
-from raag_assets.ingest.normalize import Item, join_lines, join_lines_mapped, sub_span
+from raag_assets.ingest.normalize import (
+    Item,
+    join_lines,
+    join_lines_mapped,
+    line_offsets,
+    sub_span,
+)
 from raag_assets.ingest.outline import (
     BARE_NUMBER,
     BARE_RUN_IN,
@@ -868,11 +874,11 @@ def _cut(line: Line, cuts: list[int]) -> list[Line]:
     n = len(line.text)
     out: list[Line] = []
     bounds = [0, *cuts, n]
+    at = line.text, line.start, line.end, line.shifts
+    offsets = line_offsets(*at)  # once for the line, not once per piece
     for a, b in zip(bounds, bounds[1:], strict=False):
         piece = line.text[a:b].rstrip()
-        start, end, shifts = sub_span(
-            line.text, line.start, line.end, line.shifts, a, a + len(piece)
-        )
+        start, end, shifts = sub_span(*at, a, a + len(piece), offsets)
         indent = line.indent if not out else None  # a piece run in after text: none of its own
         if out:
             out.append(Line("", line.page))
