@@ -360,12 +360,25 @@ def test_a_run_in_section_starts_at_its_number_in_the_raw_text(tmp_path: Path):
         assert raw[s.offsets[0]] == '"'  # the body's first character, "Term n" quoted
 
 
+def _one_type_pdf(path: Path, paragraphs: list[str]) -> Path:
+    """`paragraphs` printed as a word processor prints a contract: one type (Helvetica 10),
+    each paragraph wrapped to the measure, a gap between."""
+    from fpdf import FPDF
+
+    pdf = FPDF(format="Letter")
+    pdf.add_page()
+    pdf.set_font("Helvetica", "", 10)
+    for text in paragraphs:
+        pdf.multi_cell(0, 4.6, text, new_x="LMARGIN", new_y="NEXT")
+        pdf.ln(2)
+    path.write_bytes(bytes(pdf.output()))
+    return path
+
+
 def test_a_contract_printed_in_one_type_reads_its_title_as_plain_text_does(tmp_path: Path):
     """A PDF whose headings are set in the body's size and weight (a contract printed from
     a word processor) tells its headings by their words, as plain text does: the name over
     the parties' sentence is the Title block's, not a section of its own."""
-    from fpdf import FPDF
-
     paragraphs = [
         "Exhibit 10.7",
         "CONSULTING AGREEMENT",
@@ -374,15 +387,7 @@ def test_a_contract_printed_in_one_type_reads_its_title_as_plain_text_does(tmp_p
         "1. Services. Consultant will provide advice to Acme as Acme asks from time to time.",
         "2. Compensation. Acme will pay Consultant the fees set out in Exhibit A monthly.",
     ]
-    pdf = FPDF(format="Letter")
-    pdf.add_page()
-    pdf.set_font("Helvetica", "", 10)
-    for text in paragraphs:
-        pdf.multi_cell(0, 4.6, text, new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(2)
-    path = tmp_path / "consulting.pdf"
-    path.write_bytes(bytes(pdf.output()))
-    parsed = parse_file(path, 1_000_000)
+    parsed = parse_file(_one_type_pdf(tmp_path / "consulting.pdf", paragraphs), 1_000_000)
     sections = build_sections(parsed.doc_id, parsed.lines, parsed.format)
     assert [s.label for s in sections] == ["Title", "1", "2"]
     assert sections[0].heading == "CONSULTING AGREEMENT"
@@ -392,8 +397,6 @@ def test_a_contract_printed_in_one_type_reads_its_title_as_plain_text_does(tmp_p
 def test_a_pdf_whose_clauses_run_in_gets_its_outline_as_plain_text_does(tmp_path: Path):
     """Subsections printed inline in a PDF's wrapped paragraphs ("1. Grant 1.1 License.
     ... 1.2 Marks. ..."), as filings are, open sections as they do in plain text."""
-    from fpdf import FPDF
-
     words = "The Licensee shall use the marks only as this Agreement allows and no other way. " * 2
     paragraphs = [
         "LICENSE AGREEMENT",
@@ -401,15 +404,7 @@ def test_a_pdf_whose_clauses_run_in_gets_its_outline_as_plain_text_does(tmp_path
         f"1. Grant 1.1 License. {words} 1.2 Marks. {words} 1.3 Reserved. {words}",
         f"2. Term 2.1 Period. {words} 2.2 Renewal. As Section 1.2 allows, {words}",
     ]
-    pdf = FPDF(format="Letter")
-    pdf.add_page()
-    pdf.set_font("Helvetica", "", 10)
-    for text in paragraphs:
-        pdf.multi_cell(0, 4.6, text, new_x="LMARGIN", new_y="NEXT")
-        pdf.ln(2)
-    path = tmp_path / "license.pdf"
-    path.write_bytes(bytes(pdf.output()))
-    parsed = parse_file(path, 1_000_000)
+    parsed = parse_file(_one_type_pdf(tmp_path / "license.pdf", paragraphs), 1_000_000)
     sections = build_sections(parsed.doc_id, parsed.lines, parsed.format)
     labels = [s.label for s in sections]
     assert labels == ["Title", "1", "1.1", "1.2", "1.3", "2", "2.1", "2.2"]
