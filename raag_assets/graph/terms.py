@@ -308,6 +308,14 @@ def _named_hereinafter(front_text: str) -> set[str]:
 _SAYS = re.compile(r"\b(?:is|are|shall|will|agrees?)\b")
 
 
+# A parenthesis holding a name alone, unquoted ('(Developer )', '(the Company)'), as a filing
+# that lost its quotation marks gives a party's short name (defines.unquoted_parenthetical).
+_BARE_NAME = re.compile(
+    r"\s*(?:hereinafter\s+(?:(?:referred\s+to|called)\s+as\s+)?)?(?:(?:the|a|an)\s+)?"
+    r"(?P<name>[A-Z][\w&’'.-]*(?:\s[A-Z][\w&’'.-]*){0,3})\s*"
+)
+
+
 def party_names(front_text: str) -> set[str]:
     """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
     LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee"),
@@ -330,6 +338,8 @@ def party_names(front_text: str) -> set[str]:
             " ".join(q.group("name").split())
             for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner"))
         ]
+        if not quoted and (bare := _BARE_NAME.fullmatch(m.group("inner"))):
+            quoted = [bare.group("name")]  # a filing that lost its quotation marks: '(Developer )'
         # the parties' collective name given beside "Parties" ('(the "Parties" or "Joint
         # Venturers")'): theirs too (term.party_short_name)
         together = any(_PARTIES_WORD.fullmatch(n) for n in quoted)
