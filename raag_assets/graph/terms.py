@@ -799,10 +799,15 @@ NOT_A_PARTY_ALIAS = rule(
     "term",
     "a single word defined by a party's short name ('means either Acme or its subsidiaries'): "
     "another name of a party, so a party's name too (term.not_a_party_name)",
+    # the whole word, not a possessive: 'shall mean Biocept's assay' names a thing of Biocept's
     pattern=r"^\s*(?:(?:shall\s+)?means?|refers?\s+to)\s+(?:either\s+)?(?:the\s+)?"
-    r"(?P<first>[A-Z][\w.&-]*)",
+    r"(?P<first>[A-Z][\w.&-]*)(?![\w.&'’-])",
     examples=(" shall mean either Acme or the applicable subsidiary", " refers to the Buyer"),
-    counter=(" means the close of business on the date", " is any person"),
+    counter=(
+        " means the close of business on the date",
+        " is any person",
+        " shall mean Biocept's OncoCEE-LU assay",
+    ),
 )
 _PARTY_ALIAS = NOT_A_PARTY_ALIAS.regex
 
@@ -1553,6 +1558,9 @@ def _recast(
     return _bound_to_document(words[0], body, doc_text, doc_terms, parties)
 
 
+_PARTYS = re.compile(
+    r"\s*(?:shall\s+)?(?:means?|refers?\s+to)\s*:?\s+(?:the\s+)?(?P<owner>[A-Z][\w.&-]*)['’]s\s"
+)
 _THE_PARTICULAR = re.compile(r"\s*(?:shall\s+)?(?:means?|refers?\s+to)\s*:?\s+the\s", re.IGNORECASE)
 
 
@@ -1577,7 +1585,9 @@ def _bound_to_document(
     particular = _THE_PARTICULAR.match(body) and _terms_mentioned(
         sentence, doc_terms, word, parties
     )
-    own = _THIS_DOCUMENT.search(sentence) or particular
+    # a party's own thing ('"Assay" shall mean Biocept's OncoCEE-LU assay ...')
+    owner = _PARTYS.match(body)
+    own = _THIS_DOCUMENT.search(sentence) or particular or (owner and owner["owner"] in parties)
     if not (such or own):
         return False
     # capitalised mid-sentence (not after a full stop) against lower case
