@@ -88,7 +88,8 @@ EDGES_VERSION = "28"  # 3: terms of art, citation forms, cue families; 4: sectio
 # 28 (judged on unseen CUAD contracts, cuadlook8): a document that quotes no names (its
 # quotation marks lost on the way to text) defines by bare parentheses ('(the Effective Date)',
 # '(collectively, the Services)': defines.unquoted_parenthetical), its parties' short names
-# among them; parties introduced inside the first numbered section when none are before it
+# among them; parties introduced inside the first numbered section when none are before it;
+# a word defined as a party's own thing ("means Biocept's ... assay") is a term of art
 
 
 @dg.asset(
