@@ -35,23 +35,15 @@ DESCRIBES = rule(
         r"\b(?:described|specified|set\s+(?:forth|out)|referred\s+to|listed|identified|defined|"
         r"contained|mentioned|contemplated)\s+(?:in|under|by)\s+(?:the\s+)?(?:provisions\s+of\s+)?$"
         r"|(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)"
-        # the participle may name its agent: "the rights granted by such Contributor under"
-        r"\b(?:\w+ed|\w{3,}able|due)\s+(?:by\s+(?:[\w'’-]+\s+){1,3}?)?"
-        r"(?:pursuant\s+to|under|in\s+accordance\s+with)\s+$"
+        r"\b(?:\w+ed|\w{3,}able|due)\s+(?:pursuant\s+to|under|in\s+accordance\s+with)\s+$"
     ),
     flags=re.IGNORECASE,
     examples=(
         "if a claim concerns the goods listed in ",
         "any fees payable under ",
         "if, in the circumstances contemplated by ",
-        "if a license is required to exercise the rights granted by such Contributor under ",
-        "the rights granted by Participant to You under ",
     ),
-    counter=(
-        "if this agreement is terminated pursuant to ",
-        "unless otherwise agreed in ",
-        "if this agreement is terminated by either party under ",
-    ),
+    counter=("if this agreement is terminated pursuant to ", "unless otherwise agreed in "),
 )
 # "as if they were part of Section 10", "even if": a comparison or a concession, no condition.
 NOT_A_CONDITION = rule(

@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "27"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "28"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -85,6 +85,10 @@ EDGES_VERSION = "27"  # 3: terms of art, citation forms, cue families; 4: sectio
 # and 'shall apply only to, and is intended for the benefit of, X' scopes X
 # a citation after a comma that, with its list, is the subject of its own verb ('..., and
 # Sections 2, 3 and 10 shall survive') is no target of the cue before it (cue.new_subject)
+# 28 (relations36): a conditional clause's citation of the source's own article or exhibit, set
+# aside in parentheses or after 'as if' is no dependency (cue.own_container,
+# cue.citation_aside, cue.not_a_condition); 'As an exception to the Sections above' overrides
+# the document
 
 
 @dg.asset(
