@@ -33,7 +33,9 @@ DESCRIBES = rule(
     "('the matters described in', 'sums payable pursuant to'), not a condition on it",
     pattern=(
         r"\b(?:described|specified|set\s+(?:forth|out)|referred\s+to|listed|identified|defined|"
-        r"contained|mentioned|contemplated)\s+(?:in|under|by)\s+(?:the\s+)?(?:provisions\s+of\s+)?$"
+        # "the periods referenced in", "a Station listed on": where the thing is listed
+        r"contained|mentioned|contemplated|referenced)\s+(?:in|under|by|on)\s+(?:the\s+)?"
+        r"(?:provisions\s+of\s+)?$"
         r"|(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)"
         r"\b(?:\w+ed|\w{3,}able|due)\s+(?:pursuant\s+to|under|in\s+accordance\s+with)\s+$"
     ),
@@ -42,6 +44,8 @@ DESCRIBES = rule(
         "if a claim concerns the goods listed in ",
         "any fees payable under ",
         "if, in the circumstances contemplated by ",
+        "if terminated during any of the periods referenced in ",
+        "if a station listed on ",
     ),
     counter=("if this agreement is terminated pursuant to ", "unless otherwise agreed in "),
 )

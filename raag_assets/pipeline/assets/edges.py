@@ -87,7 +87,8 @@ EDGES_VERSION = "28"  # 3: terms of art, citation forms, cue families; 4: sectio
 # Sections 2, 3 and 10 shall survive') is no target of the cue before it (cue.new_subject)
 # 28 (relations36): a conditional clause's citation of the source's own article or exhibit, set
 # aside in parentheses or after 'as if' is no dependency (cue.own_container,
-# cue.citation_aside, cue.not_a_condition); 'As an exception to the Sections above' overrides
+# cue.citation_aside, cue.not_a_condition), nor one that says where a thing is ('the periods
+# referenced in', 'a Station listed on'); 'As an exception to the Sections above' overrides
 # the document
 
 
