@@ -8,7 +8,12 @@ from dataclasses import dataclass, field, replace
 from raag_assets.core.model import FRONT_LABEL, DocInfo, Edge, SectionInfo, Term, Unresolved, dedupe
 from raag_assets.graph import nlp as layer2
 from raag_assets.graph.dates import date_edges, term_anchors
-from raag_assets.graph.definitions import DEFINED_ELSEWHERE, definition_text, definitions
+from raag_assets.graph.definitions import (
+    DEFINED_ELSEWHERE,
+    definition_text,
+    definitions,
+    quotes_names,
+)
 from raag_assets.graph.documents import document_edges, text_document_edges
 from raag_assets.graph.protocol import TYPE_ENTRY, type_definitions
 from raag_assets.graph.references import (
@@ -74,7 +79,9 @@ def extract(docs: Sequence[DocInfo], sections: Sequence[SectionInfo], parse: Par
     first: dict[str, list[Layer1]] = {}
     for doc in live:
         try:
-            first[doc.doc_id] = [layer1(s, corpus) for s in by_doc.get(doc.doc_id, [])]
+            secs = by_doc.get(doc.doc_id, [])
+            quoted = quotes_names(secs)
+            first[doc.doc_id] = [layer1(s, corpus, quoted) for s in secs]
         except Exception as exc:  # one bad document must not cost the tenant its graph
             out.errors[doc.doc_id] = f"{type(exc).__name__}: {str(exc).splitlines()[0][:200]}"
     # only the sentences Layer 2 reads are parsed (nlp.windows), all in one call
@@ -249,14 +256,15 @@ def _parse_parts(
 
 
 def layer1(
-    section: SectionInfo, corpus: Corpus
+    section: SectionInfo, corpus: Corpus, quoted: bool = True
 ) -> tuple[list[Edge], list[Unresolved], list[tuple[int, int, Mention]]]:
     """Layer 1 for one section, by family: citations and their cues, definitions, dates,
-    scopes, step mentions. Also returns each mention with its sentence span, for Layer 2."""
+    scopes, step mentions. Also returns each mention with its sentence span, for Layer 2.
+    `quoted`: whether its document marks names with quotation marks (`quotes_names`)."""
     if is_contents(section):
-        return definitions(section), [], []  # a table of contents cites nothing
+        return definitions(section, quoted), [], []  # a table of contents cites nothing
     edges, parked, mentions = section_edges(section, corpus)
-    edges.extend(definitions(section))
+    edges.extend(definitions(section, quoted))
     edges.extend(type_definitions(section))
     edges.extend(date_edges(section, term_anchors(corpus.docs.get(section.doc_id))))
     edges.extend(scope_edges(section))
@@ -343,6 +351,10 @@ def terms_of_art(edges: Sequence[Edge], corpus: Corpus) -> list[Term]:
         front = [s.text[:20000] for s in secs[: _front_end(secs)]]
         front_text = "\n\n".join(front or [secs[0].text[:20000]])
         parties[doc_id] = party_names(front_text) | introduced_names(front_text)
+        if not parties[doc_id] and _front_end(secs) < len(secs):
+            # none there: a contents entry that opened the first numbered section swallowed
+            # the preamble ('1. Power of Attorney 17 ... THIS AGREEMENT is made ... BETWEEN')
+            parties[doc_id] = party_names(secs[_front_end(secs)].text[:3000])
         # an attached instrument with a preamble of its own ('EXHIBIT B ... This PATENT
         # ASSIGNMENT is made by and between Acme LLC ("Assignor") and ...') names its parties
         for s in secs:

@@ -3,6 +3,7 @@
 rule of graph.rules; every `defines` edge carries the id of the form that found its term."""
 
 import re
+from collections.abc import Sequence
 
 from raag_assets.core.model import Edge, SectionInfo
 from raag_assets.graph.keys import term_key
@@ -239,6 +240,70 @@ PARENTHESIS_LABEL = rule(
     ),
     counter=('(see Exhibit "B")', '(for example "Standard" or "Premium")'),
 )
+# A filing whose quotation marks were lost on the way to text (CUAD has 17 of 207 such on its
+# look half) names its terms in parentheses bare: '(the Effective Date)', '(collectively, the
+# Services)', '(each a Milestone Deliverable)', '(Developer )'. Read only in a document that
+# quotes no names at all (`quotes_names`), where such a parenthesis is how it defines; in one
+# that quotes its terms, a bare '(the Act)' or '(Canada)' is an aside. The parenthesis
+# follows the words it names on the same line ('____ (Signature)' names nothing) and ends
+# the name: a capitalised word after it means it sits inside a longer name ('the Contracts
+# (Rights of Third Parties) Act').
+UNQUOTED_PARENTHETICAL = rule(
+    "defines.unquoted_parenthetical",
+    "definition",
+    "in a document that quotes no names, a capitalised name alone in a parenthesis after what "
+    "it names: (the Effective Date), (collectively, the Services), (each a Change Order)",
+    edge_type="defines",
+    confidence=0.9,
+    pattern=(
+        r"(?:(?<=[^\W_])|(?<=[^\W_][,;:)’'”\"])|(?<=[^\W_]\s)|(?<=[^\W_][,;:)’'”\"]\s))\("
+        r"(?:(?:hereinafter|hereafter)(?:\s+(?:referred\s+to|called)\s+as)?\s+"
+        r"|(?:collective(?:ly)?|together|individually|jointly|each)\s*,?\s*"
+        r"(?:(?:referred\s+to\s+)?as\s+)?)?"
+        r"(?:(?:the|a|an)\s+)?"
+        # not a citation, a version or a copyright sign: '(Section 4)', '(Rev. B)', '(C)'
+        r"(?P<term>(?!(?:Section|Article|Exhibit|Schedule|Annex|Appendix|Clause|Page|See|"
+        r"Including|Inclusive|Rev|Revision|Version|Ver|V|No|Copyright)\b)(?![A-Z]\s*\))"
+        r"[A-Z][\w&’'.-]*(?:\s(?:[A-Z][\w&’'.-]*|of|and|for|to|in|on|the)){0,5})"
+        # a note may follow the name: '(the SOW; as provided in Appendix A hereto)'
+        r"\s*(?:;[^()\n]{1,80})?\)"
+        r"(?!\s*[A-Z][a-z])"
+    ),
+    examples=(
+        "made December 3rd, 2018 (the Effective Date) by and between",
+        "all related services (collectively, the Services), and",
+        "deliver to Client such Deliverable (each a Milestone Deliverable) including",
+        "a Delaware limited liability company (Developer ), and",
+        "Missouri Insurance Company (MICOA) agrees",
+        '"Application Phase 1" (collectively, the Subject Program), and',
+        "the statement of work (the SOW; as provided in Appendix A hereto).",
+    ),
+    counter=(
+        "Signed: ________ (Signature)",
+        "under the Contracts (Rights of Third Parties) Act 1999",
+        "as set out below (Section 4.2) and",
+        "the goods (as defined below) ship",
+        "(the Effective Date) opens the line",
+        "the Leave Policy (Rev. B) replaces",
+        "Copyright (C) 1989 the authors",
+    ),
+)
+# A document "quotes names" when its text holds quoted capitalised names ('"Product"',
+# '“Licensee”'); three or more, so a stray quotation does not count.
+_QUOTED_NAME = re.compile(r"[“\"][A-Z][^“”\"\n]{0,40}[”\"]")
+
+
+def quotes_names(sections: Sequence[SectionInfo]) -> bool:
+    """Whether a document marks its names with quotation marks (most do): if not, its bare
+    parenthetical names are its definitions (defines.unquoted_parenthetical)."""
+    found = 0
+    for s in sections:
+        found += len(_QUOTED_NAME.findall(s.heading)) + len(_QUOTED_NAME.findall(s.text))
+        if found >= 3:
+            return True
+    return False
+
+
 # A parenthesis that gives examples or a translation names nothing: '(e.g. "A" or "B")',
 # '(including, without limitation, "Fast Track")'.
 _EXEMPLIFYING = re.compile(
@@ -501,11 +566,13 @@ def definition_text(section: SectionInfo) -> str:
     return f"{heading}\n{section.text}"
 
 
-def definitions(section: SectionInfo) -> list[Edge]:
+def definitions(section: SectionInfo, quoted: bool = True) -> list[Edge]:
     """'"Force Majeure" means ...', '"X" refers to', '"X" shall mean', and a definition
-    section whose heading is the quoted term and whose text starts with "means"."""
+    section whose heading is the quoted term and whose text starts with "means"; in a document
+    that quotes no names (`quoted` False: `quotes_names`), its bare parenthetical names too."""
     text = definition_text(section)
     found = [
+        *([] if quoted else _bare_parentheses(text)),
         *_by_heading(section),
         *_by_verb(text),
         *_by_naming(text),
@@ -615,6 +682,24 @@ def _in_parentheses(text: str) -> list[Found]:
             continue
         found.extend((m.start(), term, m.group(0), by) for term, by in _named_in(inner))
     return found
+
+
+# 'clause 14 (Intellectual Property)': a citation with its target's heading, not a name given
+_CITED_BEFORE = re.compile(
+    r"\b(?i:clauses?|sections?|paragraphs?|articles?|schedules?|parts?|annex|exhibit)"
+    r"\s+[\dA-Z][\w.]*\s*$"
+)
+
+
+def _bare_parentheses(text: str) -> list[Found]:
+    """defines.unquoted_parenthetical, but a signature block's field ('/s/ Jo Roe
+    (Signature)') and a citation's heading ('clause 14 (Intellectual Property)')."""
+    return [
+        (m.start(), m.group("term"), m.group(0), UNQUOTED_PARENTHETICAL)
+        for m in UNQUOTED_PARENTHETICAL.finditer(text)
+        if not FORM_FIELD.regex.fullmatch(m.group("term"))
+        and not _CITED_BEFORE.search(text, max(0, m.start() - 40), m.start())
+    ]
 
 
 def _named_in(inner: str) -> list[tuple[str, Rule]]:

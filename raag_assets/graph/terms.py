@@ -308,6 +308,14 @@ def _named_hereinafter(front_text: str) -> set[str]:
 _SAYS = re.compile(r"\b(?:is|are|shall|will|agrees?)\b")
 
 
+# A parenthesis holding a name alone, unquoted ('(Developer )', '(the Company)'), as a filing
+# that lost its quotation marks gives a party's short name (defines.unquoted_parenthetical).
+_BARE_NAME = re.compile(
+    r"\s*(?:hereinafter\s+(?:(?:referred\s+to|called)\s+as\s+)?)?(?:(?:the|a|an)\s+)?"
+    r"(?P<name>[A-Z][\w&’'.-]*(?:\s[A-Z][\w&’'.-]*){0,3})\s*"
+)
+
+
 def party_names(front_text: str) -> set[str]:
     """Short names the parties are given where they are introduced: 'NORTHERN TELECOM
     LIMITED, a Canadian corporation ("NTL")', 'Redwater LLC (the "Contractor")', ("Licensee"),
@@ -330,6 +338,8 @@ def party_names(front_text: str) -> set[str]:
             " ".join(q.group("name").split())
             for q in re.finditer(r"[“\"](?P<name>[^“”\"]{1,40})[”\"]", m.group("inner"))
         ]
+        if not quoted and (bare := _BARE_NAME.fullmatch(m.group("inner"))):
+            quoted = [bare.group("name")]  # a filing that lost its quotation marks: '(Developer )'
         # the parties' collective name given beside "Parties" ('(the "Parties" or "Joint
         # Venturers")'): theirs too (term.party_short_name)
         together = any(_PARTIES_WORD.fullmatch(n) for n in quoted)
@@ -789,10 +799,15 @@ NOT_A_PARTY_ALIAS = rule(
     "term",
     "a single word defined by a party's short name ('means either Acme or its subsidiaries'): "
     "another name of a party, so a party's name too (term.not_a_party_name)",
+    # the whole word, not a possessive: 'shall mean Biocept's assay' names a thing of Biocept's
     pattern=r"^\s*(?:(?:shall\s+)?means?|refers?\s+to)\s+(?:either\s+)?(?:the\s+)?"
-    r"(?P<first>[A-Z][\w.&-]*)",
+    r"(?P<first>[A-Z][\w.&-]*)(?![\w.&'’-])",
     examples=(" shall mean either Acme or the applicable subsidiary", " refers to the Buyer"),
-    counter=(" means the close of business on the date", " is any person"),
+    counter=(
+        " means the close of business on the date",
+        " is any person",
+        " shall mean Biocept's OncoCEE-LU assay",
+    ),
 )
 _PARTY_ALIAS = NOT_A_PARTY_ALIAS.regex
 
@@ -1543,6 +1558,9 @@ def _recast(
     return _bound_to_document(words[0], body, doc_text, doc_terms, parties)
 
 
+_PARTYS = re.compile(
+    r"\s*(?:shall\s+)?(?:means?|refers?\s+to)\s*:?\s+(?:the\s+)?(?P<owner>[A-Z][\w.&-]*)['’]s\s"
+)
 _THE_PARTICULAR = re.compile(r"\s*(?:shall\s+)?(?:means?|refers?\s+to)\s*:?\s+the\s", re.IGNORECASE)
 
 
@@ -1567,7 +1585,9 @@ def _bound_to_document(
     particular = _THE_PARTICULAR.match(body) and _terms_mentioned(
         sentence, doc_terms, word, parties
     )
-    own = _THIS_DOCUMENT.search(sentence) or particular
+    # a party's own thing ('"Assay" shall mean Biocept's OncoCEE-LU assay ...')
+    owner = _PARTYS.match(body)
+    own = _THIS_DOCUMENT.search(sentence) or particular or (owner and owner["owner"] in parties)
     if not (such or own):
         return False
     # capitalised mid-sentence (not after a full stop) against lower case

@@ -277,3 +277,70 @@ def test_a_function_calls_quoted_arguments_define_nothing() -> None:
     )
     section = SectionInfo("m-4.2", "m", 0, "4.2", "Field functions", 2, None, text)
     assert {e.normalized_target for e in definitions(section)} == {"company"}
+
+
+def _extracted_terms(blocks: list[tuple[str, str, str]]) -> tuple[list[tuple[str, str]], set]:
+    """(section label, term) of every `defines` edge and the (label, term) of every term use
+    of a one-document tenant made of `blocks` (label, heading, text), through extract."""
+    from raag_assets.core.model import DocInfo
+    from raag_assets.graph.build import extract
+    from raag_assets.graph.terms import term_uses
+    from resources.nlp import load_pipeline
+
+    sections = [
+        SectionInfo(f"d-{n}", "d", n, label, heading, 1, None, text)
+        for n, (label, heading, text) in enumerate(blocks)
+    ]
+    nlp = load_pipeline("en_core_web_sm")
+    out = extract([DocInfo("d", "d.txt")], sections, lambda texts: list(nlp.pipe(texts)))
+    labels = {s.section_id: s.label for s in sections}
+    defines = sorted(
+        (labels[e.src_section_id or ""], e.term or "")
+        for e in out.edges
+        if e.edge_type == "defines"
+    )
+    uses = {
+        (labels[e.src_section_id or ""], e.term or "")
+        for e in term_uses(sections, out.terms, {}, set(), [])
+    }
+    return defines, uses
+
+
+def test_a_filing_that_lost_its_quotation_marks_defines_by_bare_parentheses() -> None:
+    """A contract whose quotation marks were lost on the way to text names its terms in
+    parentheses bare: those are its definitions, the parties' short names among them (no term
+    of art); in a contract that quotes its names, a bare parenthesis is an aside."""
+    bare = [
+        (
+            "Title",
+            "SOFTWARE DEVELOPMENT AGREEMENT",
+            "This Agreement is made December 3, 2018 (the Effective Date) by and between Acme "
+            "LLC, a Delaware limited liability company (Developer ), and Beta Inc., a Nevada "
+            "corporation (Client).",
+        ),
+        (
+            "1",
+            "Services",
+            "Developer will deliver the software and all related work (collectively, the "
+            "Deliverables) by the dates of the plan (the Delivery Schedule).",
+        ),
+        ("2", "Acceptance", "Client tests each of the Deliverables on the Delivery Schedule."),
+    ]
+    defines, uses = _extracted_terms(bare)
+    assert defines == [
+        ("1", "Deliverables"),
+        ("1", "Delivery Schedule"),
+        ("Title", "Client"),
+        ("Title", "Developer"),
+        ("Title", "Effective Date"),
+    ]
+    assert {("2", "Deliverables"), ("2", "Delivery Schedule")} <= uses
+    assert not {u for u in uses if u[1] in ("Developer", "Client")}  # the parties' names
+
+    quoted = [
+        (label, heading, text.replace("(the Delivery Schedule)", '(the "Delivery Schedule")'))
+        for label, heading, text in bare
+    ]
+    quoted[0] = ("Title", quoted[0][1], quoted[0][2] + ' The "Plan" and "Work" are below.')
+    defines, _ = _extracted_terms(quoted)
+    assert defines == [("1", "Delivery Schedule")]

@@ -15,6 +15,7 @@ from raag_assets.graph.terms import (
     distinctive,
     exclusion,
     mentioned_in,
+    names_a_party,
     party_full_names,
     party_names,
     signatory_names,
@@ -993,3 +994,16 @@ def test_a_name_given_after_the_sentences_predicate_is_no_partys() -> None:
         'corporation, and is effective as of the date signed below ("Amendment Effective Date").'
     )
     assert party_names(text) == {"Northwind", "Bluefin"}
+
+
+def test_a_word_narrowed_to_a_partys_own_thing_is_a_term_of_art() -> None:
+    """'"Assay" shall mean Biocept's OncoCEE-LU laboratory developed assay': the definition
+    repeats the word in lower case, but names one party's particular thing, and the document
+    writes it capitalised; the possessive is no other name of the party either."""
+    body = " shall mean Biocept's OncoCEE-LU laboratory developed assay for profiling of CTCs."
+    text = "The Assay is run by the lab. Each Assay is billed. Biocept validates the Assay."
+    evidence = '"Assay"' + body
+    assert distinctive("Assay", evidence, {"Biocept"}, body, doc_text=text)
+    assert not distinctive("Assay", evidence, {"Biocept"}, " shall mean any assay.", doc_text=text)
+    assert not names_a_party(body, {"Biocept"})
+    assert names_a_party(" shall mean Biocept and its Affiliates.", {"Biocept"})
