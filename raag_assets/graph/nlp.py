@@ -33,7 +33,9 @@ DESCRIBES = rule(
     "('the matters described in', 'sums payable pursuant to'), not a condition on it",
     pattern=(
         r"\b(?:described|specified|set\s+(?:forth|out)|referred\s+to|listed|identified|defined|"
-        r"contained|mentioned|contemplated)\s+(?:in|under|by)\s+(?:the\s+)?(?:provisions\s+of\s+)?$"
+        # "the periods referenced in", "a Station listed on": where the thing is listed
+        r"contained|mentioned|contemplated|referenced)\s+(?:in|under|by|on)\s+(?:the\s+)?"
+        r"(?:provisions\s+of\s+)?$"
         r"|(?<!\bbe\s)(?<!\bbeen\s)(?<!\bis\s)(?<!\bare\s)(?<!\bwas\s)(?<!\bwere\s)"
         r"\b(?:\w+ed|\w{3,}able|due)\s+(?:pursuant\s+to|under|in\s+accordance\s+with)\s+$"
     ),
@@ -42,8 +44,42 @@ DESCRIBES = rule(
         "if a claim concerns the goods listed in ",
         "any fees payable under ",
         "if, in the circumstances contemplated by ",
+        "if terminated during any of the periods referenced in ",
+        "if a station listed on ",
     ),
     counter=("if this agreement is terminated pursuant to ", "unless otherwise agreed in "),
+)
+# "as if they were part of Section 10", "even if": a comparison or a concession, no condition.
+NOT_A_CONDITION = rule(
+    "cue.not_a_condition",
+    "cue",
+    "the word before a condition mark makes it a comparison or a concession ('as if', 'even "
+    "if'): the citations in its clause are no conditions (veto)",
+    pattern=r"\b(?:as|even)\s*$",
+    flags=re.IGNORECASE,
+    examples=("as ", "Even "),
+    counter=("only ", "and "),
+)
+# "if the server implements the namespace convention (section 5.1.2)": a citation set in
+# parentheses points the reader to where a thing is told, it conditions nothing.
+ASIDE = rule(
+    "cue.citation_aside",
+    "cue",
+    "a citation alone in parentheses ('(section 5.1.2)', '(see Section 4)'): a pointer, not a "
+    "condition, inside a conditional clause (veto)",
+    pattern=r"\(\s*(?:see\s+(?:also\s+)?)?$",
+    flags=re.IGNORECASE,
+    examples=("the namespace convention (", "the fee (see also "),
+    counter=("subject to ", "if the buyer pays under "),
+)
+# "If any such audit reveals non-compliance with this Section 9" in 9.4: the section's own
+# article is where the clause stands, not what it depends on.
+OWN_CONTAINER = rule(
+    "cue.own_container",
+    "cue",
+    "a citation in a conditional clause of the article, section or exhibit that contains the "
+    "source ('this Section 9' in 9.4, 'this Exhibit D' in D.10): no dependency (veto)",
+    layer=2,
 )
 POSITIONAL = rule(
     "references.parse_positional",
@@ -153,7 +189,9 @@ def layer2(
 ) -> list[Edge]:
     """Layer 2 over the parsed parts of a section (`windows`, in text order)."""
     edges = _positional_references(section, parsed, corpus)
-    edges += _conditional_dependencies(section, parsed, mentions, [*layer1, *edges])
+    edges += _conditional_dependencies(
+        section, parsed, _containers(section, corpus), [*layer1, *edges]
+    )
     edges += _scope_subjects(section, parsed)
     return edges
 
@@ -210,10 +248,30 @@ def _positional_references(
     return edges
 
 
+def _containers(section: SectionInfo, corpus: Corpus) -> set[str]:
+    """The ids of the sections that contain `section` (its article, its exhibit ...)."""
+    out: set[str] = set()
+    parent = section.parent_id
+    while parent and parent not in out:
+        out.add(parent)
+        above = corpus.by_id.get(parent)
+        parent = above.parent_id if above else None
+    return out
+
+
+def _conditions_on(text: str, ref: Edge, section: SectionInfo, containers: set[str]) -> bool:
+    """Whether a citation inside a conditional clause conditions it: not when it describes
+    the condition's subject, stands aside in parentheses, or is the source's own container."""
+    before = text[max(0, ref.position - 40) : ref.position]
+    if DESCRIBES.search(before) or ASIDE.search(before):
+        return False
+    return not (ref.dst_doc_id == section.doc_id and ref.dst_section_id in containers)
+
+
 def _conditional_dependencies(
     section: SectionInfo,
     parsed: Sequence[Window],
-    mentions: Sequence[tuple[int, int, Mention]],
+    containers: set[str],
     layer1: Sequence[Edge],
 ) -> list[Edge]:
     """A reference inside an "if / unless / provided" clause: the section depends on it."""
@@ -224,13 +282,13 @@ def _conditional_dependencies(
     for offset, doc, token in _tokens(parsed):
         if token.dep_ != "mark" or token.lower_ not in _CONDITION_MARKS:
             continue
-        if token.i > 0 and doc[token.i - 1].lower_ == "even":
-            continue  # "even if ...": conceded, not a condition
+        if token.i > 0 and NOT_A_CONDITION.search(doc[token.i - 1].text):
+            continue  # "even if ...": conceded; "as if ...": compared; no condition
         clause = list(token.head.subtree)
         start = offset + clause[0].idx
         end = offset + clause[-1].idx + len(clause[-1].text)
         for ref in refs:
-            if DESCRIBES.search(text[max(0, ref.position - 40) : ref.position]):
+            if not _conditions_on(text, ref, section, containers):
                 continue
             if start <= ref.position < end and (ref.dst_section_id, ref.dst_doc_id) not in have:
                 have.add((ref.dst_section_id, ref.dst_doc_id))

@@ -387,16 +387,20 @@ VAGUE_OVERRIDE = rule(
     confidence=0.75,
     pattern=(
         r"\b(?:anything\s+(?:herein\s+|in\s+this\s+\w+\s+)?to\s+the\s+contrary\s+notwithstanding"
-        r"|(?:notwithstanding|regardless\s+of|in\s+spite\s+of|despite)\s+(?:anything|"
-        r"any\s+(?:other\s+)?(?:provisions?|terms?)|the\s+(?:foregoing|preceding|above)|"
+        # "As an exception to the Sections above" (GRAPH_GOLD's own cue, the target vague)
+        r"|(?:notwithstanding|regardless\s+of|in\s+spite\s+of|despite|as\s+an\s+exception\s+to)"
+        r"\s+(?:anything|any\s+(?:other\s+)?(?:provisions?|terms?)|"
+        r"the\s+(?:foregoing|preceding|above)|"
+        r"the\s+(?:sections?|paragraphs?|clauses?|provisions?)\s+(?:above|hereinabove)|"
         rf"the\s+(?:other\s+)?provisions\s+of\s+this\s+{_DOC_SELF}))\b(?P<rest>[^.;]{{0,60}})"
     ),
     flags=re.IGNORECASE,
     examples=(
         "Notwithstanding anything to the contrary, the Supplier may",
         "Notwithstanding the foregoing, fees are due",
+        "As an exception to the Sections above, you may combine",
     ),
-    counter=("Notwithstanding Section 5, fees are due",),
+    counter=("Notwithstanding Section 5, fees are due", "As an exception to the rule, you may"),
 )
 # The clause itself given precedence over the rest of the document: "to the extent that this
 # covenant conflicts with any other covenant contained in this Agreement, ...", "this Section

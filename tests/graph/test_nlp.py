@@ -141,3 +141,57 @@ def test_a_scope_subject_is_the_phrase_before_its_verb() -> None:
     doc[-2].head = subj  # "sites" hung under the subject: its subtree passes the verb
     section = SectionInfo("c-1", "c", 0, "3", "Control", 1, None, doc.text)
     assert nlp._scope_subjects(section, [(0, doc)]) == []
+
+
+def _conditions(sections: list[SectionInfo], source: int) -> set[str]:
+    """The labels the parse makes section `source` depend on (depends_on.parse_condition)."""
+    parse = load_pipeline("en_core_web_sm")
+    both = corpus(sections)
+    section = sections[source]
+    made, _, mentions = layer1(section, both)
+    parsed = [(a, parse(section.text[a:b])) for a, b in nlp.windows(section, made)]
+    labels = {s.section_id: s.label for s in sections}
+    return {
+        labels[e.dst_section_id or ""]
+        for e in nlp.layer2(section, parsed, both, mentions, made)
+        if e.rule == "depends_on.parse_condition"
+    }
+
+
+def test_a_condition_citing_its_own_article_aside_or_as_if_is_no_dependency() -> None:
+    """In 7.2 'If an audit reveals a breach of this Section 7' names where the clause stands;
+    '(see Section 3)' points aside; 'as if it were part of Section 4' compares. 'if the buyer
+    breaches Section 5' still conditions 7.2 on Section 5."""
+
+    def sec(n: int, sid: str, label: str, text: str, parent: str | None = None) -> SectionInfo:
+        return SectionInfo(
+            f"c-{sid}",
+            "c",
+            n,
+            label,
+            "H",
+            1 if parent is None else 2,
+            None if parent is None else f"c-{parent}",
+            text,
+        )
+
+    plain = "Each party shall keep records of its sales."
+    sections = [
+        sec(0, "2", "2", plain),
+        sec(1, "3", "3", plain),
+        sec(2, "4", "4", plain),
+        sec(3, "5", "5", plain),
+        sec(4, "7", "7", "Audits."),
+        sec(5, "7.1", "7.1", plain, "7"),
+        sec(
+            6,
+            "7.2",
+            "7.2",
+            "If an audit reveals a breach of this Section 7, the auditor shall report it. "
+            "If the server keeps the records (see Section 3), it may delete the copies. "
+            "The annex shall be read as if it were part of Section 4. "
+            "The seller may suspend delivery if the buyer breaches Section 5.",
+            "7",
+        ),
+    ]
+    assert _conditions(sections, 6) == {"5"}

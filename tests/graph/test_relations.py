@@ -394,3 +394,22 @@ def test_a_citation_opening_a_new_clause_after_a_comma_is_no_target_of_the_cue_b
         "4": "Term. The term is a year.",
     }
     assert _conditions(texts) == {("1", "2"), ("2", "3"), ("2", "4")}
+
+
+def test_an_exception_to_the_sections_above_overrides_the_document():
+    """GRAPH_GOLD's own cue with a vague target: 'As an exception to the Sections above'
+    displaces the document; 'as an exception to the rule' names nothing that it displaces."""
+    corpus, sections = _contract(
+        {
+            "1": "Copies. You may copy the work.",
+            "2": "Works. As an exception to the Sections above, you may combine the work.",
+            "3": "Other. As an exception to the rule, you may sell the work.",
+        }
+    )
+    found = {
+        (s.label, e.dst_doc_id, e.rule)
+        for s in sections
+        for e in section_edges(s, corpus)[0]
+        if e.edge_type == "overrides"
+    }
+    assert found == {("2", "deal", "overrides.vague_notwithstanding")}

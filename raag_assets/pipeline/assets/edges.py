@@ -15,7 +15,7 @@ from .graph_metadata import edge_metadata, errors_table, timing, unchanged
 from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
-EDGES_VERSION = "28"  # 3: terms of art, citation forms, cue families; 4: section version links;
+EDGES_VERSION = "29"  # 3: terms of art, citation forms, cue families; 4: section version links;
 # 5: standards (RFC 2119 documents too), cue families and definition forms widened, amends;
 # 6: every edge names its rule (edges.rule), is_standard reads key words either quoted or bare;
 # 7: topics from word runs without a parse, Layer 2 parses only the sentences with its cues
@@ -90,6 +90,11 @@ EDGES_VERSION = "28"  # 3: terms of art, citation forms, cue families; 4: sectio
 # '(collectively, the Services)': defines.unquoted_parenthetical), its parties' short names
 # among them; parties introduced inside the first numbered section when none are before it;
 # a word defined as a party's own thing ("means Biocept's ... assay") is a term of art
+# 29 (relations36): a conditional clause's citation of the source's own article or exhibit, set
+# aside in parentheses or after 'as if' is no dependency (cue.own_container,
+# cue.citation_aside, cue.not_a_condition), nor one that says where a thing is ('the periods
+# referenced in', 'a Station listed on'); 'As an exception to the Sections above' overrides
+# the document
 
 
 @dg.asset(
