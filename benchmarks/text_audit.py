@@ -13,8 +13,8 @@ parties raag reads (pdf_audit's comparison helpers, shared).
 Forms (--form, repeatable; all by default):
   wrap   EDGAR's layout: 72 columns, first lines indented, headings centred, "-N-" and a
          form feed every 56 lines
-  page   CRLF line ends, 64 columns, flush left, "Page N of M" and a running title every
-         50 lines
+  page   CRLF line ends, 64 columns, flush left, "Page N of M" and the title raag reads
+         from the text as a running header every 50 lines
   runin  raag's sections run into each other: consecutive clauses joined on one physical
          line (a heading into its first clause, "2. Fees   2.1 The Company shall ...")
 
@@ -70,7 +70,7 @@ def paged(body: list[str], every: int, furniture: Callable[[int], list[str]]) ->
     return out
 
 
-def wrap_form(lines: list[str]) -> str:
+def wrap_form(lines: list[str], title: str) -> str:
     """EDGAR's .txt layout: 72 columns, headings centred, a paragraph's first line indented
     eight columns, "-N-" centred and a form feed between pages."""
     body: list[str] = []
@@ -83,20 +83,19 @@ def wrap_form(lines: list[str]) -> str:
     return "\n".join(paged(body, 56, lambda n: ["", f"-{n}-".center(72).rstrip(), "\f"])) + "\n"
 
 
-def page_form(lines: list[str]) -> str:
+def page_form(lines: list[str], title: str) -> str:
     """A word processor's text export: 64 columns flush left, CRLF line ends, a "Page N of M"
-    footer and the document's running title at each page break."""
+    footer and the document's title as a running header at each page break."""
     body: list[str] = []
     for line in lines:
         body.extend(textwrap.wrap(line, 64))
         body.append("")
-    title = next((ln for ln in lines if _heading(ln)), "CONFIDENTIAL")
     pages = max(1, -(-len(body) // 50))
     out = paged(body, 50, lambda n: ["", f"Page {n} of {pages}".center(64).rstrip(), "", title, ""])
     return "\r\n".join(out) + "\r\n"
 
 
-def runin_form(lines: list[str]) -> str:
+def runin_form(lines: list[str], title: str) -> str:
     """A filing's clauses run into each other: consecutive lines (each a section of raag's
     reading, or part of one) joined on one physical line, three spaces apart, until it holds
     some 400 characters."""
@@ -112,7 +111,7 @@ def runin_form(lines: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
-FORMS: dict[str, Callable[[list[str]], str]] = {
+FORMS: dict[str, Callable[[list[str], str], str]] = {
     "wrap": wrap_form,
     "page": page_form,
     "runin": runin_form,
@@ -131,7 +130,9 @@ def audit(part: str, n: int, forms: list[str], parse, workdir: Path, verbose: bo
         for form in forms:
             out = workdir / form / src.name  # the same name: the same document id
             out.parent.mkdir(exist_ok=True)
-            out.write_bytes(FORMS[form](lines).encode("utf-8"))  # as is: CRLF stays
+            out.write_bytes(
+                FORMS[form](lines, ref["title"] or "CONFIDENTIAL").encode("utf-8")
+            )  # as is: CRLF stays
             scores = compare(ref, reading(out, parse))
             out.unlink()
             for key in ((form, ""), (form, half)) if half else ((form, ""),):
