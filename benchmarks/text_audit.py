@@ -51,11 +51,27 @@ from pdf_audit import (  # noqa: E402
 from raag_assets.quality import cuad  # noqa: E402
 from resources.nlp import load_pipeline  # noqa: E402
 
-_HEADING_MAX = 60  # a short line without a sentence's end is set as a heading
+_HEADING_MAX = 60  # a short line in capitals without a sentence's end is set as a heading
 
 
 def _heading(line: str) -> bool:
-    return len(line) <= _HEADING_MAX and not line.rstrip().endswith((".", ";", ":", ","))
+    """A line EDGAR would centre: a short title in capitals ("ARTICLE 2 FEES"), not the
+    start of a clause cut where raag's reading of the text starts the next section."""
+    short = len(line) <= _HEADING_MAX and not line.rstrip().endswith((".", ";", ":", ","))
+    return short and line == line.upper() and any(c.isalpha() for c in line)
+
+
+def paragraphs(lines: list[str]) -> list[str]:
+    """pdf_audit's printed lines as paragraphs: a line that goes on the sentence of the line
+    before (no end of sentence there, a small letter here) was cut by the text's page
+    furniture, which raag reads through; a form sets it in the same paragraph."""
+    out: list[str] = []
+    for line in lines:
+        if out and line[:1].islower() and not out[-1].rstrip().endswith((".", ":", ";", "!", "?")):
+            out[-1] = f"{out[-1]} {line}"
+        else:
+            out.append(line)
+    return out
 
 
 def paged(body: list[str], every: int, furniture: Callable[[int], list[str]]) -> list[str]:
@@ -125,7 +141,7 @@ def audit(part: str, n: int, forms: list[str], parse, workdir: Path, verbose: bo
         half = cuad.look_half(src.name) if part == cuad.LOOK else ""
         txt = workdir / src.name
         txt.write_text(latin1(src.read_text(encoding="utf-8", errors="replace")), "utf-8")
-        lines = printed_lines(txt)
+        lines = paragraphs(printed_lines(txt))
         ref = reading(txt, parse)
         for form in forms:
             out = workdir / form / src.name  # the same name: the same document id
