@@ -114,10 +114,12 @@ def page_form(lines: list[str], title: str) -> str:
 def runin_form(lines: list[str], title: str) -> str:
     """A filing's clauses run into each other: consecutive lines (each a section of raag's
     reading, or part of one) joined on one physical line, three spaces apart, until it holds
-    some 400 characters."""
+    some 400 characters (the runs of spaces of a filing CUAD flattened made single: those
+    read as line breaks, and a run-in line has none)."""
     out: list[str] = []
     cur = ""
     for line in lines:
+        line = " ".join(line.split())  # a flattened filing's runs of spaces are no run-in
         cur = f"{cur}   {line}" if cur else line
         if len(cur) >= 400:
             out.extend([cur, ""])
