@@ -7,7 +7,7 @@ export HF_HUB_OFFLINE := 1
 export TRANSFORMERS_OFFLINE := 1
 export TOKENIZERS_PARALLELISM := false
 
-.PHONY: install demo test chromium ui-test lint typecheck bench bench-copy bench-latency bench-tenants fault-kill fault-restart load graph-eval structure-eval corpus-audit pdf-audit search-eval fit-weights eval conformance ui clean
+.PHONY: install demo test chromium ui-test lint typecheck bench bench-copy bench-latency bench-tenants fault-kill fault-restart load graph-eval structure-eval corpus-audit pdf-audit text-audit search-eval fit-weights eval conformance ui clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -93,6 +93,11 @@ corpus-audit: install
 # CUAD contracts typeset as PDFs, read against their text (40 per half; --per-half N)
 pdf-audit: install
 	$(BIN)/python benchmarks/pdf_audit.py -v
+
+# CUAD contracts written again as plain text in other forms (hard-wrapped EDGAR, paged CRLF,
+# clauses run in), read against their text (40 per half; --per-half N, --form F)
+text-audit: install
+	$(BIN)/python benchmarks/text_audit.py -v
 
 # the written question sets (golden/questions/*.yaml, both halves, beside BM25 and dense
 # 500-character baselines), then the project's own multi-section set, then the CUAD span

@@ -195,9 +195,11 @@ def audit(part: str, n: int, parse, workdir: Path, verbose: bool, run_in: bool) 
     return totals
 
 
-def report(part: str, totals: Counter, count: int) -> None:
-    print(f"\n== {part}: {count} contracts, the PDF's reading against the text's")
-    print(f"{'':18} {'text':>6} {'pdf':>6} {'both':>6} {'P':>6} {'R':>6}")
+def report(part: str, totals: Counter, count: int, form: str = "pdf") -> None:
+    """Totals of `compare` over some contracts: the `form`'s reading against the text's
+    (benchmarks/text_audit.py reports its plain-text forms with it)."""
+    print(f"\n== {part}: {count} contracts, the {form} reading against the text's")
+    print(f"{'':18} {'text':>6} {form[:6]:>6} {'both':>6} {'P':>6} {'R':>6}")
     kinds = sorted(
         {k for k, _ in totals}, key=lambda k: (k in ("title", "effective", "parties"), k)
     )

@@ -25,19 +25,27 @@ Key = tuple[int, ...]
 RUN_IN_NUMBER = rule(
     "heading.run_in_number",
     "heading",
-    "a section number run into a line after a sentence or a heading in capitals (a flattened "
-    "filing): it opens a section when it continues the outline",
-    pattern=r"(?:(?<=[.:;)\]\"”])|(?<=[A-Z]{2}))\s+(?P<at>(?P<kw>Section|SECTION|Article|ARTICLE)"
-    r"\s+(?P<kn>\d{1,3}(?:\.\d{1,3}){0,3}|[IVXLC]{1,6})\.?\s+|(?P<n>\d{1,3}(?:\.\d{1,3}){1,3}\.?"
-    r"|\d{1,3}\.)\s+|(?P<tight>\d{1,3}\.)(?=[A-Z]{2}))(?=[A-Z\[“\"])",
+    "a section number run into a line after a sentence, a list's '; and' / '; or', or a "
+    "heading in capitals (a flattened filing), before a capital or an amount ('$***'): it "
+    "opens a section when it continues the outline",
+    pattern=r"(?:(?<=[.:;)\]\"”])|(?<=[A-Z]{2})|(?<=; and)|(?<=; or))\s+(?P<at>(?P<kw>Section|"
+    r"SECTION|Article|ARTICLE)\s+(?P<kn>\d{1,3}(?:\.\d{1,3}){0,3}|[IVXLC]{1,6})\.?\s+|(?P<n>\d{1,3}"
+    r"(?:\.\d{1,3}){1,3}\.?|\d{1,3}\.)\s+|(?P<tight>\d{1,3}\.)(?=[A-Z]{2}))(?=[A-Z\[“\"$])",
     examples=(
         "shall not supply any other customer. 9. Audit Rights. The Buyer may",
         "as set out above. 4.2 The Supplier shall deliver",
         "a limited company. AGREEMENT 1. Appointment. The Company appoints",
         "agree as follows: ARTICLE I DEFINITIONS Section 1.1 Defined Terms.",
         "the following meanings. 2.TERM AND RENEWAL: (a) Initial Term.",
+        "by principles of equity; and 10.1.4. To the best of its knowledge",
+        "as follows: 6.2.1. $*** upon the Effective Date;",
     ),
-    counter=("payable within 30 days. Each party", "as set out in Section 2.1 The"),
+    counter=(
+        "payable within 30 days. Each party",
+        "as set out in Section 2.1 The",
+        "the goods and 2.5 Units",
+        "a fee of $10; and 2.5 million",
+    ),
 )
 # The next entry of a numbered list of definitions run into a line after any word ('... as
 # shown in Exhibit A 1.21 "Product Data" shall mean ...'): a dotted number and a quoted term.

@@ -19,7 +19,7 @@ from raag_assets.core.identity import canonical_json, doc_id_from_name, sha256_h
 from raag_assets.core.model import DocMeta, EffectiveDate, Line, ParsedDocument
 from raag_assets.graph.dates import document_dates, document_name
 from raag_assets.graph.terms import party_full_names, party_names, with_signatories
-from raag_assets.ingest.normalize import normalize_line, space_shifts
+from raag_assets.ingest.normalize import join_lines, normalize_line, space_shifts
 
 SIDECAR_SUFFIX = ".meta.json"
 _HEAD_LINES = 600  # the effective date is stated near the beginning
@@ -155,15 +155,59 @@ _NAMED_HEAD = 60  # raw lines: the name stands within document_name's first few 
 def _named_head(text: str) -> list[str]:
     """A plain text's first lines with only page marks, page numbers and filing banners
     dropped: a running header that repeats the document's name on every page ("HOSTING
-    AGREEMENT") is page furniture for the body, and its first occurrence is the title."""
-    out = []
-    for raw in text.split("\n")[:_NAMED_HEAD]:
+    AGREEMENT") is page furniture for the body, and its first occurrence is the title. The
+    lines of a hard-wrapped paragraph are joined: a wrap is no line of the document's own (a
+    title cut "NON-" / "SOLICITATION AGREEMENT", a legend wrapped over the first lines)."""
+    raws = text.split("\n")
+    width = wrap_width(raws)
+    out: list[str] = []
+    full = False  # the line before was cut where the next word did not fit
+    for raw in raws[:_NAMED_HEAD]:
         for piece in _unflatten(raw.replace("\f", " ")):
             t = normalize_line(piece)
             furniture = _PAGE_MARK.search(t) or _SOURCE_BANNER.match(t) or _PAGE_NUMBER.match(t)
-            if t and not furniture:
+            if not t or furniture:
+                full = False
+                continue
+            if full and out:
+                out[-1] = _rejoin(out[-1], t)
+            else:
                 out.append(t)
+            full = width is not None and _wrapped(piece, width)
     return out
+
+
+_WRAP_MAX = 100  # a text hard-wrapped wraps at most this wide (EDGAR: 60-80 columns)
+_WRAP_SHARE = 0.3  # of its lines of text, this share or more runs near its measure
+
+
+def wrap_width(raws: Sequence[str]) -> int | None:
+    """The measure a plain text is hard-wrapped at (its widest line), or None when it is not
+    (a line wider than any measure, or too few lines near the widest: lines that end where a
+    paragraph or a heading ends)."""
+    lengths = [len(r.expandtabs(8).rstrip()) for r in raws if r.strip()]
+    if len(lengths) < 10 or max(lengths) > _WRAP_MAX:
+        return None
+    width = max(lengths)
+    near = sum(1 for n in lengths if n >= width - 12)
+    return width if near >= _WRAP_SHARE * len(lengths) else None
+
+
+def _wrapped(raw: str, width: int) -> bool:
+    """Whether a line of a text wrapped at `width` runs to its measure: cut only because the
+    next word did not fit (a word of 12 letters would not)."""
+    return len(raw.expandtabs(8).rstrip()) >= width - 12 and not _TERMINAL_END.search(raw)
+
+
+_TERMINAL_END = re.compile(r"[.:;!?]\s*$")
+
+
+def _rejoin(prev: str, nxt: str) -> str:
+    """Two pieces of a wrapped line as one: a word cut at its hyphen ("NON-" / "SOLICITATION")
+    keeps it, a word hyphenated to fit ("employ-" / "ees") loses it."""
+    if prev.endswith("-") and nxt[:1].isupper():
+        return prev + nxt
+    return join_lines([prev, nxt])
 
 
 def _effective(meta: DocMeta, stated: EffectiveDate | None) -> EffectiveDate | None:

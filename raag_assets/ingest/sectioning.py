@@ -90,7 +90,9 @@ from raag_assets.ingest.outline import key as outline_key
 #    onto the raw text exactly (their lines' Shifts), not in proportion to the line
 # 18: a PDF's numbers run into its lines open sections as plain text's do; a wrapped line
 #    opening with the outline's next dotted number after a sentence's end opens its clause
-SECTIONER_VERSION = "18"
+# 19 (textforms36): a number run into a line after a list's "; and" / "; or", or before an
+#    amount ("6.2.1 $*** upon ..."), opens its clause when it continues the outline
+SECTIONER_VERSION = "19"
 BODY_LABEL = "Body"
 
 _BOX_EDGE = re.compile(r"^\*{3,}$")

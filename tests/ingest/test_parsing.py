@@ -2,13 +2,14 @@
 
 import datetime as dt
 import json
+import textwrap
 from pathlib import Path
 
 import pytest
 from fpdf import FPDF
 
 from raag_assets.core.errors import BadDocument
-from raag_assets.ingest.parsing import parse_file
+from raag_assets.ingest.parsing import parse_file, wrap_width
 from tests.conftest import EXAMPLES, LICENSES
 
 LIMIT = 50_000_000
@@ -402,3 +403,56 @@ def test_a_title_led_by_a_partys_short_name_in_capitals_is_the_documents_name(tm
         encoding="utf-8",
     )
     assert parse_file(path, LIMIT).meta.title == "AGENCY AGREEMENT"
+
+
+def _wrapped_text(paragraphs: list[str], width: int = 64) -> str:
+    return "\n\n".join("\n".join(textwrap.wrap(p, width)) for p in paragraphs) + "\n"
+
+
+def test_a_title_cut_by_a_hard_wrap_is_read_whole(tmp_path: Path):
+    """A text hard-wrapped at 64 columns that runs its title into the legend before it: the
+    wrap cuts the title at its hyphen ("NON-" / "SOLICITATION AGREEMENT"); the wrapped lines
+    are one line of the document, and the title is read whole. The same words set as a line
+    of their own wider than any measure (no hard wrap) read the same."""
+    body = "The Seller shall not compete with the Buyer in the territory for five years. " * 8
+    opening = (
+        "EXHIBIT 10.2 EXECUTION VERSION NON-COMPETITION AND NON-SOLICITATION AGREEMENT THIS "
+        'NON-COMPETITION AGREEMENT (this "Agreement") is entered into by Northwind Inc. '
+        '("Buyer") and Blue River LLC ("Seller").'
+    )
+    path = tmp_path / "noncompete.txt"
+    path.write_text(_wrapped_text([opening, *[body] * 6]), encoding="utf-8")
+    assert "NON-\n" in path.read_text()
+    wrapped = parse_file(path, LIMIT).meta.title
+    path.write_text("\n\n".join([opening, *[body] * 6]) + "\n", encoding="utf-8")
+    assert (
+        wrapped
+        == parse_file(path, LIMIT).meta.title
+        == ("NON-COMPETITION AND NON-SOLICITATION AGREEMENT")
+    )
+
+
+def test_a_legend_wrapped_over_the_first_lines_leaves_the_title_within_reach(tmp_path: Path):
+    """A confidentiality legend wrapped at 64 columns over more lines than the title is looked
+    for in: its lines are one line of the document, and the title under it is found; a
+    text that is not hard-wrapped (one paragraph a line) is read as before."""
+    legend = (
+        "EXHIBIT 10.13 Cyberian Outpost, Inc. has omitted from this Exhibit portions of the "
+        "Agreement for which it has requested confidential treatment from the Securities and "
+        "Exchange Commission, and such confidential portions have been filed separately with "
+        "the Securities and Exchange Commission, marked with brackets in this copy of it. "
+    ) * 2
+    body = "CNET will provide the retail promotions across its sites for the whole term. " * 5
+    paragraphs = [
+        legend,
+        "PROMOTION AGREEMENT",
+        'This Promotion Agreement is made between CNET, Inc. ("CNET") and Cyberian Outpost, '
+        'Inc. ("Outpost").',
+        *[body] * 6,
+    ]
+    path = tmp_path / "promotion.txt"
+    path.write_text(_wrapped_text(paragraphs), encoding="utf-8")
+    assert len(path.read_text().split("\n\n")[0].splitlines()) > 8
+    assert parse_file(path, LIMIT).meta.title == "PROMOTION AGREEMENT"
+    assert wrap_width(path.read_text().split("\n")) == 64
+    assert wrap_width("\n\n".join(paragraphs).split("\n")) is None

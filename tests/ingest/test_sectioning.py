@@ -409,3 +409,21 @@ def test_a_pdf_whose_clauses_run_in_gets_its_outline_as_plain_text_does(tmp_path
     labels = [s.label for s in sections]
     assert labels == ["Title", "1", "1.1", "1.2", "1.3", "2", "2.1", "2.2"]
     assert sections[labels.index("1.2")].heading == "Marks"
+
+
+def test_clauses_run_in_after_a_lists_and_or_before_an_amount_open_sections(tmp_path: Path):
+    """A filing whose clauses run into one line: a clause after a list's '; and' / '; or', or
+    one opening with an amount ("$*** upon ..."), opens its section when the outline expects
+    it; an amount that continues no outline ("; and 2.5 million") stays text."""
+    raw = (
+        "FEES AGREEMENT\n\n"
+        "1. Fees. The Customer shall pay as follows: 1.1 $*** upon the Effective Date; "
+        "1.2 $*** within 90 days of it; and 1.3 A license fee for the Resume Bank.\n\n"
+        "2. Warranties. Each party warrants that: 2.1 It is duly organised; or 2.2 It is "
+        "licensed; and 2.5 million units are excluded from the warranty.\n"
+    )
+    path = tmp_path / "fees.txt"
+    path.write_text(raw, encoding="utf-8")
+    parsed = parse_file(path, 1_000_000)
+    labels = [s.label for s in build_sections(parsed.doc_id, parsed.lines, parsed.format)]
+    assert [lb for lb in labels if lb[0].isdigit()] == ["1", "1.1", "1.2", "1.3", "2", "2.1", "2.2"]

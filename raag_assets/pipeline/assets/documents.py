@@ -28,7 +28,7 @@ from resources import LandingResource, PostgresResource
 from .checks import VERSIONS_CHECK, spec, versions_check
 from .policy import retry_transient
 
-PARSER_VERSION = "11"  # 3: PDF spaces by 0.15 em, running headers and footers, spans word by word;
+PARSER_VERSION = "12"  # 3: PDF spaces by 0.15 em, running headers and footers, spans word by word;
 # 4: a file name's comma stays in its doc_id; 5: the title kept where a running header
 # repeats it, or after a legend on its line; parties read in more introductions
 # 6: dates, titles and parties read in more documents (effective once both parties sign,
@@ -43,6 +43,8 @@ PARSER_VERSION = "11"  # 3: PDF spaces by 0.15 em, running headers and footers, 
 # 11: each line keeps where its characters lie in the raw text exactly (Line.shifts: the
 # spaces normalising collapsed), so a section or chunk cut inside a line starts at its text;
 # a PDF's running legend in small type is furniture on its first page and over two pages
+# 12 (textforms36): a hard-wrapped plain text's title is read from its wrapped lines joined
+# (a title cut at a wrap, a legend wrapped past the lines a title is looked for in)
 LANDING_STATE = "landing_fingerprint"  # metadata key: the folder state this run read
 # stage_fingerprints' row for the state a whole successful ingest left (run.chain_state);
 # deleted here when a run starts, so a run of any origin (sensor, UI) voids it
