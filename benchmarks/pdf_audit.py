@@ -112,7 +112,9 @@ def printed_lines(txt: Path) -> list[str]:
     banners, page numbers) is left to the PDF's own header and footer."""
     _, sections, parsed = read_file(txt)
     raw = parsed.raw_text
-    kept = sorted((ln.start, ln.end) for ln in parsed.lines if ln.start is not None)
+    kept = sorted(
+        (ln.start, ln.end) for ln in parsed.lines if ln.start is not None and ln.end is not None
+    )
     starts = [a for a, _ in kept]
     cuts = sorted({0, len(raw), *(s.char_start for s in sections if s.char_start)})
     out = []
