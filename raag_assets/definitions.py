@@ -4,6 +4,7 @@ import os
 
 import dagster as dg
 
+from raag_assets.core.settings import executor_for, step_concurrency
 from raag_assets.pipeline.assets.documents import documents
 from raag_assets.pipeline.assets.edges import edges
 from raag_assets.pipeline.assets.embeddings import embeddings
@@ -39,18 +40,6 @@ ingest_assets = [
 PRELOAD_MODULES = ["dagster._core.executor.multiprocess", "raag_assets.pipeline.preload"]
 
 
-def step_concurrency() -> int:
-    """How many steps of a run go at once: RAAG_STEP_CONCURRENCY, else 1 on two cores or fewer.
-    torch embeds on every core; a spaCy step beside it makes both wait on each other (its
-    OpenMP threads stall whenever one is descheduled). Measured by `make bench` on 2 loaded
-    cores: embeddings 95 s beside the graph branch against 39 s for the model alone. With more
-    cores the graph branch runs beside the embeddings, as the asset graph allows."""
-    value = os.environ.get("RAAG_STEP_CONCURRENCY", "").strip()
-    if value:
-        return max(1, int(value))
-    return 1 if (os.cpu_count() or 1) <= 2 else 2
-
-
 # Each run of a tenant holds the tenant's ingest lock while its steps run (executor.py).
 STEP_EXECUTOR = tenant_locked(dg.multiprocess_executor, "tenant_locked_multiprocess").configured(
     {
@@ -59,12 +48,23 @@ STEP_EXECUTOR = tenant_locked(dg.multiprocess_executor, "tenant_locked_multiproc
     },
     name="forkserver_multiprocess",
 )
+IN_PROCESS_EXECUTOR = tenant_locked(dg.in_process_executor, "tenant_locked_in_process")
 
+
+def step_executor(kind: str | None = None) -> dg.ExecutorDefinition:
+    """The executor of the ingest runs: `kind`, else `executor_for` (RAAG_EXECUTOR, else step
+    processes only where there are cores for two steps at once). A run the daemon or the UI
+    launches gets the same choice as `raag ingest`: on two cores its steps run one after
+    another in the run's process, the embedding model loading in its worker meanwhile."""
+    kind = kind or executor_for(os.environ.get("RAAG_EXECUTOR"), step_concurrency())
+    return STEP_EXECUTOR if kind == "multiprocess" else IN_PROCESS_EXECUTOR
+
+
+# Its executor is the Definitions' (`build_defs`), as for the UI's Materialize.
 ingest_tenant = dg.define_asset_job(
     "ingest_tenant",
     selection=dg.AssetSelection.assets(*ingest_assets),
     partitions_def=tenants,
-    executor_def=STEP_EXECUTOR,
     description="Materialise one tenant's whole asset chain.",
 )
 
@@ -82,7 +82,9 @@ def default_resources() -> dict[str, dg.ConfigurableResource]:
     }
 
 
-def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
+def build_defs(
+    resources: dict[str, dg.ConfigurableResource], executor: str | None = None
+) -> dg.Definitions:
     from raag_assets.pipeline.automation import (
         landing_sensor_for,
         record_run_failures,
@@ -96,7 +98,7 @@ def build_defs(resources: dict[str, dg.ConfigurableResource]) -> dg.Definitions:
         sensors=[landing_sensor_for(ingest_tenant), record_run_failures],
         schedules=[retry_parked_references],
         resources=resources,
-        executor=STEP_EXECUTOR,  # also for the UI's Materialize (the implicit asset job)
+        executor=step_executor(executor),  # also for the UI's Materialize (the implicit job)
     )
 
 
@@ -122,11 +124,13 @@ def resources_from_config(config: dict[str, dict]) -> dict[str, dg.ConfigurableR
 
 
 def ingest_job(
-    resources: dict[str, dict] | None = None, name: str = "ingest_tenant"
+    resources: dict[str, dict] | None = None,
+    name: str = "ingest_tenant",
+    executor: str | None = None,
 ) -> dg.JobDefinition:
     """The ingest job (or another job `name` of the location) with the given resources
-    (`resources_config`), for runs whose steps run in processes of their own:
-    `dg.build_reconstructable_job("raag_assets.definitions", "ingest_job",
-    reconstructable_kwargs={"resources": ...})`."""
+    (`resources_config`) and executor (`step_executor`), for runs whose steps run in processes
+    of their own: `dg.build_reconstructable_job("raag_assets.definitions", "ingest_job",
+    reconstructable_kwargs={"resources": ..., "executor": "multiprocess"})`."""
     chosen = resources_from_config(resources) if resources else default_resources()
-    return build_defs(chosen).resolve_job_def(name)
+    return build_defs(chosen, executor).resolve_job_def(name)

@@ -27,6 +27,9 @@ class EmbedderResource(dg.ConfigurableResource):
                 f"max_chunk_tokens={self.max_chunk_tokens} exceeds the window of {self.model} "
                 f"({self._embedder.max_tokens} tokens)"
             )
+        # A run in a process without the weights (a fresh `raag ingest`, a run the daemon
+        # launched): they load in a worker process while the stages before embeddings run.
+        self._embedder.start_worker()
 
     @property
     def embedder(self) -> Embedder:

@@ -1,5 +1,6 @@
 """Sentence-transformers embedding, loaded offline from an installed package or a path."""
 
+import atexit
 import contextlib
 import functools
 import importlib
@@ -13,6 +14,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from raag_assets.ingest.embedding_worker import EmbeddingWorker, WorkerFailed
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 DEVICES = ("auto", "cpu", "cuda")
@@ -72,6 +75,7 @@ class Embedder:
         setting = device_setting(device)
         self._device = None if setting == "auto" else resolve_device(setting)
         self._path = resolve_model_path(model)
+        self._worker: EmbeddingWorker | None = None
 
     @property
     def device(self) -> str:
@@ -130,9 +134,35 @@ class Embedder:
             return len(tokenizer.encode(text, add_special_tokens=False).ids)
         return len(tokenizer(text, add_special_tokens=False)["input_ids"])
 
+    @property
+    def loaded(self) -> bool:
+        """Whether the weights are loaded in this process."""
+        return "_model" in self.__dict__
+
+    def start_worker(self) -> None:
+        """Embed in a worker process from now on (`embedding_worker`: it loads the model on
+        another core while this process does other work), unless the weights are here
+        already, a worker runs, or RAAG_EMBED_WORKER is `off`. A worker that fails leaves
+        the embedding to this process."""
+        if self.loaded or self._worker is not None or not worker_wanted():
+            return
+        self._worker = EmbeddingWorker(self.model_name, self.batch_size, self._device or "auto")
+        atexit.register(self.stop_worker)
+
+    def stop_worker(self) -> None:
+        worker, self._worker = self._worker, None
+        if worker is not None:
+            worker.close()
+
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
+        if self._worker is not None and not self.loaded:
+            try:
+                return self._worker.embed(texts)
+            except WorkerFailed as exc:
+                logging.getLogger(__name__).warning("%s: embedding in this process", exc)
+                self._worker = None
         return self._model.encode(
             texts,
             batch_size=self.batch_size,
@@ -215,6 +245,14 @@ def _window_from_config(path: Path) -> int:
     if config.is_file():
         return int(json.loads(config.read_text())["max_seq_length"])
     return 512
+
+
+def worker_wanted() -> bool:
+    """RAAG_EMBED_WORKER: `auto` (the default) or `off`."""
+    value = os.environ.get("RAAG_EMBED_WORKER", "auto").strip().lower()
+    if value not in ("auto", "off"):
+        raise ValueError(f"RAAG_EMBED_WORKER={value!r}: expected auto or off")
+    return value == "auto"
 
 
 def shared_embedder(model: str, batch_size: int, device: str | None = None) -> Embedder:

@@ -202,6 +202,8 @@ def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool, force: bool) -> 
 
     Two ingests of one tenant take turns; exit code 3 when none of the files was ingested.
     When nothing changed since the tenant's last successful run, no run is launched."""
+    _step_output_to_log()
+    _embedding_worker_early()
     from raag_assets.pipeline.run import ingest as run_ingest
 
     _QUICK_EXIT.append(True)
@@ -209,7 +211,6 @@ def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool, force: bool) -> 
     def waiting() -> None:
         err.print(f"another ingest of tenant {tenant!r} is running: waiting for it to finish")
 
-    _step_output_to_log()
     with _progress(tenant, enabled=not as_json):
         summary = run_ingest(list(paths), tenant, on_wait=waiting, force=force)
     if summary.interrupted:
@@ -227,6 +228,19 @@ def ingest(paths: tuple[Path, ...], tenant: str, as_json: bool, force: bool) -> 
             highlight=False,
         )
         sys.exit(NOTHING_INGESTED)
+
+
+def _embedding_worker_early() -> None:
+    """Where the run's steps will run in this process, the embedding model starts loading in
+    its worker process now, before this process imports Dagster and the stages (1-2 s), so
+    that it is ready when the embeddings step starts. An ingest that launches no run (nothing
+    changed) ends the worker at its exit: a fraction of a second of another core."""
+    from raag_assets.core.settings import executor_for, step_concurrency
+    from raag_assets.ingest.embedding import DEFAULT_MODEL, shared_embedder
+
+    if executor_for(os.environ.get("RAAG_EXECUTOR"), step_concurrency()) == "in_process":
+        # the arguments of the run's own embedder (default_resources): the same shared object
+        shared_embedder(os.environ.get("RAAG_EMBED_MODEL", DEFAULT_MODEL), 32).start_worker()
 
 
 def _step_output_to_log() -> None:

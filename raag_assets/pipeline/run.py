@@ -20,7 +20,7 @@ import dagster as dg
 
 from raag_assets.core.errors import DocumentNotFound
 from raag_assets.core.identity import canonical_json, doc_id_from_name, sha256_hex, validate_tenant
-from raag_assets.core.settings import dagster_home
+from raag_assets.core.settings import dagster_home, executor_for
 from raag_assets.ingest.parsing import is_sidecar
 from raag_assets.pipeline.assets.documents import UP_TO_DATE
 from raag_assets.pipeline.executor import LOCK_HELD
@@ -402,7 +402,8 @@ def _execute(
     more than one step at a time its steps run in their own processes, graph stages beside
     embeddings; otherwise (`executor_for`) they run one after another here.
     """
-    from raag_assets.definitions import build_defs, resources_config, step_concurrency
+    from raag_assets.core.settings import step_concurrency
+    from raag_assets.definitions import build_defs, resources_config
     from raag_assets.pipeline.automation import covered_state
 
     postgres, landing = store_resources(resources)
@@ -428,7 +429,9 @@ def _execute(
     )
     config["landing"]["config"]["root"] = str(landing.root_dir)
     recon = dg.build_reconstructable_job(
-        "raag_assets.definitions", "ingest_job", reconstructable_kwargs={"resources": config}
+        "raag_assets.definitions",
+        "ingest_job",
+        reconstructable_kwargs={"resources": config, "executor": "multiprocess"},
     )
     return dg.execute_job(
         recon,
@@ -437,18 +440,6 @@ def _execute(
         tags={"dagster/partition": tenant, LOCK_HELD: "true"},  # `ingest` holds the lock
         raise_on_error=False,
     )
-
-
-def executor_for(requested: str | None, concurrency: int) -> str:
-    """`in_process` or `multiprocess`: RAAG_EXECUTOR when set, else step processes only where
-    steps can run at once. One at a time, a process per step buys nothing and costs its start
-    and a forkserver loading both models before the first step: on two idle cores `make bench`
-    measured 30.1 s with step processes against 26.8-28.4 s without."""
-    if requested:
-        if requested not in ("in_process", "multiprocess"):
-            raise ValueError(f"RAAG_EXECUTOR must be in_process or multiprocess, not {requested!r}")
-        return requested
-    return "multiprocess" if concurrency > 1 else "in_process"
 
 
 def start_forkserver() -> None:

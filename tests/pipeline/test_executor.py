@@ -6,6 +6,7 @@ import threading
 import time
 
 import dagster as dg
+import pytest
 
 from raag_assets.definitions import resources_config
 from raag_assets.store import db
@@ -53,3 +54,21 @@ def test_a_launched_run_waits_for_the_tenants_ingest_lock(make_store, monkeypatc
     thread.join(timeout=120)
     assert not thread.is_alive() and results == [True]
     assert time.monotonic() - started < 120
+
+
+def test_the_ingest_job_runs_its_steps_where_raag_ingest_would(monkeypatch, make_store):
+    from raag_assets.definitions import build_defs, step_executor
+
+    resources = make_store().resources
+    # on two cores, as `raag ingest` does: one step after another in the run's process
+    monkeypatch.setenv("RAAG_EXECUTOR", "in_process")
+    job = build_defs(resources).resolve_job_def("ingest_tenant")
+    assert job.executor_def.name == "tenant_locked_in_process"
+    monkeypatch.setenv("RAAG_EXECUTOR", "multiprocess")
+    job = build_defs(resources).resolve_job_def("ingest_tenant")
+    assert job.executor_def.name == "forkserver_multiprocess"
+    # asked for by name, whatever the environment says
+    assert step_executor("in_process").name == "tenant_locked_in_process"
+    monkeypatch.setenv("RAAG_EXECUTOR", "threads")
+    with pytest.raises(ValueError, match="RAAG_EXECUTOR"):
+        step_executor()
