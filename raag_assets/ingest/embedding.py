@@ -154,6 +154,15 @@ class Embedder:
         if worker is not None:
             worker.close()
 
+    def embed_here(self, texts: list[str]) -> np.ndarray:
+        """`embed` by the model in this process, loaded here if it was in a worker (which then
+        ends): for queries, embedded on as many threads as their caller sets (retrieval's
+        RAAG_QUERY_THREADS), where a worker's would take every core."""
+        if not self.loaded:
+            self._model  # noqa: B018
+            self.stop_worker()
+        return self.embed(texts)
+
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)

@@ -783,7 +783,7 @@ def explore(tenant: str, port: int, host: str, no_browser: bool) -> None:
 def _load_model() -> None:
     from raag_assets.retrieval.candidates import default_embedder
 
-    default_embedder()
+    default_embedder().embed_here(["warm up"])  # the weights, not only the object
 
 
 def _open_when_up(host: str, port: int, url: str) -> None:

@@ -711,4 +711,4 @@ def default_embed() -> EmbedFn:
 
 @functools.lru_cache(maxsize=4)
 def _cached_embed(model: str) -> EmbedFn:
-    return cached_queries(default_embedder().embed)
+    return cached_queries(default_embedder().embed_here)

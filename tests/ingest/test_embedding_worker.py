@@ -83,3 +83,15 @@ def test_spacy_loads_without_importing_torch_and_torch_imports_after():
     )
     done = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, check=True)
     assert done.stdout.split("\n")[:2] == ["False ['det', 'nsubjpass']", "2.0 False"]
+
+
+def test_a_query_embeds_here_and_ends_the_worker(monkeypatch):
+    monkeypatch.delenv("RAAG_EMBED_WORKER", raising=False)
+    e = Embedder()
+    e.start_worker()
+    worker = e._worker
+    assert worker is not None
+    batch = e.embed(TEXTS)
+    query = e.embed_here(TEXTS[:1])  # as retrieval embeds a query: on its own threads
+    assert e.loaded and e._worker is None and worker.process.returncode is not None
+    np.testing.assert_allclose(query, batch[:1], atol=1e-5)
