@@ -41,7 +41,8 @@ def _without_torch() -> Iterator[None]:
     if "torch" in sys.modules or "thinc" in sys.modules:
         yield
         return
-    sys.modules["torch"] = None  # type: ignore[assignment]  (an import of it fails)
+    # a None entry makes `import torch` fail
+    sys.modules["torch"] = None  # type: ignore[assignment]
     try:
         yield
     finally:
