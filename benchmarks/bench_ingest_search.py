@@ -9,6 +9,9 @@ Prints figures, asserts nothing: a benchmark, not a test. Baselines run in the s
 - the same ingest with each step in a process of its own (RAAG_EXECUTOR=multiprocess, a
   forkserver loading the models), and with every step in this process one after another,
   the model already loaded here, for the executor comparison;
+- a run as the daemon launches it (the landing sensor's, the UI's Materialize): the files
+  landed, then a fresh process executing the job through the executor named, in_process
+  (the default on two cores) and multiprocess;
 - re-ingest with nothing changed, which should cost a small fraction of the first ingest (no
   run is launched), and the same forced through a run.
 Beside the wall-clock ratios, the CPU time (user + sys, every thread; Postgres's own not
@@ -40,9 +43,15 @@ os.environ.pop("DAGSTER_HOME", None)
 
 import dagster as dg  # noqa: E402
 
-from raag_assets.definitions import step_concurrency  # noqa: E402
+from raag_assets.definitions import default_resources, step_concurrency  # noqa: E402
 from raag_assets.ingest.embedding import shared_embedder  # noqa: E402
-from raag_assets.pipeline.run import executor_for, ingest  # noqa: E402
+from raag_assets.pipeline.run import (  # noqa: E402
+    executor_for,
+    ingest,
+    land,
+    register_tenant,
+    store_resources,
+)
 from raag_assets.retrieval.candidates import RetrievalPlan, retrieve  # noqa: E402
 from raag_assets.store import db  # noqa: E402
 
@@ -108,6 +117,40 @@ def children_cpu() -> float:
     """User + sys CPU seconds of this process's finished children (the `raag ingest` process)."""
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
+
+
+# What the daemon's run worker does (`dagster api execute_run`): a fresh process that loads
+# the code location and executes the tenant's run through the job's executor.
+LAUNCHED_RUN = """
+import sys
+import dagster as dg
+job = dg.build_reconstructable_job(
+    "raag_assets.definitions", "ingest_job", reconstructable_kwargs={"executor": sys.argv[2]}
+)
+with dg.execute_job(
+    job, instance=dg.DagsterInstance.get(), tags={"dagster/partition": sys.argv[1]}
+) as result:
+    sys.exit(0 if result.success else 1)
+"""
+
+
+def daemon_run(
+    paths: list[Path], tenant: str, executor: str, instance: dg.DagsterInstance
+) -> tuple[float, bool]:
+    """The files landed and the tenant registered here, then its run in a fresh process, as
+    the daemon launches one (the landing sensor's run, the UI's Materialize): seconds, ok."""
+    resources = default_resources()
+    postgres, landing = store_resources(resources)
+    register_tenant(tenant, postgres, instance)
+    land(paths, landing.tenant_dir(tenant))
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, "-c", LAUNCHED_RUN, tenant, executor],
+        env={**os.environ, "DAGSTER_HOME": str(HOME / "dagster")},
+        capture_output=True,
+        text=True,
+    )
+    return time.perf_counter() - started, done.returncode == 0
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -183,6 +226,17 @@ def main() -> None:
     # steps overlap: what the other stages add is the ingest time beyond the embeddings step
     beyond = ingest_s - steps["embeddings"]
     print(f"ingest time beyond the embeddings step: {beyond:.2f} s ({beyond / ingest_s:.1%})")
+
+    for executor in ("in_process", "multiprocess"):
+        seconds, success = daemon_run(
+            paths, f"{TENANT}-launched-{executor.replace('_', '-')}", executor, instance
+        )
+        assert success, f"the launched {executor} run failed"
+        print(
+            f"\na run as the daemon launches it ({executor} executor, a fresh process executing "
+            f"the job): {seconds:.2f} s, {seconds / raw_s:.2f}x the model alone "
+            f"(load average {os.getloadavg()[0]:.2f})"
+        )
 
     for executor, how in (
         ("multiprocess", "each step in a process of its own (forkserver loads the models)"),
