@@ -171,7 +171,7 @@ class Embedder:
                 return self._worker.embed(texts)
             except WorkerFailed as exc:
                 logging.getLogger(__name__).warning("%s: embedding in this process", exc)
-                self._worker = None
+                self.stop_worker()  # ended, or up but failing: no second try through it
         return self._model.encode(
             texts,
             batch_size=self.batch_size,
