@@ -43,10 +43,10 @@ os.environ.pop("DAGSTER_HOME", None)
 
 import dagster as dg  # noqa: E402
 
-from raag_assets.definitions import default_resources, step_concurrency  # noqa: E402
+from raag_assets.core.settings import run_executor  # noqa: E402
+from raag_assets.definitions import default_resources  # noqa: E402
 from raag_assets.ingest.embedding import shared_embedder  # noqa: E402
 from raag_assets.pipeline.run import (  # noqa: E402
-    executor_for,
     ingest,
     land,
     register_tenant,
@@ -185,7 +185,7 @@ def main() -> None:
     ingest_cpu = children_cpu() - cpu_before
     first = json.loads(cli.stdout)
     c = {k: first[k] for k in ("documents", "sections", "chunks")}
-    chosen = executor_for(os.environ.get("RAAG_EXECUTOR"), step_concurrency())
+    chosen = run_executor()
     print(
         f"\n`raag ingest` (fresh process, {chosen} executor): {c['documents']} documents, "
         f"{c['sections']} sections, {c['chunks']} chunks in {ingest_s:.2f} s "

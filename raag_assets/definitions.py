@@ -4,7 +4,7 @@ import os
 
 import dagster as dg
 
-from raag_assets.core.settings import executor_for, step_concurrency
+from raag_assets.core.settings import run_executor, step_concurrency
 from raag_assets.pipeline.assets.documents import documents
 from raag_assets.pipeline.assets.edges import edges
 from raag_assets.pipeline.assets.embeddings import embeddings
@@ -56,7 +56,7 @@ def step_executor(kind: str | None = None) -> dg.ExecutorDefinition:
     processes only where there are cores for two steps at once). A run the daemon or the UI
     launches gets the same choice as `raag ingest`: on two cores its steps run one after
     another in the run's process, the embedding model loading in its worker meanwhile."""
-    kind = kind or executor_for(os.environ.get("RAAG_EXECUTOR"), step_concurrency())
+    kind = kind or run_executor()
     return STEP_EXECUTOR if kind == "multiprocess" else IN_PROCESS_EXECUTOR
 
 

@@ -62,3 +62,8 @@ def executor_for(requested: str | None, concurrency: int) -> str:
             raise ValueError(f"RAAG_EXECUTOR must be in_process or multiprocess, not {requested!r}")
         return requested
     return "multiprocess" if concurrency > 1 else "in_process"
+
+
+def run_executor() -> str:
+    """The executor a run gets here: `executor_for` with RAAG_EXECUTOR and `step_concurrency`."""
+    return executor_for(os.environ.get("RAAG_EXECUTOR"), step_concurrency())

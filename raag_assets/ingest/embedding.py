@@ -264,6 +264,12 @@ def worker_wanted() -> bool:
     return value == "auto"
 
 
+def configured_embedder() -> Embedder:
+    """The shared embedder of RAAG_EMBED_MODEL (default all-MiniLM-L6-v2), batches of 32, as
+    the default resources and the retrieval library use it."""
+    return shared_embedder(os.environ.get("RAAG_EMBED_MODEL", DEFAULT_MODEL), 32)
+
+
 def shared_embedder(model: str, batch_size: int, device: str | None = None) -> Embedder:
     """One loaded model per process and device setting, however many runs or resources ask
     for it."""

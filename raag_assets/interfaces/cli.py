@@ -235,12 +235,11 @@ def _embedding_worker_early() -> None:
     its worker process now, before this process imports Dagster and the stages (1-2 s), so
     that it is ready when the embeddings step starts. An ingest that launches no run (nothing
     changed) ends the worker at its exit: a fraction of a second of another core."""
-    from raag_assets.core.settings import executor_for, step_concurrency
-    from raag_assets.ingest.embedding import DEFAULT_MODEL, shared_embedder
+    from raag_assets.core.settings import run_executor
+    from raag_assets.ingest.embedding import configured_embedder
 
-    if executor_for(os.environ.get("RAAG_EXECUTOR"), step_concurrency()) == "in_process":
-        # the arguments of the run's own embedder (default_resources): the same shared object
-        shared_embedder(os.environ.get("RAAG_EMBED_MODEL", DEFAULT_MODEL), 32).start_worker()
+    if run_executor() == "in_process":
+        configured_embedder().start_worker()  # the run's own embedder: the same shared object
 
 
 def _step_output_to_log() -> None:

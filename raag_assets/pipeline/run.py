@@ -20,7 +20,7 @@ import dagster as dg
 
 from raag_assets.core.errors import DocumentNotFound
 from raag_assets.core.identity import canonical_json, doc_id_from_name, sha256_hex, validate_tenant
-from raag_assets.core.settings import dagster_home, executor_for
+from raag_assets.core.settings import dagster_home, run_executor
 from raag_assets.ingest.parsing import is_sidecar
 from raag_assets.pipeline.assets.documents import UP_TO_DATE
 from raag_assets.pipeline.executor import LOCK_HELD
@@ -402,7 +402,6 @@ def _execute(
     more than one step at a time its steps run in their own processes, graph stages beside
     embeddings; otherwise (`executor_for`) they run one after another here.
     """
-    from raag_assets.core.settings import step_concurrency
     from raag_assets.definitions import build_defs, resources_config
     from raag_assets.pipeline.automation import covered_state
 
@@ -410,7 +409,7 @@ def _execute(
     # A landing state a materialisation already read leaves every stage with nothing new to do
     # (at most a code-version re-run): loading both models into a forkserver would cost more.
     covered = covered_state(instance, tenant) == landing.fingerprint(tenant)
-    executor = executor_for(os.environ.get("RAAG_EXECUTOR"), step_concurrency())
+    executor = run_executor()
     if covered or instance.is_ephemeral or executor == "in_process":
         job = build_defs(resources).resolve_job_def("ingest_tenant")
         return job.execute_in_process(

@@ -698,9 +698,9 @@ def caller_hits(
 
 def default_embedder() -> Embedder:
     """The configured embedding model (RAAG_EMBED_MODEL), loaded once per process."""
-    from raag_assets.ingest.embedding import shared_embedder
+    from raag_assets.ingest.embedding import configured_embedder
 
-    return shared_embedder(os.environ.get("RAAG_EMBED_MODEL", DEFAULT_MODEL), 32)
+    return configured_embedder()
 
 
 def default_embed() -> EmbedFn:

@@ -251,7 +251,7 @@ def test_raag_ingest_prints_our_lines_not_library_warnings(tmp_path, executor):
 
 
 def test_executor_follows_the_cores_unless_asked():
-    from raag_assets.pipeline.run import executor_for
+    from raag_assets.core.settings import executor_for
 
     assert executor_for(None, 1) == "in_process"  # two cores or fewer: one step at a time
     assert executor_for(None, 2) == "multiprocess"
