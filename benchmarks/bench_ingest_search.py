@@ -238,17 +238,27 @@ def main() -> None:
             f"(load average {os.getloadavg()[0]:.2f})"
         )
 
-    for executor, how in (
-        ("multiprocess", "each step in a process of its own (forkserver loads the models)"),
-        ("in_process", "steps one after another in this process (model loaded)"),
+    loaded = "steps one after another in this process (model loaded)"
+    per_step = "each step in a process of its own (forkserver loads the models)"
+    for n, (executor, prefetch, how) in enumerate(
+        (
+            ("multiprocess", "auto", per_step),
+            # alternated: the embeddings started by the sections step (prefetch), and not
+            ("in_process", "auto", loaded),
+            ("in_process", "off", f"{loaded}, RAAG_EMBED_PREFETCH=off"),
+            ("in_process", "auto", loaded),
+            ("in_process", "off", f"{loaded}, RAAG_EMBED_PREFETCH=off"),
+        )
     ):
         os.environ["RAAG_EXECUTOR"] = executor
+        os.environ["RAAG_EMBED_PREFETCH"] = prefetch
         cpu = time.process_time()
         started = time.perf_counter()
-        other = ingest(paths, f"{TENANT}-{executor.replace('_', '-')}", instance=instance)
+        other = ingest(paths, f"{TENANT}-{executor.replace('_', '-')}-{n}", instance=instance)
         seconds = time.perf_counter() - started
         cpu = time.process_time() - cpu
         os.environ.pop("RAAG_EXECUTOR")
+        os.environ.pop("RAAG_EMBED_PREFETCH")
         assert other.success, other.error
         # step processes are the forkserver's children, not this process's: no CPU figure
         here = f"CPU {cpu:.2f} s, {cpu / raw_cpu:.2f}x; " if executor == "in_process" else ""
@@ -258,6 +268,8 @@ def main() -> None:
         )
         steps_other = step_seconds(instance, other.run_id)
         print("  " + ", ".join(f"{k} {v:.2f}" for k, v in steps_other.items()))
+        ahead = other.stages["embeddings"]["embedded_ahead"]
+        print(f"  chunks embedded while the graph stages ran (prefetch): {ahead}")
 
     started = time.perf_counter()
     again = ingest(paths, TENANT, instance=instance)

@@ -31,6 +31,11 @@ class EmbedderResource(dg.ConfigurableResource):
         # launched): they load in a worker process while the stages before embeddings run.
         self._embedder.start_worker()
 
+    def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
+        # vectors prefetched for an embeddings step that did not come (it failed, or the run
+        # was cancelled) are not kept past the run
+        self._embedder.drop_prefetched()
+
     @property
     def embedder(self) -> Embedder:
         return self._embedder

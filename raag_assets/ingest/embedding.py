@@ -8,8 +8,10 @@ import importlib.machinery
 import logging
 import os
 import sys
+import threading
 import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +21,9 @@ from raag_assets.ingest.embedding_worker import EmbeddingWorker, WorkerFailed
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 DEVICES = ("auto", "cpu", "cuda")
+# Most texts one prefetch embeds ahead, its vectors held until asked for (77 MB at 384
+# dimensions): the graph stages of a large ingest outlast the embedding of far fewer.
+PREFETCH_MAX_TEXTS = 50_000
 # Modules sentence-transformers and transformers import at their top for helpers encoding
 # never calls (similarity metrics, an object-detection loss), and the names they take from
 # them: while the model's library is imported, each name is a stand-in that imports its
@@ -76,6 +81,12 @@ class Embedder:
         self._device = None if setting == "auto" else resolve_device(setting)
         self._path = resolve_model_path(model)
         self._worker: EmbeddingWorker | None = None
+        # One model call at a time (a worker's pipe carries one request): `prefetch`'s thread
+        # and the caller's take turns batch by batch.
+        self._lock = threading.Lock()
+        self._prefetched: dict[tuple[str, ...], Future[np.ndarray]] = {}
+        self._prefetcher: ThreadPoolExecutor | None = None
+        self.prefetched_taken = 0  # texts `embed` answered from a prefetch, since the start
 
     @property
     def device(self) -> str:
@@ -159,26 +170,64 @@ class Embedder:
         ends): for queries, embedded on as many threads as their caller sets (retrieval's
         RAAG_QUERY_THREADS), where a worker's would take every core."""
         if not self.loaded:
-            self._model  # noqa: B018
-            self.stop_worker()
+            with self._lock:  # not while a prefetch is using the worker
+                self._model  # noqa: B018
+                self.stop_worker()
         return self.embed(texts)
+
+    def prefetch(self, batches: Sequence[list[str]]) -> None:
+        """Embed `batches` on a thread of this process, in order, while the caller goes on;
+        `embed` of the same batch later takes its vectors (the same vectors: the same texts in
+        the same batch). The sections step calls it for the embeddings step that runs after
+        the graph stages in the same process: the model (which releases the GIL) and the
+        parse (one core) then share the two cores. The first PREFETCH_MAX_TEXTS texts only;
+        replaces any earlier prefetch."""
+        self.drop_prefetched()
+        if self._prefetcher is None:
+            self._prefetcher = ThreadPoolExecutor(1, thread_name_prefix="raag-prefetch")
+        held = 0
+        for batch in batches:
+            held += len(batch)
+            if held > PREFETCH_MAX_TEXTS:
+                break
+            if batch:
+                self._prefetched[tuple(batch)] = self._prefetcher.submit(self._encode, batch)
+
+    def drop_prefetched(self) -> None:
+        """Forget what `prefetch` started and cancel what it has not begun (at a run's end,
+        whether or not the embeddings step came for it)."""
+        prefetched, self._prefetched = self._prefetched, {}
+        for future in prefetched.values():
+            future.cancel()
 
     def embed(self, texts: list[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
-        if self._worker is not None and not self.loaded:
+        future = self._prefetched.pop(tuple(texts), None)
+        if future is not None and not future.cancelled():
             try:
-                return self._worker.embed(texts)
-            except WorkerFailed as exc:
-                logging.getLogger(__name__).warning("%s: embedding in this process", exc)
-                self.stop_worker()  # ended, or up but failing: no second try through it
-        return self._model.encode(
-            texts,
-            batch_size=self.batch_size,
-            normalize_embeddings=True,
-            convert_to_numpy=True,
-            show_progress_bar=False,
-        ).astype(np.float32)
+                vectors = future.result()
+                self.prefetched_taken += len(texts)
+                return vectors
+            except Exception as exc:  # the prefetch failed: this call embeds on its own
+                logging.getLogger(__name__).warning("prefetched embedding failed: %s", exc)
+        return self._encode(texts)
+
+    def _encode(self, texts: list[str]) -> np.ndarray:
+        with self._lock:
+            if self._worker is not None and not self.loaded:
+                try:
+                    return self._worker.embed(texts)
+                except WorkerFailed as exc:
+                    logging.getLogger(__name__).warning("%s: embedding in this process", exc)
+                    self.stop_worker()  # ended, or up but failing: no second try through it
+            return self._model.encode(
+                texts,
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                convert_to_numpy=True,
+                show_progress_bar=False,
+            ).astype(np.float32)
 
 
 class _Deferred(types.ModuleType):
@@ -261,6 +310,14 @@ def worker_wanted() -> bool:
     value = os.environ.get("RAAG_EMBED_WORKER", "auto").strip().lower()
     if value not in ("auto", "off"):
         raise ValueError(f"RAAG_EMBED_WORKER={value!r}: expected auto or off")
+    return value == "auto"
+
+
+def prefetch_wanted() -> bool:
+    """RAAG_EMBED_PREFETCH: `auto` (the default) or `off`."""
+    value = os.environ.get("RAAG_EMBED_PREFETCH", "auto").strip().lower()
+    if value not in ("auto", "off"):
+        raise ValueError(f"RAAG_EMBED_PREFETCH={value!r}: expected auto or off")
     return value == "auto"
 
 

@@ -227,6 +227,20 @@ def chunks_to_embed(conn: psycopg.Connection, tenant: str) -> list[tuple[str, in
     return conn.execute(load_sql("select_chunks_to_embed"), {"tenant": tenant}).fetchall()
 
 
+# Rows the embeddings step embeds and commits per transaction: a killed run keeps what it
+# finished.
+EMBED_BATCH = 128
+
+
+def embedding_batches(conn: psycopg.Connection, tenant: str) -> list[list[tuple[str, int, str]]]:
+    """The tenant's chunks to embed, (doc_id, chunk_index, text), in the batches the
+    embeddings step embeds and writes them: longest first, so that each batch pads to texts
+    of like length as one encode() call over all chunks would (sorted within 128 rows only,
+    padding cost ~20% more)."""
+    todo = sorted(chunks_to_embed(conn, tenant), key=lambda r: (-len(r[2]), r[0], r[1]))
+    return [todo[i : i + EMBED_BATCH] for i in range(0, len(todo), EMBED_BATCH)]
+
+
 def write_embeddings(
     conn: psycopg.Connection, tenant: str, keys: list[tuple[str, int]], vectors: np.ndarray
 ) -> None:

@@ -6,6 +6,7 @@ import subprocess
 import sys
 import types
 
+import numpy as np
 import pytest
 
 from raag_assets.ingest import embedding
@@ -68,3 +69,40 @@ def test_an_imported_module_is_left_alone():
     with deferred_imports({"json": ("dumps",)}):
         assert sys.modules["json"] is before
     assert embedding.DEFERRED_IMPORTS  # the model's loading defers something
+
+
+PREFETCH_TEXTS = [
+    ["The Licensee shall pay the fees within thirty days of the invoice.", "Leave carries over."],
+    ["Either party may terminate this Agreement on ninety days' written notice."],
+]
+
+
+def test_prefetched_batches_are_the_vectors_embed_gives_and_are_taken_once(embedder):
+    expected = [embedder.embed(batch) for batch in PREFETCH_TEXTS]
+    taken = embedder.prefetched_taken
+    embedder.prefetch(PREFETCH_TEXTS)
+    got = [embedder.embed(batch) for batch in PREFETCH_TEXTS]
+    assert embedder.prefetched_taken - taken == 3  # both batches came from the prefetch
+    for a, b in zip(got, expected, strict=True):
+        assert np.array_equal(a, b)  # the same texts in the same batch: the same bits
+    embedder.embed(PREFETCH_TEXTS[0])  # asked again: embedded now, not a second take
+    assert embedder.prefetched_taken - taken == 3
+
+
+def test_a_batch_not_prefetched_embeds_now_and_dropped_prefetches_are_not_taken(embedder):
+    taken = embedder.prefetched_taken
+    embedder.prefetch(PREFETCH_TEXTS)
+    other = embedder.embed(PREFETCH_TEXTS[0][:1])  # not a batch the prefetch holds
+    assert other.shape == (1, embedder.dims)
+    embedder.drop_prefetched()
+    assert [embedder.embed(b).shape[0] for b in PREFETCH_TEXTS] == [2, 1]
+    assert embedder.prefetched_taken == taken
+
+
+def test_a_prefetch_holds_at_most_its_cap_of_texts(embedder, monkeypatch):
+    monkeypatch.setattr(embedding, "PREFETCH_MAX_TEXTS", 2)
+    taken = embedder.prefetched_taken
+    embedder.prefetch(PREFETCH_TEXTS)  # 2 texts, then 1 more: the second batch is left out
+    embedder.embed(PREFETCH_TEXTS[1])
+    embedder.embed(PREFETCH_TEXTS[0])
+    assert embedder.prefetched_taken - taken == 2

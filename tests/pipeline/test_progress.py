@@ -6,8 +6,8 @@ import shutil
 
 import dagster as dg
 
-from raag_assets.pipeline.assets import embeddings as embeddings_module
 from raag_assets.pipeline.progress import RunProgress, follow, log_entries, poll
+from raag_assets.store import documents as store_documents
 from tests.conftest import EXAMPLES
 
 START = dg.DagsterEventType.STEP_START.value
@@ -26,7 +26,7 @@ def test_the_stage_is_named_and_no_embedding_count_shows_before_embedding_starts
 
 
 def test_a_real_run_logs_a_count_per_embedding_batch(make_store, monkeypatch, tmp_path):
-    monkeypatch.setattr(embeddings_module, "WRITE_BATCH", 4)
+    monkeypatch.setattr(store_documents, "EMBED_BATCH", 4)
     store = make_store()
     shutil.copy(EXAMPLES / "leave-policy.md", tmp_path / "leave-policy.md")
     since = dt.datetime.now(dt.UTC) - dt.timedelta(seconds=1)

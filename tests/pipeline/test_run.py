@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from raag_assets.core.errors import InvalidTenant
+from raag_assets.core.settings import run_executor
 from raag_assets.pipeline.run import GC_THRESHOLD, fewer_collections
 from tests.conftest import EXAMPLES, LICENSES, Store, at_once, copy_examples
 
@@ -94,6 +95,10 @@ def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(
     corpus = copy_examples(tmp_path / "corpus")
     first = store.ingest([corpus], "acme")
     assert first.success and first.stages["embeddings"]["embedded_now"] == first.counts["chunks"]
+    # steps in one process: the chunks were embedded while the graph stages ran (prefetch)
+    in_one_process = run_executor() == "in_process"
+    ahead = first.stages["embeddings"]["embedded_ahead"]
+    assert ahead == (first.counts["chunks"] if in_one_process else 0)
     assert first.checks == {
         "documents:no_earlier_version_live": True,
         "sections:counts_match": True,
@@ -358,3 +363,16 @@ def test_an_ingest_leaves_a_callers_frozen_objects_frozen():
         assert gc.get_freeze_count() > 0  # not unfrozen: the caller froze them, not the run
     finally:
         gc.unfreeze()
+
+
+def test_without_prefetch_a_run_embeds_in_its_step_and_stores_the_same_vectors(
+    make_store, demo_store: Store, monkeypatch
+):
+    # demo_store was built with the default, RAAG_EMBED_PREFETCH=auto
+    monkeypatch.setenv("RAAG_EMBED_PREFETCH", "off")
+    store = make_store()
+    summary = store.ingest([EXAMPLES], "demo")
+    assert summary.success and summary.stages["embeddings"]["embedded_ahead"] == 0
+    assert summary.stages["embeddings"]["embedded_now"] == summary.counts["chunks"]
+    # the vectors, to the last digit Postgres prints, whichever thread embedded them
+    assert store.rows(CHUNK_ROWS, "demo") == demo_store.rows(CHUNK_ROWS, "demo")

@@ -13,7 +13,7 @@ from raag_assets.pipeline.metadata import (
 from raag_assets.pipeline.partitions import tenants
 from raag_assets.pipeline.progress import EMBEDDED_LINE
 from raag_assets.store.db import check_collection
-from raag_assets.store.documents import chunks_to_embed, tenant_summary, write_embeddings
+from raag_assets.store.documents import embedding_batches, tenant_summary, write_embeddings
 from resources import EmbedderResource, PostgresResource
 
 from .checks import EMBEDDINGS_CHECK, embeddings_check, spec
@@ -21,8 +21,6 @@ from .policy import FOLLOW_UPSTREAM, retry_transient
 from .sections import sections
 
 EMBEDDINGS_VERSION = "1"
-# Rows committed per transaction: a killed run keeps what it finished.
-WRITE_BATCH = 128
 
 
 @dg.asset(
@@ -49,31 +47,34 @@ def embeddings(
     started = time.perf_counter()
     with postgres.connect() as conn:
         check_collection(conn, model.model_name, model.dims)
-        # Longest first: each batch then pads to texts of like length, as one encode() call
-        # over all chunks would (sorted within 128 rows only, padding cost ~20% more).
-        todo = sorted(chunks_to_embed(conn, tenant), key=lambda r: (-len(r[2]), r[0], r[1]))
+        batches = embedding_batches(conn, tenant)
+        total = sum(map(len, batches))
         # read by `raag ingest`'s progress bar (pipeline/progress.py): the count, then a line
         # per committed batch
-        context.log.info(EMBEDDED_LINE.format(done=0, total=len(todo)))
-        for start in range(0, len(todo), WRITE_BATCH):
-            batch = todo[start : start + WRITE_BATCH]
+        context.log.info(EMBEDDED_LINE.format(done=0, total=total))
+        done, ahead = 0, model.prefetched_taken
+        for batch in batches:
+            # prefetched by the sections step when it ran in this process (`prefetch`)
             vectors = model.embed([row[2] for row in batch])
             with conn.transaction():
                 write_embeddings(conn, tenant, [(r[0], r[1]) for r in batch], vectors)
-            context.log.info(EMBEDDED_LINE.format(done=start + len(batch), total=len(todo)))
+            done += len(batch)
+            context.log.info(EMBEDDED_LINE.format(done=done, total=total))
         summary = tenant_summary(conn, tenant)
         check = embeddings_check(conn, tenant, model.dims)
     seconds = time.perf_counter() - started
     return dg.MaterializeResult(
         check_results=[check],
         metadata={
-            "embedded_now": len(todo),
+            "embedded_now": total,
+            # of which embedded during the graph stages, from the sections step (prefetch)
+            "embedded_ahead": model.prefetched_taken - ahead,
             "embedded_total": summary["embedded"],
             "chunks": summary["chunks"],
             "model": model.model_name,
             "dims": model.dims,
             "seconds": round(seconds, 2),
-            "chunks_per_second": round(len(todo) / seconds, 1) if todo and seconds else 0.0,
+            "chunks_per_second": round(total / seconds, 1) if total and seconds else 0.0,
             # the rows this asset stands for: the tenant's chunks that carry a vector
             **table_metadata(
                 EMBEDDINGS, summary["embedded"], EMBEDDINGS_LINEAGE, table="embeddings"

@@ -5,8 +5,10 @@ import polars as pl
 
 from raag_assets.core.identity import validate_tenant
 from raag_assets.ingest.chunking import CHUNKER_VERSION
+from raag_assets.ingest.embedding import prefetch_wanted
 from raag_assets.ingest.sectioning import SECTIONER_VERSION
 from raag_assets.pipeline import stages
+from raag_assets.pipeline.executor import IN_PROCESS_EXECUTORS
 from raag_assets.pipeline.metadata import (
     OWNERS,
     SECTIONS_LINEAGE,
@@ -16,7 +18,12 @@ from raag_assets.pipeline.metadata import (
 from raag_assets.pipeline.partitions import tenants
 from raag_assets.store import frames
 from raag_assets.store.db import load_sql, one
-from raag_assets.store.documents import count_live_chunks, documents_to_section, replace_sections
+from raag_assets.store.documents import (
+    count_live_chunks,
+    documents_to_section,
+    embedding_batches,
+    replace_sections,
+)
 from resources import EmbedderResource, PostgresResource
 
 from .checks import SECTIONS_CHECK, sections_check, spec
@@ -71,6 +78,11 @@ def sections(
         )
         check = sections_check(conn, tenant)
         preview = frames.read_frame(conn, load_sql("select_sections_preview"), {"tenant": tenant})
+        if _embeddings_follow_here(context):
+            # the model embeds the new chunks while the graph stages run (`Embedder.prefetch`)
+            embedder.embedder.prefetch(
+                [[r[2] for r in batch] for batch in embedding_batches(conn, tenant)]
+            )
     return dg.MaterializeResult(
         check_results=[check],
         metadata={
@@ -84,6 +96,18 @@ def sections(
             "seconds": round(time.perf_counter() - started, 2),
             **table_metadata(frames.SECTIONS, n_sections, SECTIONS_LINEAGE, preview),
         },
+    )
+
+
+def _embeddings_follow_here(context: dg.AssetExecutionContext) -> bool:
+    """Whether this run's embeddings step comes later in this process (its steps run one
+    after another in the run's process, and embeddings is among them) and may start early
+    (RAAG_EMBED_PREFETCH)."""
+    job = context.job_def  # the run's job, subset to the assets the run materialises
+    return (
+        prefetch_wanted()
+        and job.executor_def.name in IN_PROCESS_EXECUTORS
+        and dg.AssetKey("embeddings") in job.asset_layer.selected_asset_keys
     )
 
 
