@@ -11,7 +11,7 @@ import sys
 import threading
 import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from pathlib import Path
 from typing import Any
 
@@ -85,7 +85,7 @@ class Embedder:
         # and the caller's take turns batch by batch.
         self._lock = threading.Lock()
         self._prefetched: dict[tuple[str, ...], Future[np.ndarray]] = {}
-        self._prefetcher: ThreadPoolExecutor | None = None
+        self._prefetch_stop = threading.Event()
         self.prefetched_taken = 0  # texts `embed` answered from a prefetch, since the start
 
     @property
@@ -181,21 +181,42 @@ class Embedder:
         the same batch). The sections step calls it for the embeddings step that runs after
         the graph stages in the same process: the model (which releases the GIL) and the
         parse (one core) then share the two cores. The first PREFETCH_MAX_TEXTS texts only;
-        replaces any earlier prefetch."""
+        replaces any earlier prefetch. Nothing happens where the model is neither loaded here
+        nor in a worker: loading it on a thread beside the stages hid nothing (README)."""
         self.drop_prefetched()
-        if self._prefetcher is None:
-            self._prefetcher = ThreadPoolExecutor(1, thread_name_prefix="raag-prefetch")
+        if not self.loaded and self._worker is None:
+            return
+        jobs: list[tuple[list[str], Future[np.ndarray]]] = []
         held = 0
         for batch in batches:
             held += len(batch)
             if held > PREFETCH_MAX_TEXTS:
                 break
             if batch:
-                self._prefetched[tuple(batch)] = self._prefetcher.submit(self._encode, batch)
+                jobs.append((batch, Future()))
+        self._prefetched = {tuple(batch): future for batch, future in jobs}
+        self._prefetch_stop = stop = threading.Event()
+        # A daemon thread: an interrupted run exits without waiting for it.
+        threading.Thread(
+            target=self._prefetch_run, args=(jobs, stop), name="raag-prefetch", daemon=True
+        ).start()
+
+    def _prefetch_run(
+        self, jobs: list[tuple[list[str], Future[np.ndarray]]], stop: threading.Event
+    ) -> None:
+        for batch, future in jobs:
+            if stop.is_set() or not future.set_running_or_notify_cancel():
+                continue
+            try:
+                # no fallback here: a worker that failed is the embeddings step's to handle
+                future.set_result(self._encode(batch, fallback=False))
+            except BaseException as exc:
+                future.set_exception(exc)
 
     def drop_prefetched(self) -> None:
-        """Forget what `prefetch` started and cancel what it has not begun (at a run's end,
-        whether or not the embeddings step came for it)."""
+        """Stop what `prefetch` started and forget it (at a run's end, whether or not the
+        embeddings step came for it): a batch being embedded finishes, no other begins."""
+        self._prefetch_stop.set()
         prefetched, self._prefetched = self._prefetched, {}
         for future in prefetched.values():
             future.cancel()
@@ -210,15 +231,17 @@ class Embedder:
                 self.prefetched_taken += len(texts)
                 return vectors
             except Exception as exc:  # the prefetch failed: this call embeds on its own
-                logging.getLogger(__name__).warning("prefetched embedding failed: %s", exc)
+                logging.getLogger(__name__).debug("prefetched embedding failed: %s", exc)
         return self._encode(texts)
 
-    def _encode(self, texts: list[str]) -> np.ndarray:
+    def _encode(self, texts: list[str], fallback: bool = True) -> np.ndarray:
         with self._lock:
             if self._worker is not None and not self.loaded:
                 try:
                     return self._worker.embed(texts)
                 except WorkerFailed as exc:
+                    if not fallback:
+                        raise
                     logging.getLogger(__name__).warning("%s: embedding in this process", exc)
                     self.stop_worker()  # ended, or up but failing: no second try through it
             return self._model.encode(

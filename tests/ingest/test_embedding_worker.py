@@ -95,3 +95,30 @@ def test_a_query_embeds_here_and_ends_the_worker(monkeypatch):
     query = e.embed_here(TEXTS[:1])  # as retrieval embeds a query: on its own threads
     assert e.loaded and e._worker is None and worker.process.returncode is not None
     np.testing.assert_allclose(query, batch[:1], atol=1e-5)
+
+
+def test_a_prefetch_through_a_dead_worker_loads_nothing_and_the_step_falls_back(monkeypatch):
+    monkeypatch.delenv("RAAG_EMBED_WORKER", raising=False)
+    e = Embedder()
+    e.start_worker()
+    worker = e._worker
+    assert worker is not None
+    expected = e.embed(TEXTS)  # through the worker
+    worker.process.kill()  # as Ctrl-C ends it, with the run's process group
+    worker.process.wait()
+    e.prefetch([TEXTS[:2], TEXTS[2:]])
+    for future in list(e._prefetched.values()):
+        with pytest.raises(WorkerFailed):
+            future.result(timeout=60)
+    # the prefetch's thread neither loaded the model nor gave up on the worker: that is the
+    # embeddings step's to do, if it comes
+    assert not e.loaded and e._worker is worker
+    np.testing.assert_allclose(e.embed(TEXTS[:2]), expected[:2], atol=1e-5)
+    assert e.loaded and e._worker is None and e.prefetched_taken == 0
+    e.drop_prefetched()
+
+
+def test_no_prefetch_where_the_model_is_neither_here_nor_in_a_worker():
+    e = Embedder()
+    e.prefetch([TEXTS])
+    assert e._prefetched == {} and not e.loaded
