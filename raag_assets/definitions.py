@@ -12,7 +12,7 @@ from raag_assets.pipeline.assets.resolved_references import resolved_references
 from raag_assets.pipeline.assets.sections import sections
 from raag_assets.pipeline.assets.term_uses import term_uses
 from raag_assets.pipeline.assets.topic_links import topic_links
-from raag_assets.pipeline.executor import tenant_locked
+from raag_assets.pipeline.executor import TENANT_LOCKED_IN_PROCESS, tenant_locked
 from raag_assets.pipeline.partitions import tenants
 from resources import EmbedderResource, LandingResource, PostgresResource, SpacyResource
 
@@ -48,7 +48,7 @@ STEP_EXECUTOR = tenant_locked(dg.multiprocess_executor, "tenant_locked_multiproc
     },
     name="forkserver_multiprocess",
 )
-IN_PROCESS_EXECUTOR = tenant_locked(dg.in_process_executor, "tenant_locked_in_process")
+IN_PROCESS_EXECUTOR = tenant_locked(dg.in_process_executor, TENANT_LOCKED_IN_PROCESS)
 
 
 def step_executor(kind: str | None = None) -> dg.ExecutorDefinition:

@@ -85,7 +85,6 @@ class Embedder:
         # and the caller's take turns batch by batch.
         self._lock = threading.Lock()
         self._prefetched: dict[tuple[str, ...], Future[np.ndarray]] = {}
-        self._prefetch_stop = threading.Event()
         self.prefetched_taken = 0  # texts `embed` answered from a prefetch, since the start
 
     @property
@@ -195,17 +194,14 @@ class Embedder:
             if batch:
                 jobs.append((batch, Future()))
         self._prefetched = {tuple(batch): future for batch, future in jobs}
-        self._prefetch_stop = stop = threading.Event()
         # A daemon thread: an interrupted run exits without waiting for it.
         threading.Thread(
-            target=self._prefetch_run, args=(jobs, stop), name="raag-prefetch", daemon=True
+            target=self._prefetch_run, args=(jobs,), name="raag-prefetch", daemon=True
         ).start()
 
-    def _prefetch_run(
-        self, jobs: list[tuple[list[str], Future[np.ndarray]]], stop: threading.Event
-    ) -> None:
+    def _prefetch_run(self, jobs: list[tuple[list[str], Future[np.ndarray]]]) -> None:
         for batch, future in jobs:
-            if stop.is_set() or not future.set_running_or_notify_cancel():
+            if not future.set_running_or_notify_cancel():  # dropped (drop_prefetched)
                 continue
             try:
                 # no fallback here: a worker that failed is the embeddings step's to handle
@@ -216,7 +212,6 @@ class Embedder:
     def drop_prefetched(self) -> None:
         """Stop what `prefetch` started and forget it (at a run's end, whether or not the
         embeddings step came for it): a batch being embedded finishes, no other begins."""
-        self._prefetch_stop.set()
         prefetched, self._prefetched = self._prefetched, {}
         for future in prefetched.values():
             future.cancel()
@@ -225,7 +220,7 @@ class Embedder:
         if not texts:
             return np.zeros((0, self.dims), dtype=np.float32)
         future = self._prefetched.pop(tuple(texts), None)
-        if future is not None and not future.cancelled():
+        if future is not None:  # only drop_prefetched cancels, and it forgets them first
             try:
                 vectors = future.result()
                 self.prefetched_taken += len(texts)

@@ -11,9 +11,11 @@ import dagster as dg
 
 from raag_assets.store import db
 
-# The executors that run a run's steps one after another in the run's process: Dagster's own
-# (dg.materialize's, execute_in_process's) and raag's (definitions.IN_PROCESS_EXECUTOR).
-IN_PROCESS_EXECUTORS = ("in_process", "tenant_locked_in_process", "execute_in_process_executor")
+# raag's in-process executor (definitions.IN_PROCESS_EXECUTOR), and every executor that runs a
+# run's steps one after another in the run's process: raag's and Dagster's own
+# (dg.materialize's, execute_in_process's).
+TENANT_LOCKED_IN_PROCESS = "tenant_locked_in_process"
+IN_PROCESS_EXECUTORS = ("in_process", TENANT_LOCKED_IN_PROCESS, "execute_in_process_executor")
 
 # Run tag: the process that launched the run already holds the tenant's lock (`raag ingest`
 # takes it before landing the files), so the run must not wait for it a second time.

@@ -13,6 +13,15 @@ from raag_assets.ingest.embedding_worker import EmbeddingWorker, WorkerFailed
 TEXTS = ["The licence ends if you break its terms.", "Annual leave is 25 days.", "Leave"]
 
 
+def _with_worker(monkeypatch: pytest.MonkeyPatch) -> tuple[Embedder, EmbeddingWorker]:
+    """An embedder of its own (not the session's shared one) embedding through a worker."""
+    monkeypatch.delenv("RAAG_EMBED_WORKER", raising=False)
+    e = Embedder()
+    e.start_worker()
+    assert e._worker is not None
+    return e, e._worker
+
+
 @pytest.fixture(scope="module")
 def worker():
     w = EmbeddingWorker("all-MiniLM-L6-v2", 32, "auto")
@@ -44,11 +53,7 @@ def test_close_ends_and_reaps_the_worker_even_while_it_loads():
 def test_an_embedder_with_a_worker_embeds_through_it_and_falls_back_when_it_dies(
     monkeypatch, caplog
 ):
-    monkeypatch.delenv("RAAG_EMBED_WORKER", raising=False)
-    e = Embedder()  # its own, not the session's shared one
-    e.start_worker()
-    worker = e._worker
-    assert worker is not None
+    e, worker = _with_worker(monkeypatch)
     first = e.embed(TEXTS)
     assert not e.loaded  # the weights stayed in the worker
     worker.process.kill()
@@ -86,11 +91,7 @@ def test_spacy_loads_without_importing_torch_and_torch_imports_after():
 
 
 def test_a_query_embeds_here_and_ends_the_worker(monkeypatch):
-    monkeypatch.delenv("RAAG_EMBED_WORKER", raising=False)
-    e = Embedder()
-    e.start_worker()
-    worker = e._worker
-    assert worker is not None
+    e, worker = _with_worker(monkeypatch)
     batch = e.embed(TEXTS)
     query = e.embed_here(TEXTS[:1])  # as retrieval embeds a query: on its own threads
     assert e.loaded and e._worker is None and worker.process.returncode is not None
@@ -98,11 +99,7 @@ def test_a_query_embeds_here_and_ends_the_worker(monkeypatch):
 
 
 def test_a_prefetch_through_a_dead_worker_loads_nothing_and_the_step_falls_back(monkeypatch):
-    monkeypatch.delenv("RAAG_EMBED_WORKER", raising=False)
-    e = Embedder()
-    e.start_worker()
-    worker = e._worker
-    assert worker is not None
+    e, worker = _with_worker(monkeypatch)
     expected = e.embed(TEXTS)  # through the worker
     worker.process.kill()  # as Ctrl-C ends it, with the run's process group
     worker.process.wait()
