@@ -98,7 +98,8 @@ def test_reingest_changes_nothing_and_a_changed_file_reembeds_only_its_chunks(
     # steps in one process: the chunks were embedded while the graph stages ran (prefetch)
     in_one_process = run_executor() == "in_process"
     ahead = first.stages["embeddings"]["embedded_ahead"]
-    assert ahead == (first.counts["chunks"] if in_one_process else 0)
+    texts = first.stages["embeddings"]["texts_embedded"]
+    assert ahead == (texts if in_one_process else 0)
     assert first.checks == {
         "documents:no_earlier_version_live": True,
         "sections:counts_match": True,
@@ -376,3 +377,25 @@ def test_without_prefetch_a_run_embeds_in_its_step_and_stores_the_same_vectors(
     assert summary.stages["embeddings"]["embedded_now"] == summary.counts["chunks"]
     # the vectors, to the last digit Postgres prints, whichever thread embedded them
     assert store.rows(CHUNK_ROWS, "demo") == demo_store.rows(CHUNK_ROWS, "demo")
+
+
+def test_chunks_of_the_same_text_are_embedded_once_and_share_the_vector(make_store, tmp_path: Path):
+    # two versions of one licence, which repeat most of their clauses word for word
+    for name in ("GFDL-1.2", "GFDL-1.3"):
+        shutil.copy(LICENSES / name, tmp_path / name)
+    store = make_store()
+    summary = store.ingest([tmp_path], "once")
+    assert summary.success
+    stage = summary.stages["embeddings"]
+    rows = store.rows(
+        "SELECT content, embedding::text FROM chunks WHERE tenant_id = %s "
+        "ORDER BY doc_id, chunk_index",
+        "once",
+    )
+    distinct = {content for content, _ in rows}
+    assert stage["embedded_now"] == summary.counts["chunks"] == len(rows)
+    assert stage["texts_embedded"] == len(distinct) < len(rows)
+    vectors: dict[str, set[str]] = {}
+    for content, vector in rows:
+        vectors.setdefault(content, set()).add(vector)
+    assert all(len(v) == 1 for v in vectors.values())  # one vector per text, wherever it is

@@ -12,7 +12,7 @@ from resources import PostgresResource, SpacyResource
 
 from .checks import ENDPOINTS_CHECK, endpoints_check, spec
 from .graph_metadata import edge_metadata, errors_table, timing, unchanged
-from .policy import FOLLOW_UPSTREAM, retry_transient
+from .policy import FOLLOW_UPSTREAM, GRAPH_BRANCH_FIRST, retry_transient
 from .sections import sections
 
 EDGES_VERSION = "29"  # 3: terms of art, citation forms, cue families; 4: section version links;
@@ -100,6 +100,7 @@ EDGES_VERSION = "29"  # 3: terms of art, citation forms, cue families; 4: sectio
 @dg.asset(
     partitions_def=tenants,
     automation_condition=FOLLOW_UPSTREAM,
+    op_tags=GRAPH_BRANCH_FIRST,
     deps=[sections],
     code_version=EDGES_VERSION,
     group_name="graph",

@@ -48,17 +48,16 @@ def embeddings(
     with postgres.connect() as conn:
         check_collection(conn, model.model_name, model.dims)
         batches = embedding_batches(conn, tenant)
-        total = sum(map(len, batches))
+        total = sum(len(keys) for batch in batches for _, keys in batch)
         # read by `raag ingest`'s progress bar (pipeline/progress.py): the count, then a line
         # per committed batch
         context.log.info(EMBEDDED_LINE.format(done=0, total=total))
         done, ahead = 0, model.prefetched_taken
         for batch in batches:
             # prefetched by the sections step when it ran in this process (`prefetch`)
-            vectors = model.embed([row[2] for row in batch])
+            vectors = model.embed([text for text, _ in batch])
             with conn.transaction():
-                write_embeddings(conn, tenant, [(r[0], r[1]) for r in batch], vectors)
-            done += len(batch)
+                done += write_embeddings(conn, tenant, batch, vectors)
             context.log.info(EMBEDDED_LINE.format(done=done, total=total))
         summary = tenant_summary(conn, tenant)
         check = embeddings_check(conn, tenant, model.dims)
@@ -67,6 +66,8 @@ def embeddings(
         check_results=[check],
         metadata={
             "embedded_now": total,
+            # distinct texts the model embedded for them: chunks of the same text share one
+            "texts_embedded": sum(map(len, batches)),
             # of which embedded during the graph stages, from the sections step (prefetch)
             "embedded_ahead": model.prefetched_taken - ahead,
             "embedded_total": summary["embedded"],

@@ -19,6 +19,13 @@ FOLLOW_UPSTREAM = (
     | (dg.AutomationCondition.code_version_changed() & ~dg.AutomationCondition.in_progress())
 ).with_label("upstream updated or code changed")
 
+# Where a run's steps go one after another in one process, the graph branch (edges, term_uses,
+# topic_links) goes before embeddings: the sections step has handed the model the chunks
+# (`Embedder.prefetch`), so the model embeds them while these steps run, and the embeddings
+# step finds them done. Dagster starts the ready step of highest priority first; where steps
+# run side by side it changes nothing but which of two ready steps is launched first.
+GRAPH_BRANCH_FIRST = {"dagster/priority": "1"}
+
 
 def retry_transient(fn: Callable[P, R]) -> Callable[P, R]:
     """Runs of different tenants go side by side; a new tenant's partitions are DDL (locks on

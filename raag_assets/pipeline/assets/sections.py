@@ -81,7 +81,7 @@ def sections(
         if _embeddings_follow_here(context):
             # the model embeds the new chunks while the graph stages run (`Embedder.prefetch`)
             embedder.embedder.prefetch(
-                [[r[2] for r in batch] for batch in embedding_batches(conn, tenant)]
+                [[text for text, _ in batch] for batch in embedding_batches(conn, tenant)]
             )
     return dg.MaterializeResult(
         check_results=[check],

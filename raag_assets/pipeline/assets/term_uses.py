@@ -11,7 +11,7 @@ from resources import PostgresResource
 from .checks import ENDPOINTS_CHECK, spec
 from .edges import edges
 from .graph_metadata import rebuild_stage
-from .policy import FOLLOW_UPSTREAM, retry_transient
+from .policy import FOLLOW_UPSTREAM, GRAPH_BRANCH_FIRST, retry_transient
 
 # 2: terms of art only, longest match, headings; 3: terms of art judged anew
 TERM_USES_VERSION = "5"  # 4: each use names its rule
@@ -21,6 +21,7 @@ TERM_USES_VERSION = "5"  # 4: each use names its rule
 @dg.asset(
     partitions_def=tenants,
     automation_condition=FOLLOW_UPSTREAM,
+    op_tags=GRAPH_BRANCH_FIRST,
     deps=[edges],
     code_version=TERM_USES_VERSION,
     group_name="graph",

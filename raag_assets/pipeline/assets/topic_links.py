@@ -10,7 +10,7 @@ from resources import PostgresResource
 
 from .checks import ENDPOINTS_CHECK, spec
 from .graph_metadata import rebuild_stage
-from .policy import FOLLOW_UPSTREAM, retry_transient
+from .policy import FOLLOW_UPSTREAM, GRAPH_BRANCH_FIRST, retry_transient
 from .term_uses import term_uses
 
 TOPIC_LINKS_VERSION = "3"  # 2: heading topics, threshold 0.15; 3: rule ids
@@ -19,6 +19,7 @@ TOPIC_LINKS_VERSION = "3"  # 2: heading topics, threshold 0.15; 3: rule ids
 @dg.asset(
     partitions_def=tenants,
     automation_condition=FOLLOW_UPSTREAM,
+    op_tags=GRAPH_BRANCH_FIRST,
     deps=[term_uses],
     code_version=TOPIC_LINKS_VERSION,
     group_name="graph",
