@@ -223,6 +223,18 @@ def replace_sections(
     return int(chunks["content_hash"].is_in(list(kept)).sum())
 
 
+def reuse_embeddings(conn: psycopg.Connection, tenant: str, hashes: list[str]) -> int:
+    """Give the tenant's new chunks of these texts (by content hash) the vector it already
+    holds for the same text elsewhere: another document, an earlier version filed under a
+    new name, a contract from the same template. Returns how many chunks took one."""
+    if not hashes:
+        return 0
+    cur = conn.execute(
+        load_sql("update_chunk_embeddings_of_same_text"), {"tenant": tenant, "hashes": hashes}
+    )
+    return cur.rowcount
+
+
 def chunks_to_embed(conn: psycopg.Connection, tenant: str) -> list[tuple[str, int, str]]:
     return conn.execute(load_sql("select_chunks_to_embed"), {"tenant": tenant}).fetchall()
 

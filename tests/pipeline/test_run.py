@@ -60,6 +60,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         for d in indexes.values()
     )
     assert any("gin (tsv)" in d for d in indexes.values())
+    assert any("(tenant_id, content_hash)" in d for d in indexes.values())
     assert demo_store.rows("SELECT version FROM schema_migrations") == [
         ("001_init",),
         ("002_graph",),
@@ -79,6 +80,7 @@ def test_schema_indexes_and_migrations(demo_store: Store):
         ("016_drop_tenant_locks",),
         ("017_hnsw_ef_construction",),
         ("018_documents_generation",),
+        ("019_chunks_content_hash",),
     ]
     # search() looks up superseded documents on every query: a partial index, not a scan
     (edge_index,) = demo_store.rows(
@@ -399,3 +401,30 @@ def test_chunks_of_the_same_text_are_embedded_once_and_share_the_vector(make_sto
     for content, vector in rows:
         vectors.setdefault(content, set()).add(vector)
     assert all(len(v) == 1 for v in vectors.values())  # one vector per text, wherever it is
+
+
+def test_a_later_run_gives_new_chunks_the_vector_the_tenant_holds_for_their_text(
+    make_store, tmp_path: Path
+):
+    shutil.copy(LICENSES / "GFDL-1.3", tmp_path / "GFDL-1.3")
+    store = make_store()
+    first = store.ingest([tmp_path], "reuse")
+    assert first.success and first.stages["sections"]["embeddings_reused"] == 0
+    query = (
+        "SELECT doc_id, content, embedding::text FROM chunks WHERE tenant_id = %s "
+        "ORDER BY doc_id, chunk_index"
+    )
+    before = store.rows(query, "reuse")
+    known = {content: vector for _, content, vector in before}
+
+    # the earlier version arrives later, under its own name: most of its clauses are known
+    shutil.copy(LICENSES / "GFDL-1.2", tmp_path / "GFDL-1.2")
+    second = store.ingest([tmp_path], "reuse")
+    assert second.success
+    new = [row for row in store.rows(query, "reuse") if row not in before]
+    reused = [row for row in new if row[1] in known]
+    assert 0 < second.stages["sections"]["embeddings_reused"] == len(reused) < len(new)
+    assert all(vector == known[content] for _, content, vector in reused)
+    stage = second.stages["embeddings"]
+    assert stage["embedded_now"] == len(new) - len(reused)
+    assert stage["texts_embedded"] == len({content for _, content, _ in new} - set(known))

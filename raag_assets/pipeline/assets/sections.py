@@ -22,6 +22,7 @@ from raag_assets.store.documents import (
     count_live_chunks,
     documents_to_section,
     embedding_batches,
+    reuse_embeddings,
     replace_sections,
 )
 from resources import EmbedderResource, PostgresResource
@@ -72,6 +73,10 @@ def sections(
             with conn.transaction():  # one per document: a failure loses nothing stored
                 kept_embeddings += replace_sections(conn, tenant, doc_id, secs, chunks, version)
         with conn.transaction():
+            # a new chunk whose text the tenant holds embedded elsewhere takes that vector
+            # (the store is pinned to one model: `check_collection`)
+            hashes = out.chunks["content_hash"].unique().sort().to_list()
+            reused_embeddings = reuse_embeddings(conn, tenant, hashes)
             count_live_chunks(conn, tenant)
         n_sections, n_chunks = one(
             conn.execute(load_sql("select_section_counts"), {"tenant": tenant})
@@ -90,6 +95,8 @@ def sections(
             "chunks": n_chunks,
             "documents_resectioned": rebuilt.height,
             "embeddings_kept": kept_embeddings,
+            # of the other new chunks, those given the vector of the same text elsewhere
+            "embeddings_reused": reused_embeddings,
             "failed": dg.MetadataValue.json(out.failed),
             "max_chunk_tokens": policy.max_tokens,
             "preview": dg.MetadataValue.md(_preview(rebuilt)),
