@@ -22,8 +22,8 @@ from raag_assets.store.documents import (
     count_live_chunks,
     documents_to_section,
     embedding_batches,
-    reuse_embeddings,
     replace_sections,
+    reuse_embeddings,
 )
 from resources import EmbedderResource, PostgresResource
 
