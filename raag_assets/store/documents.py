@@ -240,7 +240,7 @@ def chunks_to_embed(conn: psycopg.Connection, tenant: str) -> list[tuple[str, in
 
 
 # Texts the embeddings step embeds and commits per transaction: a killed run keeps what it
-# finished.
+# finished. A text many documents repeat makes its batch write that many more rows.
 EMBED_BATCH = 128
 
 # A text to embed and the chunks (doc_id, chunk_index) that carry it.
@@ -251,14 +251,21 @@ def embedding_batches(conn: psycopg.Connection, tenant: str) -> list[list[ToEmbe
     """The tenant's chunks to embed, in the batches the embeddings step embeds and writes
     them. Each distinct text once, with every chunk that carries it: a policy's next version,
     an amendment restating its agreement, a licence's boilerplate repeat whole chunks, and one
-    vector serves them all (the examples and licences of `make bench`: 418 chunks, 373 texts).
+    vector serves them all (in `make bench`, two GFDL versions share dozens of chunks).
     Longest first, so that each batch pads to texts of like length as one encode() call over
-    all of them would (sorted within 128 rows only, padding cost ~20% more)."""
+    all of them would (sorted within 128 texts only, padding cost ~20% more); among texts of
+    one length, by their first chunk, compared here rather than in the database's collation."""
     keys: dict[str, list[tuple[str, int]]] = {}
     for doc_id, chunk_index, text in chunks_to_embed(conn, tenant):
         keys.setdefault(text, []).append((doc_id, chunk_index))
-    todo = sorted(keys.items(), key=lambda item: (-len(item[0]), item[1][0]))
+    todo = sorted(keys.items(), key=lambda item: (-len(item[0]), min(item[1])))
     return [todo[i : i + EMBED_BATCH] for i in range(0, len(todo), EMBED_BATCH)]
+
+
+def batch_texts(batch: list[ToEmbed]) -> list[str]:
+    """A batch's texts, as the model embeds them: the sections step's prefetch and the
+    embeddings step must ask for exactly these to meet (`Embedder.prefetch`)."""
+    return [text for text, _ in batch]
 
 
 def write_embeddings(

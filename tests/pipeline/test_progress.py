@@ -34,6 +34,9 @@ def test_a_real_run_logs_a_count_per_embedding_batch(make_store, monkeypatch, tm
     assert summary.success
     chunks = summary.counts["chunks"]
     assert chunks > 8  # several batches
+    # each chunk opens with its own section's heading: no two share a text, so a batch of
+    # four texts is four chunks
+    assert summary.stages["embeddings"]["texts_embedded"] == chunks
 
     # what the CLI's poller reads, record by record as the run wrote them
     state = poll(store.instance, "progress", since, RunProgress())

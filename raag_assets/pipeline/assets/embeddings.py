@@ -13,7 +13,12 @@ from raag_assets.pipeline.metadata import (
 from raag_assets.pipeline.partitions import tenants
 from raag_assets.pipeline.progress import EMBEDDED_LINE
 from raag_assets.store.db import check_collection
-from raag_assets.store.documents import embedding_batches, tenant_summary, write_embeddings
+from raag_assets.store.documents import (
+    batch_texts,
+    embedding_batches,
+    tenant_summary,
+    write_embeddings,
+)
 from resources import EmbedderResource, PostgresResource
 
 from .checks import EMBEDDINGS_CHECK, embeddings_check, spec
@@ -55,7 +60,7 @@ def embeddings(
         done, ahead = 0, model.prefetched_taken
         for batch in batches:
             # prefetched by the sections step when it ran in this process (`prefetch`)
-            vectors = model.embed([text for text, _ in batch])
+            vectors = model.embed(batch_texts(batch))
             with conn.transaction():
                 done += write_embeddings(conn, tenant, batch, vectors)
             context.log.info(EMBEDDED_LINE.format(done=done, total=total))
@@ -65,10 +70,11 @@ def embeddings(
     return dg.MaterializeResult(
         check_results=[check],
         metadata={
-            "embedded_now": total,
-            # distinct texts the model embedded for them: chunks of the same text share one
+            "embedded_now": total,  # chunks given a vector
+            # the distinct texts the model embedded for them: chunks of one text share one
             "texts_embedded": sum(map(len, batches)),
-            # of which embedded during the graph stages, from the sections step (prefetch)
+            # of those texts, the ones embedded during the graph stages, from the sections
+            # step (prefetch)
             "embedded_ahead": model.prefetched_taken - ahead,
             "embedded_total": summary["embedded"],
             "chunks": summary["chunks"],

@@ -20,10 +20,12 @@ FOLLOW_UPSTREAM = (
 ).with_label("upstream updated or code changed")
 
 # Where a run's steps go one after another in one process, the graph branch (edges, term_uses,
-# topic_links) goes before embeddings: the sections step has handed the model the chunks
+# topic_links) goes before embeddings: the sections step has handed the model the new texts
 # (`Embedder.prefetch`), so the model embeds them while these steps run, and the embeddings
-# step finds them done. Dagster starts the ready step of highest priority first; where steps
-# run side by side it changes nothing but which of two ready steps is launched first.
+# step finds them done. Dagster starts the ready step of highest priority first. Where steps
+# run side by side, it only decides which of two ready steps is launched first; with a process
+# per step one at a time (RAAG_EXECUTOR=multiprocess on two cores), the graph branch goes
+# first there too, with no prefetch, in the same total time.
 GRAPH_BRANCH_FIRST = {"dagster/priority": "1"}
 
 

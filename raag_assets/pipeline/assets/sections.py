@@ -19,6 +19,7 @@ from raag_assets.pipeline.partitions import tenants
 from raag_assets.store import frames
 from raag_assets.store.db import load_sql, one
 from raag_assets.store.documents import (
+    batch_texts,
     count_live_chunks,
     documents_to_section,
     embedding_batches,
@@ -86,7 +87,7 @@ def sections(
         if _embeddings_follow_here(context):
             # the model embeds the new chunks while the graph stages run (`Embedder.prefetch`)
             embedder.embedder.prefetch(
-                [[text for text, _ in batch] for batch in embedding_batches(conn, tenant)]
+                [batch_texts(batch) for batch in embedding_batches(conn, tenant)]
             )
     return dg.MaterializeResult(
         check_results=[check],
