@@ -79,16 +79,17 @@ def sections(
             hashes = out.chunks["content_hash"].unique().sort().to_list()
             reused_embeddings = reuse_embeddings(conn, tenant, hashes)
             count_live_chunks(conn, tenant)
+        if _embeddings_follow_here(context):
+            # the model embeds the new chunks while the graph stages run (`Embedder.prefetch`),
+            # from here on: the counts, check and preview below are this step's alone
+            embedder.embedder.prefetch(
+                [batch_texts(batch) for batch in embedding_batches(conn, tenant)]
+            )
         n_sections, n_chunks = one(
             conn.execute(load_sql("select_section_counts"), {"tenant": tenant})
         )
         check = sections_check(conn, tenant)
         preview = frames.read_frame(conn, load_sql("select_sections_preview"), {"tenant": tenant})
-        if _embeddings_follow_here(context):
-            # the model embeds the new chunks while the graph stages run (`Embedder.prefetch`)
-            embedder.embedder.prefetch(
-                [batch_texts(batch) for batch in embedding_batches(conn, tenant)]
-            )
     return dg.MaterializeResult(
         check_results=[check],
         metadata={
