@@ -197,42 +197,35 @@ def replace_sections(
     sections: pl.DataFrame,
     chunks: pl.DataFrame,
     version: str,
-) -> int:
+) -> tuple[int, int]:
     """Replace one document's sections and chunks (its rows of
-    pipeline.stages.section_frames), keeping
-    embeddings of unchanged chunks.
+    pipeline.stages.section_frames), giving each chunk the vector the tenant already holds
+    for its text: the document's own unchanged chunk, else another chunk of the same text
+    (the store is pinned to one model: `db.check_collection`).
 
-    Returns how many chunks kept an embedding (were not changed).
+    Returns how many chunks kept their own vector, and how many took one from elsewhere.
     """
     key = {"tenant": tenant, "doc_id": doc_id}
-    kept: dict[str, Any] = dict(
-        conn.execute(load_sql("select_chunk_embeddings_of_document"), key).fetchall()
-    )
+    hashes = chunks["content_hash"].unique().sort().to_list()
+    found = conn.execute(
+        load_sql("select_chunk_embeddings_of_document"), {**key, "hashes": hashes}
+    ).fetchall()
+    vectors: dict[str, Any] = {h: v for h, v, _ in found}
+    own = [h for h, _, is_own in found if is_own]
     # a chunk is live (found by retrieval) when its document is the live version
     (live,) = one(conn.execute(load_sql("select_document_is_live"), key))
     conn.execute(load_sql("delete_chunks_of_document"), key)
     conn.execute(load_sql("delete_sections_of_document"), key)
     copy_frame(conn, "sections", frames.SECTIONS, sections)
     chunks = chunks.with_columns(
-        pl.Series("embedding", [kept.get(h) for h in chunks["content_hash"]], dtype=pl.Object),
+        pl.Series("embedding", [vectors.get(h) for h in chunks["content_hash"]], dtype=pl.Object),
         pl.Series("metadata", [Jsonb(m) for m in chunks["metadata"]], dtype=pl.Object),
         live=pl.lit(live, dtype=pl.Boolean),
     )
     copy_frame(conn, "chunks", frames.CHUNKS, chunks)
     conn.execute(load_sql("mark_document_sectioned"), {**key, "version": version})
-    return int(chunks["content_hash"].is_in(list(kept)).sum())
-
-
-def reuse_embeddings(conn: psycopg.Connection, tenant: str, hashes: list[str]) -> int:
-    """Give the tenant's new chunks of these texts (by content hash) the vector it already
-    holds for the same text elsewhere: another document, an earlier version filed under a
-    new name, a contract from the same template. Returns how many chunks took one."""
-    if not hashes:
-        return 0
-    cur = conn.execute(
-        load_sql("update_chunk_embeddings_of_same_text"), {"tenant": tenant, "hashes": hashes}
-    )
-    return cur.rowcount
+    kept = int(chunks["content_hash"].is_in(own).sum())
+    return kept, int(chunks["content_hash"].is_in(list(vectors)).sum()) - kept
 
 
 def chunks_to_embed(conn: psycopg.Connection, tenant: str) -> list[tuple[str, int, str]]:

@@ -24,7 +24,6 @@ from raag_assets.store.documents import (
     documents_to_section,
     embedding_batches,
     replace_sections,
-    reuse_embeddings,
 )
 from resources import EmbedderResource, PostgresResource
 
@@ -60,7 +59,7 @@ def sections(
     # The chunk size is part of what a document was sectioned with: changing it re-sections.
     version = f"{SECTIONS_VERSION}.{policy.max_tokens}"
     counter = embedder.embedder.count_tokens
-    kept_embeddings = 0
+    kept_embeddings = reused_embeddings = 0
     with postgres.connect() as conn:
         docs = documents_to_section(conn, tenant, version)
         out = stages.section_frames(tenant, docs, policy, counter)
@@ -72,12 +71,10 @@ def sections(
             secs = by_doc[0].get(doc_id, frames.empty(frames.SECTIONS))
             chunks = by_doc[1].get(doc_id, frames.empty(frames.CHUNKS))
             with conn.transaction():  # one per document: a failure loses nothing stored
-                kept_embeddings += replace_sections(conn, tenant, doc_id, secs, chunks, version)
+                kept, reused = replace_sections(conn, tenant, doc_id, secs, chunks, version)
+            kept_embeddings += kept
+            reused_embeddings += reused
         with conn.transaction():
-            # a new chunk whose text the tenant holds embedded elsewhere takes that vector
-            # (the store is pinned to one model: `check_collection`)
-            hashes = out.chunks["content_hash"].unique().sort().to_list()
-            reused_embeddings = reuse_embeddings(conn, tenant, hashes)
             count_live_chunks(conn, tenant)
         if _embeddings_follow_here(context):
             # the model embeds the new chunks while the graph stages run (`Embedder.prefetch`),
