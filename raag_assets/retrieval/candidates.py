@@ -12,7 +12,7 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
@@ -28,6 +28,7 @@ from raag_assets.ingest.embedding import DEFAULT_MODEL, Embedder
 from raag_assets.retrieval.model import Hit
 from raag_assets.retrieval.query import QueryAnalysis
 from raag_assets.retrieval.reads import Reads
+from raag_assets.retrieval.vocabulary import with_document_words
 from raag_assets.store.db import conninfo, load_sql, side_pool, tenant_reader
 
 Mode = Literal["hybrid", "vector", "fulltext"]
@@ -273,12 +274,17 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
     in the second case, where the rows ranked are an arbitrary few of many, fewer still
     (`ranking_cap`), read in table order without the index when that is cheaper
     (`scan_in_table_order`)."""
-    lexemes_read = query_lexemes(conn, query, params["tenant"])
+    wide = with_document_words(query)  # words the documents may write for the query's
+    lexemes_read = query_lexemes(conn, wide, params["tenant"])
     if lexemes_read is None:
         return []
     generation, live_chunks, counts = lexemes_read
     lexemes = [lexeme for lexeme, _ in counts]
-    match, op = pick_matching_lexemes(counts, FULLTEXT_CAP)
+    own = None
+    if wide != query:
+        own_read = query_lexemes(conn, query, params["tenant"])
+        own = {lexeme for lexeme, _ in own_read[2]} if own_read is not None else set()
+    match, op = pick_matching_lexemes(counts, FULLTEXT_CAP, own)
     cap = ranking_cap(op, params["pool"])
     text = tsquery_text(match, op)
     scan = op.strip() == "&" and scan_in_table_order(
@@ -390,9 +396,13 @@ def query_lexemes(
     return generation, live_chunks, [(lx, known[lx]) for lx in lexemes]
 
 
-def pick_matching_lexemes(counts: Sequence[tuple[str, int]], cap: int) -> tuple[list[str], str]:
+def pick_matching_lexemes(
+    counts: Sequence[tuple[str, int]], cap: int, own: Collection[str] | None = None
+) -> tuple[list[str], str]:
     """The lexemes that select full-text rows, and how to join them: the rarest first while
-    their match counts add up to at most `cap` (OR), else every lexeme (AND)."""
+    their match counts add up to at most `cap` (OR), else every lexeme (AND) of the query's
+    `own` where some were added for it (a document's word for a query word is another way to
+    match it, never one more word a row must hold)."""
     chosen, total = [], 0
     for lexeme, n in sorted(counts, key=lambda c: (c[1], c[0])):
         if n == 0:
@@ -403,7 +413,8 @@ def pick_matching_lexemes(counts: Sequence[tuple[str, int]], cap: int) -> tuple[
         total += n
     if chosen:
         return chosen, " | "
-    return [lexeme for lexeme, _ in counts], " & "
+    every = [lexeme for lexeme, _ in counts]
+    return [lexeme for lexeme in every if own is None or lexeme in own] or every, " & "
 
 
 def ranking_cap(op: str, pool: int) -> int:
@@ -549,8 +560,11 @@ def document_hits(
     answer is inside them, and the indexes' pools (50 each, over
     the whole tenant's graph and posting lists) rank only the chunks they reach. None when
     the documents hold more than NAMED_WHOLE_CAP chunks."""
-    query = distinctive(" ".join(query.split()), document_word_counts(conn, tenant, plan, query))
-    read = query_lexemes(conn, query, tenant)
+    asked = " ".join(query.split())
+    wide = with_document_words(asked)  # words the document may write for the query's
+    shares = document_word_counts(conn, tenant, plan, wide)
+    query = distinctive(asked, shares)
+    read = query_lexemes(conn, distinctive(wide, shares), tenant)
     counts = read[2] if read is not None else []
     params = {
         "tenant": tenant,

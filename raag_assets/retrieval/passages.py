@@ -15,6 +15,7 @@ from raag_assets.graph.lexicon import DATE, MONTH
 from raag_assets.graph.rules import rule
 from raag_assets.ingest.chunking import SENTENCE_END
 from raag_assets.retrieval.model import ScoredSection
+from raag_assets.retrieval.vocabulary import document_words
 
 TokenCounter = Callable[[str], int]
 Span = tuple[int, int, float]  # start, end, weight relative to the section's best passage
@@ -253,7 +254,19 @@ def _query_terms(raw: str, spans: Sequence[tuple[int, int]], query: str) -> list
     for q in sorted(wanted):
         if len(q) >= SHARED_PREFIX:
             heads.setdefault(q[:SHARED_PREFIX], []).append(q)
-    found = [_shared(passage_terms(raw[s:e]), wanted, heads) for s, e in spans]
+    # a word the document writes for a query word ("termination" for "ends") counts as it
+    stands_for = {
+        t: q
+        for word, source in document_words(query).items()
+        for q in passage_terms(source) & wanted
+        for t in passage_terms(word)
+    }
+    found = []
+    for s, e in spans:
+        terms = passage_terms(raw[s:e])
+        found.append(
+            _shared(terms, wanted, heads) | {stands_for[t] for t in terms & stands_for.keys()}
+        )
     if _ASKS_DATE.search(query):
         for n, (s, e) in enumerate(spans):
             if _DATE_MENTION.search(raw, s, e):

@@ -107,6 +107,12 @@ def test_modes(demo_store, embedder):
     assert all("maternity" in c.content.lower() for c in text)
 
 
+def test_full_text_finds_a_query_word_as_the_documents_write_it(demo_store, embedder):
+    # the licences spell it the American way; as written, "licence" matches no chunk
+    text = _search(demo_store, embedder, "licence", mode="fulltext", tenant="licenses")
+    assert text and all("license" in c.content.lower() for c in text)
+
+
 def test_tenant_isolation(demo_store, embedder):
     results = _search(demo_store, embedder, "GNU General Public License conveying source code")
     assert results and not {c.doc_id for c in results} & {"GPL-3", "MPL-2.0"}
@@ -158,6 +164,14 @@ def test_the_rarest_lexemes_pick_fulltext_rows_up_to_the_cap():
     # every lexeme too common on its own: rows must contain all of them
     assert pick_matching_lexemes([("a", 2001), ("b", 2001)], 2000) == (["a", "b"], " & ")
     assert pick_matching_lexemes([("zebra", 0)], 2000) == (["zebra"], " & ")
+    # a document's word for a query word ("termin" for "end") may pick rows when rare, but
+    # is never one more word every row must hold
+    counts = [("end", 2001), ("termin", 2001), ("expir", 0)]
+    assert pick_matching_lexemes(counts, 2000, own={"end"}) == (["end"], " & ")
+    assert pick_matching_lexemes([("end", 2001), ("expir", 5)], 2000, own={"end"}) == (
+        ["expir"],
+        " | ",
+    )
 
 
 def test_all_common_lexemes_rank_fewer_rows():
@@ -289,7 +303,8 @@ def test_all_common_words_read_in_table_order_rank_the_rows_the_index_gives(
     from raag_assets.store import db
 
     monkeypatch.setattr(candidates, "FULLTEXT_CAP", 20)  # every lexeme below is then common
-    query = "you may convey the program and the work under this license"
+    # words common in both licences, none with another spelling a document may write
+    query = "you may convey the work under this license"
     plan = RetrievalPlan(mode="fulltext", pool=10)
     runs = []
     with demo_store.connect() as conn:

@@ -143,3 +143,18 @@ def test_meaning_and_words_together_choose_among_clauses_sharing_a_word():
     assert a == second
     a, _, _ = best_passages(raw, "What term applies?")[0]
     assert a == 0  # the earliest among equals without meaning
+
+
+def test_a_clause_in_drafting_terms_answers_a_plain_question():
+    raw = (
+        "The Franchisee shall submit an annual statement to the Franchisor.\n\n"
+        "Upon termination or expiration of this Agreement, the Franchisee shall cease to use "
+        "the Marks."
+    )
+    # no word shared as written: without "termination" for "ends", the first sentence
+    a, b = best_passage(raw, "What must a party do after it ends?")
+    assert raw[a:b].startswith("Upon termination")
+    # the British spelling of a query finds the American one of the document
+    raw = "Fees are paid monthly.\n\nThe license may not be transferred."
+    a, b = best_passage(raw, "May the licence be assigned?")
+    assert raw[a:b] == "The license may not be transferred."
