@@ -101,11 +101,14 @@ text-audit: install
 
 # the written question sets (golden/questions/*.yaml, both halves, beside BM25 and dense
 # 500-character baselines), then the project's own multi-section set, then the CUAD span
-# set (both halves; CUAD_SPANS: its options, e.g. "--contracts 80" or "--all")
+# set (both halves; CUAD_SPANS: its options, e.g. "--contracts 80" or "--all") and the same
+# queries in a labeller's other wordings (golden/spans/cuad_wordings.json; the 40-contract samples)
 search-eval: install
 	$(BIN)/python benchmarks/question_eval.py
 	$(BIN)/python benchmarks/search_eval.py
 	$(BIN)/raag eval golden/spans/cuad.json $(CUAD_SPANS)
+	$(BIN)/python benchmarks/span_wordings.py look
+	$(BIN)/python benchmarks/span_wordings.py scored
 
 # fit the scoring factors (raag_assets/retrieval/weights.json) on the look half only
 fit-weights: install
