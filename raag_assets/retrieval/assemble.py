@@ -14,6 +14,7 @@ from raag_assets.retrieval.model import GraphEdge, Hit, Pool, ScoredSection, Sec
 from raag_assets.retrieval.passages import Span
 from raag_assets.retrieval.query import QueryAnalysis
 from raag_assets.retrieval.scoring import Conflict
+from raag_assets.retrieval.vocabulary import document_words
 
 Names = dict[str, dict[str, str]]  # section_id -> {"doc_id", "label"}
 
@@ -309,6 +310,8 @@ def _summary(
             "tags": list(analysis.tags),
             "doc_ids": list(analysis.doc_ids),
             "named_document": analysis.named.as_dict() if analysis.named else None,
+            # the words full text and passages also matched, each for the query word it stands for
+            "document_words": document_words(analysis.asked),
         },
         "as_of_date": request.as_of,
         "scope_context": request.scope_context,

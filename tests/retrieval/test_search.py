@@ -177,6 +177,18 @@ def test_query_analysis():
         analyze("#only-tags", docs)
 
 
+def test_the_words_matched_for_the_query_s_are_reported(run):
+    res = run("When does the leave year end?", k=3)
+    assert res.retrieval_summary["query_analysis"]["document_words"] == {
+        "terminate": "end",
+        "termination": "end",
+        "expire": "end",
+        "expiration": "end",
+    }
+    res = run("How many days of annual leave?", k=3)
+    assert res.retrieval_summary["query_analysis"]["document_words"] == {}
+
+
 def test_every_result_cites_its_passage_by_offsets_into_the_file(run, demo_store):
     from raag_assets.interfaces import service
     from tests.conftest import EXAMPLES
