@@ -136,6 +136,14 @@ class NameIndex:
         return frozenset().union(*self.own)
 
     @functools.cached_property
+    def called_words(self) -> frozenset[str]:
+        """The words a document is called by on their own: its id's and its title's acronyms
+        ('GPL' of GPL-3, 'MPL' of the Mozilla Public License), not any word of its title."""
+        return frozenset().union(
+            *(_vocabulary(d.doc_id) | naming.acronyms(d.title) for d in self.docs)
+        )
+
+    @functools.cached_property
     def versions(self) -> tuple[naming.Version | None, ...]:
         return tuple(naming.document_version(d.doc_id, d.names, d.title) for d in self.docs)
 
@@ -170,7 +178,7 @@ def resolve_document(
         return None
     versions = naming.query_versions(query, index.own_words)
     words = _naming_words_for(query, index.own_words, bool(versions))
-    if not words or not _speaks_of_a_document(query, words, versions, index.own_words):
+    if not words or not _speaks_of_a_document(query, words, versions, index.called_words):
         return None
     carriers = {w: index.carrying(w) for w in words}
     carried = [{w for w in words if i in carriers[w]} for i in range(n)]
@@ -229,8 +237,10 @@ def _naming_words_for(query: str, own: Collection[str], versioned: bool) -> list
 def _speaks_of_a_document(
     query: str, words: Sequence[str], versions: set[naming.Version], own: Collection[str]
 ) -> bool:
-    """A kind of document ("the Supply Agreement"), a version ("GPLv2") or a document's own
-    acronym in capitals ("under the MPL"); otherwise capitalised words are topics."""
+    """A kind of document ("the Supply Agreement"), a version ("GPLv2") or, in capitals, what
+    a document is called by (`own`: ids and title acronyms: "under the MPL"); otherwise
+    capitalised words are topics, a word of a title among them: "RNA" or "PGE2" in a claim is
+    what it is about, not the paper whose title holds it."""
     if _DOC_KIND.search(query) or versions:
         return True
     capitals = _capitals(query, 1)

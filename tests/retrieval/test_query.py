@@ -95,3 +95,25 @@ def test_a_framing_clause_may_hold_a_few_words_beside_a_long_name():
     assert without_words(q, {"supply", "acme", "inc", "beta"}, {"supply", "agreement"}) == (
         "what is the term?"
     )
+
+
+def test_a_word_in_capitals_names_a_document_it_is_called_by_not_one_its_title_holds():
+    papers = [
+        DocDescriptor(
+            "15648443",
+            "Aspirin and PGE2 synthesis in colorectal adenoma: a randomised controlled trial",
+            "Aspirin and PGE2 synthesis in colorectal adenoma: a randomised controlled trial",
+        ),
+        DocDescriptor("2601135", "Interleukin signalling in T cells", "Interleukin signalling"),
+    ]
+    # a claim about PGE2 speaks of PGE2, not of the one paper whose title holds the word
+    assert resolve_document("Aspirin inhibits the production of PGE2.", papers) is None
+    licences = [
+        DocDescriptor("MPL-2.0", "Mozilla Public License Version 2.0", "Mozilla Public License"),
+        DocDescriptor("GPL-3", "GNU General Public License", "GNU General Public License"),
+    ]
+    # an acronym of the title, or the document's id, calls it by name
+    mpl = resolve_document("What is a Larger Work under the MPL?", licences)
+    assert mpl is not None and mpl.doc_ids == ("MPL-2.0",)
+    gpl = resolve_document("Which notices must the GPL keep?", licences)
+    assert gpl is not None and gpl.doc_ids == ("GPL-3",)
