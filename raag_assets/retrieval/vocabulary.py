@@ -7,6 +7,7 @@ passage is chosen by), never to what the model embeds: the model reads the query
 import functools
 import re
 
+import Stemmer
 from breame.data.spelling_constants import AMERICAN_ENGLISH_SPELLINGS, BRITISH_ENGLISH_SPELLINGS
 
 # (words a query may use, words a document writes for them). One direction: a query that
@@ -44,9 +45,13 @@ _WORD = re.compile(r"[A-Za-z]+")
 def _equivalents() -> dict[str, tuple[str, ...]]:
     """Each query word with the words a document may use for it."""
     out: dict[str, list[str]] = {}
+    stem = Stemmer.Stemmer("english").stemWord
     for spellings in (BRITISH_ENGLISH_SPELLINGS, AMERICAN_ENGLISH_SPELLINGS):
         for word, other in spellings.items():
-            out.setdefault(word, []).append(other)
+            # not a spelling whose stem is the word's, or the word's and more: it matches
+            # nothing new, or another word ("programme": "programm", the stem of "programmer")
+            if not stem(other).startswith(stem(word)):
+                out.setdefault(word, []).append(other)
     for plain, drafted in DRAFTING:
         for word in plain:
             out.setdefault(word, []).extend(drafted)

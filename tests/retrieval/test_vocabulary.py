@@ -6,6 +6,8 @@ from raag_assets.retrieval.vocabulary import document_words, with_document_words
 def test_a_british_spelling_finds_the_american_one_and_back():
     assert document_words("What licence does it grant?") == {"license": "licence"}
     assert document_words("Which license applies?") == {"licence": "license"}
+    # "programme" would match "programmer" (stem "programm"), not another spelling of "program"
+    assert document_words("Who may copy the program?") == {}
 
 
 def test_a_plain_word_finds_the_drafting_terms_for_it():
