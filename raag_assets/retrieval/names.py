@@ -5,7 +5,7 @@ Mozilla Public License). Pure functions over strings; query.py resolves with the
 """
 
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 
 from raag_assets.graph import documents
 from raag_assets.graph.documents import version_of
@@ -59,16 +59,25 @@ def trimmed(parts: Version) -> Version:
     return tuple(out)
 
 
-def query_versions(query: str, name_words: Collection[str] = ()) -> set[Version]:
+def query_versions(
+    query: str,
+    name_words: Collection[str] = (),
+    held: Callable[[str, Version], bool] | None = None,
+) -> set[Version]:
     """The versions a query names: 'under GPLv2' -> {(2,)}, 'LGPL 2.1' -> {(2, 1)}; 'section
     2.1 of the Agreement' names none. A name in small letters before a number counts when it
-    is one of `name_words` (words of the documents' own names: 'with git 2.36')."""
+    is one of `name_words` (words of the documents' own names: 'with git 2.36'). `held`: where
+    given, a name and number count only when it holds them (a document of that version has
+    the name in its own: 'Apache License 2.0', not a gene's 'GATA-3')."""
     found = {version_key(m.group("v")) for m in _VERSION_WORD.finditer(query)}
     found |= {version_key(m.group("v")) for m in _RUN_IN_V.finditer(query)}
     found |= {_revision(m.group("r")) for m in _REVISION.finditer(query)}
     for name, value in _names_and_numbers(query):
-        if name[0].isupper() or name.lower() in name_words:
-            found.add(version_key(value))
+        version = version_key(value)
+        if (name[0].isupper() or name.lower() in name_words) and (
+            held is None or held(name.lower(), version)
+        ):
+            found.add(version)
     return found
 
 

@@ -135,6 +135,10 @@ class NameIndex:
     def own_words(self) -> frozenset[str]:
         return frozenset().union(*self.own)
 
+    def holds_version(self, name: str, version: naming.Version) -> bool:
+        """Whether a document of `version` has `name` in its own name (id, title)."""
+        return any(v == version and name in o for v, o in zip(self.versions, self.own, strict=True))
+
     @functools.cached_property
     def called_words(self) -> frozenset[str]:
         """The words a document is called by on their own: its id's and its title's acronyms
@@ -176,7 +180,7 @@ def resolve_document(
     n = len(index.docs)
     if n < 2:
         return None
-    versions = naming.query_versions(query, index.own_words)
+    versions = naming.query_versions(query, index.own_words, index.holds_version)
     words = _naming_words_for(query, index.own_words, bool(versions))
     if not words or not _speaks_of_a_document(query, words, versions, index.called_words):
         return None

@@ -117,3 +117,17 @@ def test_a_word_in_capitals_names_a_document_it_is_called_by_not_one_its_title_h
     assert mpl is not None and mpl.doc_ids == ("MPL-2.0",)
     gpl = resolve_document("Which notices must the GPL keep?", licences)
     assert gpl is not None and gpl.doc_ids == ("GPL-3",)
+
+
+def test_a_number_after_a_name_is_a_version_only_of_a_document_that_holds_the_name():
+    guides = [
+        DocDescriptor(
+            doc_id, f"Acme Toolkit User Guide, Version {n}", f"Acme Toolkit User Guide, Version {n}"
+        )
+        for doc_id, n in (("guide-old", 2), ("guide-new", 3))
+    ]
+    # 'GATA-3' is a gene, not version 3 of anything here: the guide does not hold 'GATA'
+    assert resolve_document("GATA-3 is important for stem cell function.", guides) is None
+    # 'Toolkit 3' is version 3 of the document called the Acme Toolkit User Guide
+    named = resolve_document("Acme Toolkit 3: how do I install it?", guides)
+    assert named is not None and named.doc_ids == ("guide-new",)
