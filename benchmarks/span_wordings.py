@@ -6,64 +6,61 @@ wording. The set's own questions were in view when raag's query vocabulary was w
 these were not, so they measure whether it holds for words nobody tuned on.
 
 Run after `raag eval golden/spans/cuad.json --half <half>` built the half's tenant, with the
-same RAAG_HOME: python benchmarks/span_wordings.py look|scored [--json FILE]
+same RAAG_HOME: python benchmarks/span_wordings.py look|scored [--categories]
 """
 
 import argparse
 import json
+from dataclasses import replace
 from pathlib import Path
 
 from raag_assets.quality import evaluation, span_eval
 from raag_assets.quality.cuad_spans import QUESTIONS, SAMPLE
-from raag_assets.retrieval.search import default_embed, search
+from raag_assets.retrieval.search import default_embed
 from raag_assets.store import db
 
 ROOT = Path(__file__).resolve().parents[1]
 SET = ROOT / "golden" / "spans" / "cuad.json"
 WORDINGS = ROOT / "golden" / "spans" / "cuad_wordings.json"
+SYSTEM = "hybrid + graph passages"
+
+
+def reworded(data: evaluation.SpanSet, wordings: dict[str, dict[str, str]], kind: str):
+    """The set with each test's category question replaced by the `kind` wording of it."""
+    tests = []
+    for t in data.tests:
+        named = t.query[: -len(QUESTIONS[t.category])]  # "Consider the <name> between <parties>; "
+        tests.append(replace(t, query=named + wordings[t.category][kind]))
+    return replace(data, tests=tuple(tests))
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("half", choices=("look", "scored"))
-    ap.add_argument("--json", type=Path, help="write one row per query and wording")
+    ap.add_argument("--categories", action="store_true", help="hit@10 per category too")
     args = ap.parse_args()
     wordings: dict[str, dict[str, str]] = json.loads(WORDINGS.read_text(encoding="utf-8"))
-    tests = span_eval.halves(evaluation.load_spans(SET), SAMPLE)[args.half].tests
+    data = span_eval.halves(evaluation.load_spans(SET), SAMPLE)[args.half]
     tenant = span_eval.half_tenant("spans-cuad", args.half, SAMPLE)
-    embed = default_embed()
-    kinds = ["set", *sorted({k for w in wordings.values() for k in w})]
-    recall = dict.fromkeys(kinds, 0.0)
-    hits = dict.fromkeys(kinds, 0)
-    rows = []
+    sets = {"set": data} | {
+        kind: reworded(data, wordings, kind)
+        for kind in sorted({k for w in wordings.values() for k in w})
+    }
     with db.connect() as conn:
         file_of = dict(
             conn.execute(db.load_sql("select_document_source_names"), {"tenant": tenant}).fetchall()
         )
-        for t in tests:
-            asked = QUESTIONS[t.category]
-            named = t.query[: -len(asked)]  # "Consider the <Document Name> between <Parties>; "
-            for kind in kinds:
-                query = t.query if kind == "set" else named + wordings[t.category][kind]
-                res = search(
-                    query, tenant, k=10, granularity="passage", conn=conn, embed=embed
-                ).results
-                spans = [
-                    (file_of[r["doc_id"]], r["char_start"], r["char_end"])
-                    for r in res
-                    if r["char_start"] is not None
-                ][:10]
-                recall[kind] += evaluation.span_precision_recall(spans, t.snippets)[1]
-                hit = evaluation.span_hit(spans, t.snippets)
-                hits[kind] += hit
-                rows.append({"category": t.category, "wording": kind, "query": query, "hit": hit})
-    n = max(1, len(tests))
-    print(f"{args.half}: {len(tests)} queries per wording, tenant {tenant}")
+        rank = evaluation.raag_span_rankers(conn, tenant, default_embed(), file_of)[SYSTEM]
+        ranked = {kind: evaluation.rank_spans(s, {SYSTEM: rank})[0] for kind, s in sets.items()}
+    print(f"{args.half}: {len(data.tests)} queries per wording, tenant {tenant}, {SYSTEM}")
     print(f"{'wording':8s}  R@10   hit@10")
-    for kind in kinds:
-        print(f"{kind:8s}  {recall[kind] / n:.3f}  {hits[kind] / n:.3f}")
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    for kind, s in sets.items():
+        (row,) = evaluation.span_scores(s, ranked[kind])
+        print(f"{kind:8s}  {row['recall@10']:.3f}  {row['hit@10']:.3f}")
+    if args.categories:
+        for kind, s in sets.items():
+            for row in evaluation.hits_by_category(s, ranked[kind]):
+                print(f"{kind:8s}  {row['category']:36s} {row['tests']:3d}  {row[SYSTEM]:.2f}")
 
 
 if __name__ == "__main__":

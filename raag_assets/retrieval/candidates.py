@@ -280,11 +280,10 @@ def _fulltext_keys(conn: psycopg.Connection, query: str, params: dict) -> list[K
         return []
     generation, live_chunks, counts = lexemes_read
     lexemes = [lexeme for lexeme, _ in counts]
-    own = None
-    if wide != query:
-        own_read = query_lexemes(conn, query, params["tenant"])
-        own = {lexeme for lexeme, _ in own_read[2]} if own_read is not None else set()
-    match, op = pick_matching_lexemes(counts, FULLTEXT_CAP, own)
+    match, op = pick_matching_lexemes(counts, FULLTEXT_CAP)
+    if op == " & " and wide != query:  # rows must hold every word: the query's own, not added
+        own = lexeme_counts(conn, query, params["tenant"])
+        match, op = pick_matching_lexemes(counts, FULLTEXT_CAP, {lexeme for lexeme, _ in own})
     cap = ranking_cap(op, params["pool"])
     text = tsquery_text(match, op)
     scan = op.strip() == "&" and scan_in_table_order(

@@ -239,16 +239,16 @@ def _naming_words_for(query: str, own: Collection[str], versioned: bool) -> list
 
 
 def _speaks_of_a_document(
-    query: str, words: Sequence[str], versions: set[naming.Version], own: Collection[str]
+    query: str, words: Sequence[str], versions: set[naming.Version], called: Collection[str]
 ) -> bool:
     """A kind of document ("the Supply Agreement"), a version ("GPLv2") or, in capitals, what
-    a document is called by (`own`: ids and title acronyms: "under the MPL"); otherwise
+    a document is called by (`called`: ids and title acronyms: "under the MPL"); otherwise
     capitalised words are topics, a word of a title among them: "RNA" or "PGE2" in a claim is
     what it is about, not the paper whose title holds it."""
     if _DOC_KIND.search(query) or versions:
         return True
     capitals = _capitals(query, 1)
-    return any(w in capitals and w in own for w in words)
+    return any(w in capitals and w in called for w in words)
 
 
 def _capitals(query: str, shortest: int) -> set[str]:
